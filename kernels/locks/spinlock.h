@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spinlock: the 2023 series "Introduce memcg_stock_pcp remote draining"
+ * (seed 000, patches 1-5). stock_lock becomes a spinlock_t taken with
+ * spin_lock_irqsave(); drain_all_stock() drains every CPU's stock from the
+ * calling CPU (drain_stock_from()), with no work and no flags.
+ *
+ * spin_lock_irqsave() on !PREEMPT_RT: preempt_disable() and the qspinlock
+ * fast path, one cmpxchg of 0 -> locked (queued_spin_lock()), falling back
+ * to spinning. spin_unlock is a release store (smp_store_release()).
+ * Modeled on Concurrency Kit's CAS spinlock, which is the same instruction
+ * sequence on x86 (lock cmpxchg; plain store on unlock).
+ */
+#ifndef PCB_LOCKS_SPINLOCK_H
+#define PCB_LOCKS_SPINLOCK_H
+
+#include <ck_pr.h>
+#include <ck_spinlock.h>
+
+#include "../percpu.h"
+
+#define MEMCG_STOCK_DESIGN	spinlock
+#define MEMCG_STOCK_LAYOUT	MEMCG_STOCK_REMOTE
+
+typedef ck_spinlock_cas_t spinlock_t;
+typedef spinlock_t memcg_stock_lock_t;
+
+struct memcg_stock_pcp;
+
+#define memcg_stock_lock_init(stock) ck_spinlock_cas_init(&(stock)->stock_lock)
+
+/* queued_spin_lock(): one cmpxchg when uncontended, else the slow path */
+static inline void pcb_spin_lock(spinlock_t *lock)
+{
+	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
+		ck_pr_fence_lock();	/* acquire */
+		return;
+	}
+	ck_spinlock_cas_lock(lock);
+}
+
+#define memcg_stock_lock(this, stock) \
+	({ preempt_disable(this); pcb_spin_lock(&(stock)->stock_lock); 0UL; })
+
+#define memcg_stock_unlock(this, stock, flags) \
+	do { (void)(flags); ck_spinlock_cas_unlock(&(stock)->stock_lock); \
+	     preempt_enable(this); } while (0)
+
+#endif
