@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "stats.h"
+
+uint64_t pcb_hist_lower(unsigned int index)
+{
+	unsigned int e;
+
+	if (index < 2 * PCB_HIST_SUB)
+		return index;
+	e = index / PCB_HIST_SUB + PCB_HIST_SUB_BITS - 1;
+	return (uint64_t)(index % PCB_HIST_SUB + PCB_HIST_SUB) << (e - PCB_HIST_SUB_BITS);
+}
+
+uint64_t pcb_hist_total(const struct pcb_hist *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++)
+		n += h->count[i];
+	return n;
+}
+
+uint64_t pcb_hist_quantile(const struct pcb_hist *h, double q)
+{
+	uint64_t n = pcb_hist_total(h), want, seen = 0;
+
+	if (!n)
+		return 0;
+	want = (uint64_t)ceil(q * (double)n);
+	if (want < 1)
+		want = 1;
+	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen >= want)
+			return pcb_hist_lower(i);
+	}
+	return pcb_hist_lower(PCB_HIST_BUCKETS - 1);
+}
+
+void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
+{
+	into->sum_raw += from->sum_raw;
+	into->samples += from->samples;
+	into->calls += from->calls;
+	if (from->max > into->max)
+		into->max = from->max;
+	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++)
+		into->hist.count[i] += from->hist.count[i];
+}
+
+double pcb_stat_mean(const struct pcb_stat *s, double overhead)
+{
+	if (!s->calls)
+		return 0;
+	return ((double)s->sum_raw - overhead * (double)s->samples) / (double)s->calls;
+}
+
+double pcb_mean(const double *v, int n)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
+double pcb_stddev(const double *v, int n)
+{
+	double m = pcb_mean(v, n), sum = 0;
+
+	if (n < 2)
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += (v[i] - m) * (v[i] - m);
+	return sqrt(sum / (n - 1));
+}
+
+/* two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom */
+static const double t975[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+int pcb_welch_significant(const double *a, int na, const double *b, int nb)
+{
+	double va, vb, se2, t, df, crit;
+
+	if (na < 2 || nb < 2)
+		return 0;
+	va = pcb_stddev(a, na);
+	va *= va;
+	vb = pcb_stddev(b, nb);
+	vb *= vb;
+	se2 = va / na + vb / nb;
+	if (se2 == 0)
+		return pcb_mean(a, na) != pcb_mean(b, nb);
+	t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
+	/* Welch-Satterthwaite degrees of freedom, rounded down (conservative) */
+	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
+	if (df < 1)
+		df = 1;
+	crit = df >= 31 ? 1.960 + 2.4 / df : t975[(int)df - 1];
+	return t > crit;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-function statistics, kept by each worker for itself (no sharing):
+ * raw tick sums, call and sample counts, and a log-linear histogram.
+ *
+ * Histogram: values below 2^(PCB_HIST_SUB_BITS+1) have a bucket each; above,
+ * every power of two is split into 2^PCB_HIST_SUB_BITS buckets, so a bucket
+ * is at most 1/16 of its value wide. A value is reported as its bucket's
+ * lower bound.
+ */
+#ifndef PCB_STATS_H
+#define PCB_STATS_H
+
+#include <stdint.h>
+
+#define PCB_HIST_SUB_BITS	4
+#define PCB_HIST_SUB		(1u << PCB_HIST_SUB_BITS)
+#define PCB_HIST_MAX_BITS	44	/* values up to 2^44 ticks (~2 h at 2.6 GHz) */
+#define PCB_HIST_BUCKETS	((PCB_HIST_MAX_BITS - PCB_HIST_SUB_BITS) * PCB_HIST_SUB + 2 * PCB_HIST_SUB)
+
+struct pcb_hist {
+	uint64_t count[PCB_HIST_BUCKETS];
+};
+
+struct pcb_stat {
+	uint64_t sum_raw;	/* ticks as read, overhead included */
+	uint64_t samples;	/* timed regions (calls in call mode, batches in batch mode) */
+	uint64_t calls;		/* function calls covered by those regions */
+	uint64_t max;		/* largest per-call value, overhead subtracted */
+	struct pcb_hist hist;	/* per-call values, overhead subtracted */
+};
+
+static inline unsigned int pcb_hist_index(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < 2 * PCB_HIST_SUB)
+		return (unsigned int)v;
+	e = 63u - (unsigned int)__builtin_clzll(v);
+	if (e >= PCB_HIST_MAX_BITS)
+		return PCB_HIST_BUCKETS - 1;
+	return (e - PCB_HIST_SUB_BITS) * PCB_HIST_SUB + (unsigned int)(v >> (e - PCB_HIST_SUB_BITS));
+}
+
+/* one timed region of `calls` calls that read `raw` ticks */
+static inline void pcb_stat_record(struct pcb_stat *s, uint64_t raw, uint64_t overhead,
+				   uint64_t calls)
+{
+	uint64_t per_call = raw > overhead ? (raw - overhead) / calls : 0;
+
+	s->sum_raw += raw;
+	s->samples++;
+	s->calls += calls;
+	if (per_call > s->max)
+		s->max = per_call;
+	s->hist.count[pcb_hist_index(per_call)]++;
+}
+
+uint64_t pcb_hist_lower(unsigned int index);
+/* smallest bucket lower bound with at least q of the samples at or below it */
+uint64_t pcb_hist_quantile(const struct pcb_hist *h, double q);
+uint64_t pcb_hist_total(const struct pcb_hist *h);
+void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from);
+/* mean per call, the timed regions' overhead subtracted */
+double pcb_stat_mean(const struct pcb_stat *s, double overhead);
+
+/* mean and sample standard deviation (n - 1) of n values */
+double pcb_mean(const double *v, int n);
+double pcb_stddev(const double *v, int n);
+/* Welch's two-sided t-test at 95%: do the means of a and b differ? */
+int pcb_welch_significant(const double *a, int na, const double *b, int nb);
+
+#endif

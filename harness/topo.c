@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "topo.h"
+
+static int read_sysfs_list(const char *path, hwloc_bitmap_t set)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	hwloc_bitmap_zero(set);
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = 0;
+	if (n && hwloc_bitmap_list_sscanf(set, buf) < 0)
+		return -1;
+	return 0;
+}
+
+static void cpu_model_fallback(char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = 0;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct pcb_topo_cpu *x = a, *y = b;
+
+	return (x->os > y->os) - (x->os < y->os);
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct pcb_topo_node *x = a, *y = b;
+
+	return (x->os > y->os) - (x->os < y->os);
+}
+
+int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen)
+{
+	hwloc_obj_t obj;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	if (!spec || !*spec)
+		spec = getenv("PCPBENCH_TOPOLOGY");
+	if (spec && !*spec)
+		spec = NULL;
+
+	if (hwloc_topology_init(&t->hw) < 0) {
+		snprintf(err, errlen, "hwloc: cannot initialise a topology");
+		return -1;
+	}
+	if (spec) {
+		int rc;
+
+		if (access(spec, R_OK) == 0)
+			rc = hwloc_topology_set_xml(t->hw, spec);
+		else
+			rc = hwloc_topology_set_synthetic(t->hw, spec);
+		if (rc < 0) {
+			snprintf(err, errlen, "topology '%s': neither a readable hwloc XML file "
+				 "nor a valid hwloc synthetic description", spec);
+			hwloc_topology_destroy(t->hw);
+			t->hw = NULL;
+			return -1;
+		}
+		snprintf(t->source, sizeof(t->source), "%s", spec);
+	} else {
+		snprintf(t->source, sizeof(t->source), "this machine");
+	}
+	if (hwloc_topology_load(t->hw) < 0) {
+		snprintf(err, errlen, "hwloc: cannot load the topology: %s", strerror(errno));
+		hwloc_topology_destroy(t->hw);
+		t->hw = NULL;
+		return -1;
+	}
+	t->synthetic = !hwloc_topology_is_thissystem(t->hw);
+
+	t->nr_cpus = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU);
+	t->nr_cores = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
+	t->nr_nodes = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
+	t->cpu = calloc((size_t)t->nr_cpus, sizeof(*t->cpu));
+	t->node = calloc((size_t)(t->nr_nodes ? t->nr_nodes : 1), sizeof(*t->node));
+	t->all = hwloc_bitmap_alloc();
+	t->isolated = hwloc_bitmap_alloc();
+	t->nohz_full = hwloc_bitmap_alloc();
+	if (!t->cpu || !t->node || !t->all || !t->isolated || !t->nohz_full) {
+		snprintf(err, errlen, "out of memory");
+		pcb_topo_destroy(t);
+		return -1;
+	}
+
+	for (i = 0; i < t->nr_nodes; i++) {
+		obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned int)i);
+		t->node[i].os = obj->os_index;
+		t->node[i].cpus = hwloc_bitmap_dup(obj->cpuset);
+	}
+	qsort(t->node, (size_t)t->nr_nodes, sizeof(*t->node), cmp_node);
+
+	for (i = 0; i < t->nr_cpus; i++) {
+		hwloc_obj_t core;
+
+		obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PU, (unsigned int)i);
+		core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, obj);
+		t->cpu[i].os = obj->os_index;
+		t->cpu[i].core = core ? (int)core->logical_index : i;
+		t->cpu[i].node = -1;
+		for (int n = 0; n < t->nr_nodes; n++)
+			if (hwloc_bitmap_isset(t->node[n].cpus, obj->os_index))
+				t->cpu[i].node = (int)t->node[n].os;
+		hwloc_bitmap_set(t->all, obj->os_index);
+	}
+	qsort(t->cpu, (size_t)t->nr_cpus, sizeof(*t->cpu), cmp_cpu);
+
+	obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
+	if (obj && hwloc_obj_get_info_by_name(obj, "CPUModel"))
+		snprintf(t->cpu_model, sizeof(t->cpu_model), "%s",
+			 hwloc_obj_get_info_by_name(obj, "CPUModel"));
+	else if (t->synthetic)
+		snprintf(t->cpu_model, sizeof(t->cpu_model), "synthetic");
+	else
+		cpu_model_fallback(t->cpu_model, sizeof(t->cpu_model));
+
+	if (!t->synthetic)
+		read_sysfs_list("/sys/devices/system/cpu/nohz_full", t->nohz_full);
+	return pcb_topo_set_isolated(t, "sysfs", err, errlen);
+}
+
+void pcb_topo_destroy(struct pcb_topo *t)
+{
+	if (t->node)
+		for (int i = 0; i < t->nr_nodes; i++)
+			hwloc_bitmap_free(t->node[i].cpus);
+	free(t->node);
+	free(t->cpu);
+	hwloc_bitmap_free(t->all);
+	hwloc_bitmap_free(t->isolated);
+	hwloc_bitmap_free(t->nohz_full);
+	if (t->hw)
+		hwloc_topology_destroy(t->hw);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct pcb_topo_cpu *pcb_topo_cpu(const struct pcb_topo *t, unsigned int os)
+{
+	for (int i = 0; i < t->nr_cpus; i++)
+		if (t->cpu[i].os == os)
+			return &t->cpu[i];
+	return NULL;
+}
+
+void pcb_cpuset_format(hwloc_const_bitmap_t set, char *buf, size_t len)
+{
+	if (hwloc_bitmap_iszero(set))
+		snprintf(buf, len, "none");
+	else
+		hwloc_bitmap_list_snprintf(buf, len, set);
+}
+
+static int parse_uint(const char *s, const char **end, unsigned int *out)
+{
+	char *e;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	if (errno || v > 1u << 20)
+		return -1;
+	*out = (unsigned int)v;
+	*end = e;
+	return 0;
+}
+
+/* one term, without its '!', into set */
+static int parse_term(const struct pcb_topo *t, const char *term, hwloc_bitmap_t set,
+		      char *err, size_t errlen)
+{
+	const char *end;
+	unsigned int a, b;
+	char avail[256];
+
+	hwloc_bitmap_zero(set);
+	if (!strcmp(term, "all")) {
+		hwloc_bitmap_copy(set, t->all);
+		return 0;
+	}
+	if (!strcmp(term, "isolated")) {
+		hwloc_bitmap_copy(set, t->isolated);
+		return 0;
+	}
+	if (!strcmp(term, "housekeeping")) {
+		hwloc_bitmap_andnot(set, t->all, t->isolated);
+		return 0;
+	}
+	if (!strncmp(term, "node:", 5)) {
+		if (parse_uint(term + 5, &end, &a) < 0 || *end) {
+			snprintf(err, errlen, "'%s': node:N takes a node number", term);
+			return -1;
+		}
+		for (int i = 0; i < t->nr_nodes; i++)
+			if (t->node[i].os == a) {
+				hwloc_bitmap_and(set, t->node[i].cpus, t->all);
+				return 0;
+			}
+		snprintf(err, errlen, "'%s': no NUMA node %u here (%d node%s)", term, a,
+			 t->nr_nodes, t->nr_nodes == 1 ? "" : "s");
+		return -1;
+	}
+	if (parse_uint(term, &end, &a) < 0) {
+		snprintf(err, errlen, "'%s': expected all, node:N, isolated, housekeeping, "
+			 "a CPU number or a range N-M", term);
+		return -1;
+	}
+	b = a;
+	if (*end == '-' && parse_uint(end + 1, &end, &b) < 0) {
+		snprintf(err, errlen, "'%s': a range is N-M", term);
+		return -1;
+	}
+	if (*end || b < a) {
+		snprintf(err, errlen, "'%s': not a CPU number or range N-M with N <= M", term);
+		return -1;
+	}
+	for (unsigned int c = a; c <= b; c++) {
+		if (!hwloc_bitmap_isset(t->all, c)) {
+			pcb_cpuset_format(t->all, avail, sizeof(avail));
+			snprintf(err, errlen, "'%s': CPU %u is not here (CPUs %s)", term, c, avail);
+			return -1;
+		}
+		hwloc_bitmap_set(set, c);
+	}
+	return 0;
+}
+
+int pcb_cpuset_parse(const struct pcb_topo *t, const char *expr, hwloc_bitmap_t out,
+		     char *err, size_t errlen)
+{
+	char *copy = strdup(expr), *save = NULL, *tok;
+	hwloc_bitmap_t term = hwloc_bitmap_alloc();
+	int rc = 0, nterms = 0;
+
+	hwloc_bitmap_zero(out);
+	if (!copy || !term) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int neg;
+		char *end;
+
+		while (isspace((unsigned char)*tok))
+			tok++;
+		end = tok + strlen(tok);
+		while (end > tok && isspace((unsigned char)end[-1]))
+			*--end = 0;
+		if (!*tok)
+			continue;
+		neg = *tok == '!';
+		if (neg)
+			tok++;
+		if (parse_term(t, tok, term, err, errlen) < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (neg)
+			hwloc_bitmap_andnot(out, out, term);
+		else
+			hwloc_bitmap_or(out, out, term);
+		nterms++;
+	}
+	if (!nterms) {
+		snprintf(err, errlen, "empty CPU set expression");
+		rc = -1;
+	}
+out:
+	free(copy);
+	hwloc_bitmap_free(term);
+	return rc;
+}
+
+int pcb_topo_set_isolated(struct pcb_topo *t, const char *expr, char *err, size_t errlen)
+{
+	if (!strcmp(expr, "sysfs")) {
+		if (t->synthetic) {
+			hwloc_bitmap_zero(t->isolated);
+			snprintf(t->isolated_source, sizeof(t->isolated_source),
+				 "none (synthetic topology)");
+			return 0;
+		}
+		if (read_sysfs_list("/sys/devices/system/cpu/isolated", t->isolated) < 0)
+			hwloc_bitmap_zero(t->isolated);
+		hwloc_bitmap_and(t->isolated, t->isolated, t->all);
+		snprintf(t->isolated_source, sizeof(t->isolated_source),
+			 "/sys/devices/system/cpu/isolated");
+		return 0;
+	}
+	if (!strcmp(expr, "none")) {
+		hwloc_bitmap_zero(t->isolated);
+		snprintf(t->isolated_source, sizeof(t->isolated_source), "none");
+		return 0;
+	}
+	if (strstr(expr, "isolated") || strstr(expr, "housekeeping")) {
+		snprintf(err, errlen, "'%s': the isolated set cannot refer to itself", expr);
+		return -1;
+	}
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (pcb_cpuset_parse(t, expr, set, err, errlen) < 0) {
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	hwloc_bitmap_copy(t->isolated, set);
+	hwloc_bitmap_free(set);
+	snprintf(t->isolated_source, sizeof(t->isolated_source), "scenario");
+	return 0;
+}
+
+int pcb_topo_pin(const struct pcb_topo *t, unsigned int os)
+{
+	hwloc_bitmap_t set;
+	int rc;
+
+	if (t->synthetic)
+		return -ENOTSUP;
+	set = hwloc_bitmap_alloc();
+	hwloc_bitmap_only(set, os);
+	rc = hwloc_set_cpubind(t->hw, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT);
+	if (rc < 0)	/* STRICT is not supported everywhere */
+		rc = hwloc_set_cpubind(t->hw, set, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(set);
+	return rc < 0 ? -errno : 0;
+}
+
+static size_t page_round(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (size + page - 1) & ~(page - 1);
+}
+
+/* like numa_alloc_onnode(): anonymous pages bound to the node before first touch */
+void *pcb_alloc_on_node(size_t size, int node)
+{
+	size_t len = page_round(size);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (node >= 0 && numa_available() >= 0 && node <= numa_max_node()) {
+		unsigned long mask[16] = { 0 };
+
+		if ((size_t)node < sizeof(mask) * 8) {
+			mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+			/* best effort, as numa_alloc_onnode(): a failure leaves the default policy */
+			(void)mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8, 0);
+		}
+	}
+	return p;
+}
+
+void pcb_free_on_node(void *p, size_t size)
+{
+	if (p)
+		munmap(p, page_round(size));
+}
+
+int pcb_node_of_addr(void *p)
+{
+	int status = -1;
+
+	if (numa_available() < 0 || move_pages(0, 1, &p, NULL, &status, 0) < 0)
+		return -1;
+	return status < 0 ? -1 : status;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+#include <cpuid.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <time.h>
+
+#include "tsc.h"
+
+#define OVERHEAD_SAMPLES 200000
+
+static double mono_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* a (ns, tsc) pair read as close together as the clock allows */
+static void paired_read(double *ns, uint64_t *tsc)
+{
+	uint64_t best = UINT64_MAX;
+
+	*ns = 0;
+	*tsc = 0;
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = pcb_tsc_start();
+		double t = mono_raw_ns();
+		uint64_t b = pcb_tsc_end();
+
+		if (b - a < best) {
+			best = b - a;
+			*ns = t;
+			*tsc = a + (b - a) / 2;
+		}
+	}
+}
+
+static double measure_hz(int ms)
+{
+	double ns0 = 0, ns1 = 0;
+	uint64_t t0 = 0, t1 = 0;
+
+	paired_read(&ns0, &t0);
+	while (mono_raw_ns() - ns0 < ms * 1e6)
+		;
+	paired_read(&ns1, &t1);
+	return (double)(t1 - t0) * 1e9 / (ns1 - ns0);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static void measure_step(struct pcb_clock *clk)
+{
+	uint64_t prev = pcb_tsc_now(), g = 0, mn = UINT64_MAX;
+
+	for (int i = 0; i < 200000; i++) {
+		uint64_t t = pcb_tsc_now(), d = t - prev;
+
+		prev = t;
+		if (!d || d > 100000)
+			continue;
+		g = gcd64(g, d);
+		if (d < mn)
+			mn = d;
+	}
+	clk->step = g ? g : 1;
+	clk->read_min = mn == UINT64_MAX ? 0 : mn;
+}
+
+/* the region every figure pays for: the two reads and nothing between */
+static double empty_region_mean(int samples, double subtract, double *stddev)
+{
+	double sum = 0, sum2 = 0;
+
+	for (int i = 0; i < samples; i++) {
+		uint64_t t0 = pcb_tsc_start();
+		uint64_t t1 = pcb_tsc_end();
+		double d = (double)(t1 - t0) - subtract;
+
+		sum += d;
+		sum2 += d * d;
+	}
+	if (stddev) {
+		double m = sum / samples;
+
+		/* standard error of the mean */
+		*stddev = sqrt(fmax(0, sum2 / samples - m * m) / samples);
+	}
+	return sum / samples;
+}
+
+double pcb_clock_overhead(enum pcb_timing mode)
+{
+	(void)mode;	/* both modes pay one region: per call, or per batch */
+	empty_region_mean(OVERHEAD_SAMPLES / 10, 0, NULL);	/* warm */
+	return empty_region_mean(OVERHEAD_SAMPLES, 0, NULL);
+}
+
+static int kernel_tsc_sysfs(struct pcb_clock *clk)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "r");
+	double khz;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf", &khz) == 1 && khz > 0) {
+		clk->kernel_tsc_hz = khz * 1e3;
+		clk->kernel_tsc_source = "sysfs tsc_freq_khz";
+	}
+	fclose(f);
+	return clk->kernel_tsc_hz > 0;
+}
+
+/* the kernel's boot messages: "tsc: Refined TSC clocksource calibration" wins */
+static int kernel_tsc_klog(struct pcb_clock *clk)
+{
+	static const char *const keys[] = {
+		"tsc: Refined TSC clocksource calibration: ",
+		"tsc: Detected ",
+	};
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+
+	if (len <= 0)
+		return 0;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return 0;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len > 0) {
+		buf[len] = 0;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && !clk->kernel_tsc_hz; k++) {
+			char *p = strstr(buf, keys[k]);
+			double mhz;
+
+			if (p && sscanf(p + strlen(keys[k]), "%lf MHz", &mhz) == 1) {
+				clk->kernel_tsc_hz = mhz * 1e6;
+				clk->kernel_tsc_source = k == 0 ? "kernel log (refined calibration)"
+								: "kernel log (detected)";
+			}
+		}
+	}
+	free(buf);
+	return clk->kernel_tsc_hz > 0;
+}
+
+/* CPUID leaf 0x15: TSC/crystal ratio and the crystal clock */
+static int kernel_tsc_cpuid(struct pcb_clock *clk)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 0x15)
+		return 0;
+	__cpuid(0x15, a, b, c, d);
+	if (!a || !b || !c)
+		return 0;
+	clk->kernel_tsc_hz = (double)c * b / a;
+	clk->kernel_tsc_source = "CPUID leaf 0x15";
+	return 1;
+}
+
+void pcb_clock_calibrate(struct pcb_clock *clk, int ms)
+{
+	memset(clk, 0, sizeof(*clk));
+	clk->kernel_tsc_source = "unknown";
+	if (!kernel_tsc_sysfs(clk) && !kernel_tsc_klog(clk))
+		kernel_tsc_cpuid(clk);
+
+	clk->tsc_hz = measure_hz(ms);
+	measure_step(clk);
+	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++) {
+		clk->overhead[m] = pcb_clock_overhead((enum pcb_timing)m);
+		clk->residual[m] = empty_region_mean(OVERHEAD_SAMPLES, clk->overhead[m],
+						     &clk->residual_stddev[m]);
+	}
+}
+
+double pcb_clock_ns(const struct pcb_clock *clk, double ticks)
+{
+	return clk->tsc_hz > 0 ? ticks * 1e9 / clk->tsc_hz : 0;
+}
+
+const char *pcb_timing_name(enum pcb_timing mode)
+{
+	return mode == PCB_TIMING_CALL ? "call" : "batch";
+}
