@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "perf.h"
+#include "result.h"
+
+void pcb_utc_timestamp(char *buf, size_t len, int compact)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_t *cpuset_json(hwloc_const_bitmap_t set)
+{
+	char buf[1024];
+
+	pcb_cpuset_format(set, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+static json_t *perf_json(void)
+{
+	static const struct { const char *name; uint32_t type; uint64_t config; } ev[] = {
+		{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+		{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+		{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+		{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	};
+	json_t *o = json_object(), *events = json_object();
+	int hw = 0;
+
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		int rc = pcb_perf_probe(ev[i].type, ev[i].config);
+
+		json_object_set_new(events, ev[i].name, json_string(rc ? strerror(-rc) : "ok"));
+		if (!rc && ev[i].type == PERF_TYPE_HARDWARE)
+			hw = 1;
+	}
+	json_object_set_new(o, "hardware_events", json_boolean(hw));
+	json_object_set_new(o, "paranoid", json_integer(pcb_perf_paranoid()));
+	json_object_set_new(o, "events", events);
+	return o;
+}
+
+json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk)
+{
+	json_t *o = json_object(), *nodes = json_array(), *tsc = json_object();
+	json_t *ovh = json_object(), *res = json_object();
+	struct utsname u;
+
+	uname(&u);
+	json_object_set_new(o, "host", json_string(u.nodename));
+	json_object_set_new(o, "topology", json_string(topo->source));
+	json_object_set_new(o, "cpu_model", json_string(topo->cpu_model));
+	json_object_set_new(o, "cpus", json_integer(topo->nr_cpus));
+	json_object_set_new(o, "cores", json_integer(topo->nr_cores));
+	json_object_set_new(o, "numa_nodes", json_integer(topo->nr_nodes));
+	for (int i = 0; i < topo->nr_nodes; i++) {
+		json_t *n = json_object();
+
+		json_object_set_new(n, "node", json_integer(topo->node[i].os));
+		json_object_set_new(n, "cpus", cpuset_json(topo->node[i].cpus));
+		json_array_append_new(nodes, n);
+	}
+	json_object_set_new(o, "nodes", nodes);
+	json_object_set_new(o, "isolated", cpuset_json(topo->isolated));
+	json_object_set_new(o, "isolated_source", json_string(topo->isolated_source));
+	json_object_set_new(o, "nohz_full", cpuset_json(topo->nohz_full));
+	json_object_set_new(o, "kernel", json_string(u.release));
+
+	json_object_set_new(tsc, "hz", json_real(clk->tsc_hz));
+	json_object_set_new(tsc, "kernel_hz", clk->kernel_tsc_hz > 0 ? json_real(clk->kernel_tsc_hz)
+								     : json_null());
+	json_object_set_new(tsc, "kernel_hz_source", json_string(clk->kernel_tsc_source));
+	json_object_set_new(tsc, "step", json_integer((json_int_t)clk->step));
+	json_object_set_new(tsc, "read_min", json_integer((json_int_t)clk->read_min));
+	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++) {
+		json_t *r = json_object();
+
+		json_object_set_new(ovh, pcb_timing_name(m), json_real(clk->overhead[m]));
+		json_object_set_new(r, "mean", json_real(clk->residual[m]));
+		json_object_set_new(r, "stddev", json_real(clk->residual_stddev[m]));
+		json_object_set_new(res, pcb_timing_name(m), r);
+	}
+	json_object_set_new(tsc, "timer_overhead", ovh);
+	json_object_set_new(tsc, "residual_after_subtraction", res);
+	json_object_set_new(o, "tsc", tsc);
+	json_object_set_new(o, "perf", perf_json());
+	json_object_set_new(o, "version", json_string(PCB_VERSION));
+	return o;
+}
+
+json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
+			   const char *command, const char *started)
+{
+	json_t *info = pcb_info_json(topo, clk), *o = json_object(), *ovh = json_object();
+	struct utsname u;
+
+	uname(&u);
+	json_object_set_new(o, "host", json_string(u.nodename));
+	json_object_set(o, "cpu_model", json_object_get(info, "cpu_model"));
+	json_object_set(o, "cpus", json_object_get(info, "cpus"));
+	json_object_set(o, "cores", json_object_get(info, "cores"));
+	json_object_set(o, "numa_nodes", json_object_get(info, "numa_nodes"));
+	json_object_set(o, "nodes", json_object_get(info, "nodes"));
+	json_object_set(o, "isolated", json_object_get(info, "isolated"));
+	json_object_set(o, "nohz_full", json_object_get(info, "nohz_full"));
+	json_object_set_new(o, "tsc_hz", json_real(clk->tsc_hz));
+	json_object_set_new(o, "kernel_tsc_hz", clk->kernel_tsc_hz > 0 ?
+				json_real(clk->kernel_tsc_hz) : json_null());
+	json_object_set_new(o, "tsc_step", json_integer((json_int_t)clk->step));
+	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++)
+		json_object_set_new(ovh, pcb_timing_name(m), json_real(clk->overhead[m]));
+	json_object_set_new(o, "timer_overhead", ovh);
+	json_object_set_new(o, "kernel", json_string(u.release));
+	json_object_set_new(o, "version", json_string(PCB_VERSION));
+	json_object_set_new(o, "command", json_string(command));
+	json_object_set_new(o, "started", json_string(started));
+	json_object_set_new(o, "complete", json_false());
+	json_decref(info);
+	return o;
+}
+
+static json_t *scenario_json(const struct pcb_scenario *sc)
+{
+	json_t *o = json_object(), *settings = json_object();
+	char key[128], buf[1024];
+
+	json_object_set_new(o, "name", json_string(sc->name));
+	json_object_set_new(o, "file", json_string(sc->file));
+	json_object_set_new(o, "text", json_string(sc->text ? sc->text : ""));
+	for (int k = 0; k < K_NR; k++) {
+		snprintf(key, sizeof(key), "%s.%s", pcb_keys[k].section, pcb_keys[k].name);
+		json_object_set_new(settings, key, json_string(sc->value[k]));
+	}
+	json_object_set_new(o, "settings", settings);
+	json_object_set_new(o, "timing", json_string(pcb_timing_name(sc->timing)));
+	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
+	json_object_set_new(o, "workers", json_string(buf));
+	return o;
+}
+
+static json_t *histogram_json(const struct pcb_hist *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++)
+		if (h->count[i]) {
+			json_t *pair = json_array();
+
+			json_array_append_new(pair, json_integer((json_int_t)pcb_hist_lower(i)));
+			json_array_append_new(pair, json_integer((json_int_t)h->count[i]));
+			json_array_append_new(a, pair);
+		}
+	return a;
+}
+
+json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
+			 const struct pcb_design_result *res, int nr_designs)
+{
+	json_t *o = json_object(), *designs = json_array(), *functions = json_array();
+	json_t *notes = json_array();
+	char note[512];
+
+	json_object_set_new(o, "format", json_string(PCB_RESULT_FORMAT));
+	json_object_set(o, "context", context);
+	json_object_set_new(o, "scenario", scenario_json(sc));
+
+	for (int d = 0; d < nr_designs; d++) {
+		const struct pcb_design_result *r = &res[d];
+		json_t *dj = json_object(), *workers = json_array();
+
+		json_object_set_new(dj, "design", json_string(r->design->name));
+		json_object_set_new(dj, "follows", json_string(r->design->follows));
+		json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)r->design->stock_size));
+		json_object_set_new(dj, "stock_hot_bytes",
+				    json_integer((json_int_t)r->design->stock_hot_bytes));
+		for (int i = 0; i < r->nr_workers; i++) {
+			json_t *w = json_object();
+
+			json_object_set_new(w, "cpu", json_integer(r->worker[i].cpu));
+			json_object_set_new(w, "node", json_integer(r->worker[i].node));
+			json_object_set_new(w, "stock_node", json_integer(r->worker[i].stock_node));
+			json_array_append_new(workers, w);
+			if (r->worker[i].node >= 0 && r->worker[i].stock_node >= 0 &&
+			    r->worker[i].node != r->worker[i].stock_node) {
+				snprintf(note, sizeof(note), "%s: the stock of CPU %u is on node %d, "
+					 "not its own node %d", r->design->name, r->worker[i].cpu,
+					 r->worker[i].stock_node, r->worker[i].node);
+				json_array_append_new(notes, json_string(note));
+			}
+		}
+		json_object_set_new(dj, "workers", workers);
+		json_object_set_new(dj, "runs", json_integer(r->runs));
+		json_object_set_new(dj, "timer_overhead", json_real(r->overhead));
+		json_object_set_new(dj, "ops", json_integer((json_int_t)r->ops));
+		json_object_set_new(dj, "failed_charges", json_integer((json_int_t)r->failed));
+		json_object_set_new(dj, "batch_misses", json_integer((json_int_t)r->misses));
+		json_object_set_new(dj, "run_seconds", json_real(r->run_seconds));
+		json_object_set_new(dj, "nonoverlapping_runs", json_integer(r->nonoverlap));
+		json_object_set_new(dj, "charge_invariant", json_string(r->check));
+		json_array_append_new(designs, dj);
+
+		if (r->nonoverlap) {
+			snprintf(note, sizeof(note), "%s: in %d of %d runs the workers did not all "
+				 "run at the same time", r->design->name, r->nonoverlap, r->runs);
+			json_array_append_new(notes, json_string(note));
+		}
+		if (r->check_failed) {
+			snprintf(note, sizeof(note), "%s: CHARGE INVARIANT BROKEN %s",
+				 r->design->name, r->check);
+			json_array_append_new(notes, json_string(note));
+		}
+
+		for (int f = 0; f < PCB_FN_NR; f++) {
+			const struct pcb_fn_result *fr = &r->fn[f];
+			json_t *fj = json_object(), *runs = json_array();
+			uint64_t calls = 0;
+
+			for (int i = 0; i < r->runs; i++) {
+				json_t *rj = json_object();
+
+				json_object_set_new(rj, "avg_cycles", json_real(fr->run_mean[i]));
+				json_object_set_new(rj, "calls", json_integer((json_int_t)fr->run_calls[i]));
+				json_array_append_new(runs, rj);
+				calls += fr->run_calls[i];
+			}
+			if (!calls) {
+				json_decref(runs);
+				json_decref(fj);
+				continue;
+			}
+			json_object_set_new(fj, "design", json_string(r->design->name));
+			json_object_set_new(fj, "function", json_string(pcb_fn_name[f]));
+			json_object_set_new(fj, "timing", json_string(pcb_timing_name(sc->timing)));
+			json_object_set_new(fj, "avg_cycles", json_real(pcb_mean(fr->run_mean, r->runs)));
+			json_object_set_new(fj, "stddev", json_real(pcb_stddev(fr->run_mean, r->runs)));
+			json_object_set_new(fj, "calls", json_integer((json_int_t)calls));
+			json_object_set_new(fj, "p50", json_integer((json_int_t)pcb_hist_quantile(&fr->total.hist, 0.50)));
+			json_object_set_new(fj, "p99", json_integer((json_int_t)pcb_hist_quantile(&fr->total.hist, 0.99)));
+			json_object_set_new(fj, "p999", json_integer((json_int_t)pcb_hist_quantile(&fr->total.hist, 0.999)));
+			json_object_set_new(fj, "max", json_integer((json_int_t)fr->total.max));
+			json_object_set_new(fj, "runs", runs);
+			json_object_set_new(fj, "histogram", histogram_json(&fr->total.hist));
+			json_array_append_new(functions, fj);
+		}
+	}
+	json_object_set_new(o, "designs", designs);
+	json_object_set_new(o, "functions", functions);
+	json_object_set_new(o, "notes", notes);
+	return o;
+}
+
+/* ---- writing ---- */
+
+static int write_text(const char *dir, const char *name, const char *text, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* a growing string for CSV and tables */
+struct sbuf {
+	char *p;
+	size_t len;
+};
+
+static FILE *sbuf_open(struct sbuf *b)
+{
+	b->p = NULL;
+	b->len = 0;
+	return open_memstream(&b->p, &b->len);
+}
+
+static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
+{
+	json_t *functions = json_object_get(result, "functions"), *fj;
+	struct sbuf fb, rb, hb;
+	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb);
+	size_t i;
+	int rc;
+
+	fprintf(f, "design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max\n");
+	fprintf(r, "design,function,timing,run,avg_cycles,calls\n");
+	fprintf(h, "design,function,timing,cycles_lower,count\n");
+	json_array_foreach(functions, i, fj) {
+		const char *d = json_string_value(json_object_get(fj, "design"));
+		const char *fn = json_string_value(json_object_get(fj, "function"));
+		const char *tm = json_string_value(json_object_get(fj, "timing"));
+		json_t *runs = json_object_get(fj, "runs"), *x;
+		size_t j;
+
+		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
+			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+			d, fn, tm, json_number_value(json_object_get(fj, "avg_cycles")),
+			json_number_value(json_object_get(fj, "stddev")),
+			json_integer_value(json_object_get(fj, "calls")),
+			json_integer_value(json_object_get(fj, "p50")),
+			json_integer_value(json_object_get(fj, "p99")),
+			json_integer_value(json_object_get(fj, "p999")),
+			json_integer_value(json_object_get(fj, "max")));
+		json_array_foreach(runs, j, x)
+			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
+				json_number_value(json_object_get(x, "avg_cycles")),
+				json_integer_value(json_object_get(x, "calls")));
+		json_array_foreach(json_object_get(fj, "histogram"), j, x)
+			fprintf(h, "%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+				d, fn, tm, json_integer_value(json_array_get(x, 0)),
+				json_integer_value(json_array_get(x, 1)));
+	}
+	fclose(f);
+	fclose(r);
+	fclose(h);
+	rc = write_text(dir, "functions.csv", fb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "runs.csv", rb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "histogram.csv", hb.p, err, errlen);
+	free(fb.p);
+	free(rb.p);
+	free(hb.p);
+	return rc;
+}
+
+static void remove_tree(const char *dir)
+{
+	static const char *const files[] = {
+		"result.json", "functions.csv", "runs.csv", "histogram.csv", "tables.txt",
+	};
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
+		     char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
+	char tmp[PATH_MAX], ts[32], jpath[PATH_MAX];
+	struct sbuf tb;
+	FILE *t;
+	int rc;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", dir, name, ts, (int)getpid());
+	if (mkdir(tmp, 0777) < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	snprintf(jpath, sizeof(jpath), "%s/result.json", tmp);
+	if (json_dump_file(result, jpath, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0) {
+		snprintf(err, errlen, "%s: cannot write", jpath);
+		goto fail;
+	}
+	if (write_csvs(result, tmp, err, errlen) < 0)
+		goto fail;
+	t = sbuf_open(&tb);
+	rc = pcb_tables_print(t, result, err, errlen);
+	fclose(t);
+	if (rc == 0)
+		rc = write_text(tmp, "tables.txt", tb.p, err, errlen);
+	free(tb.p);
+	if (rc < 0)
+		goto fail;
+
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(path, pathlen, "%s/%s-%s", dir, name, ts);
+		else
+			snprintf(path, pathlen, "%s/%s-%s-%d", dir, name, ts, n);
+		/* rename() would replace an empty directory: refuse to */
+		if (access(path, F_OK) == 0)
+			continue;
+		if (rename(tmp, path) == 0)
+			return 0;
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			snprintf(err, errlen, "rename %s -> %s: %s", tmp, path, strerror(errno));
+			goto fail;
+		}
+	}
+	snprintf(err, errlen, "%s: no free result name", dir);
+fail:
+	remove_tree(tmp);
+	return -1;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/memcontrol.h"
+#include "check.h"
+#include "runner.h"
+#include "worker.h"
+
+struct thread_ctx {
+	pthread_t tid;
+	unsigned int cpu;
+	int node;
+	struct run_shared *shared;
+	struct pcb_worker *w;		/* node-local, allocated by the thread */
+	void *area;			/* pcb_cpu + stock, node-local */
+	size_t area_size;
+	double overhead;		/* this run's empty region, ticks */
+	int error;			/* -errno of pinning or allocation */
+};
+
+struct run_shared {
+	const struct pcb_scenario *sc;
+	const struct pcb_design *d;
+	const struct pcb_topo *topo;
+	struct mem_cgroup *leaf;
+	uint64_t duration_ticks, warmup_ticks;
+	int stop;			/* set by the main thread before the last barrier */
+	pthread_barrier_t bar;
+};
+
+static size_t round64(size_t n)
+{
+	return (n + 63) & ~(size_t)63;
+}
+
+static void *worker_main(void *arg)
+{
+	struct thread_ctx *t = arg;
+	struct run_shared *s = t->shared;
+	const struct pcb_design *d = s->d;
+	struct pcb_cpu *cpu;
+	struct pcb_worker *w;
+	int rc;
+
+	rc = pcb_topo_pin(s->topo, t->cpu);
+	if (rc < 0)
+		t->error = rc;
+	/* allocated after pinning and touched first here: node-local pages */
+	t->area_size = round64(sizeof(struct pcb_cpu)) + round64(d->stock_size);
+	t->area = pcb_alloc_on_node(t->area_size, t->node);
+	w = pcb_alloc_on_node(sizeof(*w), t->node);
+	t->w = w;
+	if (!t->area || !w) {
+		t->error = -ENOMEM;
+		pthread_barrier_wait(&s->bar);	/* set up */
+		pthread_barrier_wait(&s->bar);	/* the main thread stops */
+		return NULL;
+	}
+	memset(t->area, 0, t->area_size);
+	memset(w, 0, sizeof(*w));
+	cpu = t->area;
+	cpu->cpu = t->cpu;
+	cpu->node = t->node;
+	cpu->stock = (char *)t->area + round64(sizeof(struct pcb_cpu));
+	cpu->dbg = &w->dbg;
+	d->stock_init(cpu->stock);
+
+	w->cpu = cpu;
+	w->memcg = s->leaf;
+	w->timing = s->sc->timing;
+	w->workload = s->sc->workload;
+	w->nr_pages = s->sc->nr_pages;
+	w->hold_pages = s->sc->hold_pages;
+	w->uncharge_refill = s->sc->uncharge_refill;
+	w->rng = (s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
+	if (!w->rng)
+		w->rng = 1;
+	pthread_barrier_wait(&s->bar);		/* set up */
+
+	for (;;) {
+		pthread_barrier_wait(&s->bar);	/* the main thread released a run, or stop */
+		if (s->stop)
+			break;
+		t->overhead = pcb_clock_overhead(w->timing);
+		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
+
+		w->ops_limit = 0;
+		w->deadline = pcb_tsc_now() + s->warmup_ticks;
+		if (s->warmup_ticks)
+			d->run(w);
+		memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
+		w->charged = w->uncharged = w->failed = w->misses = w->ops = 0;
+		w->ops_limit = (uint64_t)s->sc->ops;
+
+		pthread_barrier_wait(&s->bar);	/* every worker starts together */
+		w->tsc_start = pcb_tsc_now();
+		w->deadline = w->tsc_start + s->duration_ticks;
+		d->run(w);
+		w->tsc_end = pcb_tsc_now();
+		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
+	}
+	/* empty the stock, as drain_local_stock() on the owner */
+	if (!t->error)
+		d->drain_local(cpu);
+	return NULL;
+}
+
+static int alloc_result(struct pcb_design_result *res, int runs, int nr)
+{
+	memset(res, 0, sizeof(*res));
+	res->runs = runs;
+	res->nr_workers = nr;
+	res->worker = calloc((size_t)nr, sizeof(*res->worker));
+	if (!res->worker)
+		return -1;
+	for (int f = 0; f < PCB_FN_NR; f++) {
+		res->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
+		res->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
+		if (!res->fn[f].run_mean || !res->fn[f].run_calls)
+			return -1;
+	}
+	return 0;
+}
+
+void pcb_design_result_free(struct pcb_design_result *res)
+{
+	for (int f = 0; f < PCB_FN_NR; f++) {
+		free(res->fn[f].run_mean);
+		free(res->fn[f].run_calls);
+	}
+	free(res->worker);
+	memset(res, 0, sizeof(*res));
+}
+
+/* the main thread's look at one finished run */
+static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int nr, int run,
+			const struct pcb_clock *clk)
+{
+	uint64_t max_start = 0, min_end = UINT64_MAX, span = 0;
+
+	for (int f = 0; f < PCB_FN_NR; f++) {
+		double sum = 0;
+		uint64_t calls = 0;
+
+		for (int i = 0; i < nr; i++) {
+			const struct pcb_stat *s = &t[i].w->dbg.stat[f];
+
+			sum += (double)s->sum_raw - t[i].overhead * (double)s->samples;
+			calls += s->calls;
+			pcb_stat_merge(&res->fn[f].total, s);
+		}
+		res->fn[f].run_mean[run] = calls ? sum / (double)calls : 0;
+		res->fn[f].run_calls[run] = calls;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct pcb_worker *w = t[i].w;
+
+		res->overhead += t[i].overhead / (nr * res->runs);
+		res->ops += w->ops;
+		res->failed += w->failed;
+		res->misses += w->misses;
+		if (w->tsc_start > max_start)
+			max_start = w->tsc_start;
+		if (w->tsc_end < min_end)
+			min_end = w->tsc_end;
+		if (w->tsc_end - w->tsc_start > span)
+			span = w->tsc_end - w->tsc_start;
+	}
+	if (max_start >= min_end)
+		res->nonoverlap++;
+	res->run_seconds += pcb_clock_ns(clk, (double)span) / 1e9 / res->runs;
+}
+
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		   const struct pcb_design *d, const struct pcb_clock *clk,
+		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
+		   char *err, size_t errlen)
+{
+	struct run_shared s = { .sc = sc, .d = d, .topo = topo };
+	int nr = hwloc_bitmap_weight(sc->workers), i = 0, rc = -1;
+	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
+	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
+	struct memcg_tree tree;
+	unsigned int cpu;
+	char msg[256];
+
+	if (!t || !ws || alloc_result(res, sc->runs, nr) < 0 ||
+	    memcg_tree_create(&tree, sc->memcg_depth, 1) < 0) {
+		snprintf(err, errlen, "out of memory");
+		free(t);
+		free(ws);
+		return -1;
+	}
+	res->design = d;
+	snprintf(res->check, sizeof(res->check), "ok");
+	s.leaf = tree.leaf[0];
+	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
+	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
+	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1);
+
+	hwloc_bitmap_foreach_begin(cpu, sc->workers) {
+		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
+
+		t[i].cpu = cpu;
+		t[i].node = tc ? tc->node : -1;
+		t[i].shared = &s;
+		res->worker[i].cpu = cpu;
+		res->worker[i].node = t[i].node;
+		i++;
+	} hwloc_bitmap_foreach_end();
+
+	for (i = 0; i < nr; i++) {
+		int e = pthread_create(&t[i].tid, NULL, worker_main, &t[i]);
+
+		if (e) {
+			/* the started workers wait on a barrier sized for all: no way back */
+			fprintf(stderr, "pcpbench: cannot start a worker thread: %s\n", strerror(e));
+			exit(1);
+		}
+	}
+	pthread_barrier_wait(&s.bar);		/* set up */
+	for (i = 0; i < nr; i++) {
+		if (t[i].error) {
+			snprintf(err, errlen, "worker on CPU %u: %s: %s", t[i].cpu,
+				 t[i].error == -ENOMEM ? "allocation" : "pinning",
+				 strerror(-t[i].error));
+			goto out_join;
+		}
+		ws[i] = t[i].w;
+		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
+	}
+
+	for (int run = 0; run < sc->runs; run++) {
+		if (progress)
+			progress(ctx, d, run, sc->runs);
+		pthread_barrier_wait(&s.bar);	/* release the run */
+		pthread_barrier_wait(&s.bar);	/* start together */
+		pthread_barrier_wait(&s.bar);	/* run over */
+		collect_run(res, t, nr, run, clk);
+		/* quiescent: every worker waits at the next barrier */
+		if (!res->check_failed &&
+		    pcb_check_charges(d, &tree, ws, nr, msg, sizeof(msg)) < 0) {
+			res->check_failed = 1;
+			snprintf(res->check, sizeof(res->check), "after run %d: %s", run + 1, msg);
+		}
+	}
+	s.stop = 1;
+	pthread_barrier_wait(&s.bar);
+	for (i = 0; i < nr; i++)
+		pthread_join(t[i].tid, NULL);
+	/* after every owner drained its stock, nothing is charged or referenced */
+	if (!res->check_failed &&
+	    pcb_check_charges(d, &tree, ws, nr, msg, sizeof(msg)) < 0) {
+		res->check_failed = 1;
+		snprintf(res->check, sizeof(res->check), "after the final drain: %s", msg);
+	}
+	if (!res->check_failed && page_counter_read(&tree.memcg[0]->memory) != 0) {
+		res->check_failed = 1;
+		snprintf(res->check, sizeof(res->check), "after the final drain: root usage %lu",
+			 page_counter_read(&tree.memcg[0]->memory));
+	}
+	rc = 0;
+	goto out;
+
+out_join:
+	s.stop = 1;
+	pthread_barrier_wait(&s.bar);
+	for (i = 0; i < nr; i++)
+		pthread_join(t[i].tid, NULL);
+out:
+	for (i = 0; i < nr; i++) {
+		pcb_free_on_node(t[i].area, t[i].area_size);
+		pcb_free_on_node(t[i].w, sizeof(*t[i].w));
+	}
+	pthread_barrier_destroy(&s.bar);
+	memcg_tree_destroy(&tree);
+	free(ws);
+	free(t);
+	return rc;
+}

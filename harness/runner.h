@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runs one scenario's designs: pinned workers, one start barrier per run,
+ * warm-up, R runs, and the charge invariant checked after every run.
+ */
+#ifndef PCB_RUNNER_H
+#define PCB_RUNNER_H
+
+#include <stdint.h>
+
+#include "design.h"
+#include "scenario.h"
+#include "stats.h"
+#include "topo.h"
+#include "tsc.h"
+
+struct pcb_fn_result {
+	double *run_mean;		/* [runs], cycles per call */
+	uint64_t *run_calls;		/* [runs] */
+	struct pcb_stat total;		/* every run and worker merged */
+};
+
+struct pcb_worker_info {
+	unsigned int cpu;
+	int node;			/* node the stock was placed on */
+	int stock_node;			/* node the kernel reports for its page, -1 unknown */
+};
+
+struct pcb_design_result {
+	const struct pcb_design *design;
+	int runs;
+	int nr_workers;
+	struct pcb_worker_info *worker;
+	struct pcb_fn_result fn[PCB_FN_NR];
+	double overhead;		/* mean empty-region ticks subtracted */
+	uint64_t ops, failed, misses;
+	double run_seconds;		/* mean measured span of a run */
+	int nonoverlap;			/* runs whose workers did not all overlap */
+	int check_failed;
+	char check[256];		/* "ok" or the first discrepancy */
+};
+
+typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);
+
+/* 0, or -1 with a message (a runtime failure, exit 1) */
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		   const struct pcb_design *d, const struct pcb_clock *clk,
+		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
+		   char *err, size_t errlen);
+void pcb_design_result_free(struct pcb_design_result *res);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario files (INI, read with inih) and --set overrides.
+ *
+ * Every key is described once in the key table of scenario.c; the parser,
+ * `pcpbench list` and the effective settings in result.json all read it.
+ * Any error stops before a run starts: exit 2 and FILE:LINE: section.key: why.
+ */
+#ifndef PCB_SCENARIO_H
+#define PCB_SCENARIO_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include <hwloc.h>
+
+#include "design.h"
+#include "topo.h"
+#include "tsc.h"
+
+#define PCB_MAX_DESIGNS 16
+
+enum pcb_key_id {
+	K_SCENARIO_NAME,
+	K_SCENARIO_DESCRIPTION,
+	K_RUN_DESIGNS,
+	K_RUN_WORKLOAD,
+	K_RUN_TIMING,
+	K_RUN_RUNS,
+	K_RUN_DURATION_MS,
+	K_RUN_OPS,
+	K_RUN_WARMUP_MS,
+	K_CPUS_WORKERS,
+	K_CPUS_ISOLATED,
+	K_MEMCG_DEPTH,
+	K_WORKLOAD_NR_PAGES,
+	K_WORKLOAD_HOLD_PAGES,
+	K_WORKLOAD_UNCHARGE_REFILL,
+	K_WORKLOAD_SEED,
+	K_NR,
+};
+
+struct pcb_key_info {
+	const char *section;
+	const char *name;
+	const char *def;
+	const char *help;
+};
+
+extern const struct pcb_key_info pcb_keys[K_NR];
+
+struct pcb_scenario {
+	char file[PATH_MAX];
+	char *text;			/* the file as read */
+	/* each key's value as given, and where: line > 0, 0 default, -1 --set, -2 option */
+	char *value[K_NR];
+	int line[K_NR];
+	const char *opt[K_NR];		/* the option that set it, line -2 */
+
+	/* the checked values */
+	char name[64];
+	const struct pcb_design *design[PCB_MAX_DESIGNS];
+	int nr_designs;
+	enum pcb_workload workload;
+	enum pcb_timing timing;
+	int runs;
+	long duration_ms;
+	long ops;			/* per worker and run; 0: bounded by time */
+	long warmup_ms;
+	hwloc_bitmap_t workers;
+	int memcg_depth;
+	unsigned int nr_pages;
+	long hold_pages;
+	int uncharge_refill;		/* percent of uncharges through refill_stock() */
+	unsigned long seed;
+};
+
+/*
+ * Load a scenario file. On error returns -1 with "FILE:LINE: section.key:
+ * message" in err.
+ */
+int pcb_scenario_load(struct pcb_scenario *sc, const char *path, char *err, size_t errlen);
+/* one "section.key=value" override */
+int pcb_scenario_set(struct pcb_scenario *sc, const char *assignment, char *err, size_t errlen);
+/* the same from text; file names it in errors */
+int pcb_scenario_load_text(struct pcb_scenario *sc, const char *file, const char *text,
+			   char *err, size_t errlen);
+/* an override from a command-line option, which errors then name */
+void pcb_scenario_override(struct pcb_scenario *sc, enum pcb_key_id key, const char *value,
+			   const char *option);
+/* check and convert every value against the topology; -1 with err */
+int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen);
+void pcb_scenario_free(struct pcb_scenario *sc);
+
+#endif

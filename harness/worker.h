@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A worker: one thread pinned to one CPU, running one design's loop.
+ * Everything it writes while measuring is its own, allocated on its node.
+ */
+#ifndef PCB_WORKER_H
+#define PCB_WORKER_H
+
+#include <stdint.h>
+
+#include "design.h"
+#include "stats.h"
+#include "tsc.h"
+
+struct pcb_cpu;
+struct mem_cgroup;
+
+/* per-CPU instrumentation, as the cover letter's percpu struct dbg */
+struct pcb_dbg {
+	uint64_t overhead;		/* empty-region ticks, rounded, for histograms */
+	struct pcb_stat stat[PCB_FN_NR];
+};
+
+struct pcb_worker {
+	/* set up by the runner */
+	struct pcb_cpu *cpu;
+	struct mem_cgroup *memcg;	/* the memcg this worker charges */
+	enum pcb_timing timing;
+	enum pcb_workload workload;
+	unsigned int nr_pages;
+	long hold_pages;
+	int uncharge_refill;		/* percent */
+	uint64_t ops_limit;		/* 0: run until the deadline */
+	uint64_t deadline;		/* TSC value to stop at */
+
+	/* state carried between runs */
+	uint64_t rng;
+	long held;			/* pages charged and not yet uncharged */
+	long css_held;			/* css references held by those charges */
+
+	/* one run's figures */
+	uint64_t charged, uncharged;	/* pages, over the run */
+	uint64_t failed;		/* charges that found no room */
+	uint64_t misses;		/* batch mode: consume_stock() that missed */
+	uint64_t ops;			/* workload operations */
+	uint64_t tsc_start, tsc_end;
+	struct pcb_dbg dbg;
+} __attribute__((aligned(64)));
+
+/* a worker's statistics stay small enough to live in its L2 */
+_Static_assert(sizeof(struct pcb_worker) <= 65536, "worker statistics within 64 KiB");
+
+#endif
