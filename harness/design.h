@@ -38,6 +38,8 @@ struct pcb_design {
 	void (*stock_init)(void *stock);
 	/* one measured (or warm-up) run of the worker's loop */
 	void (*run)(struct pcb_worker *w);
+	/* uncharge what the worker still holds (uncharge_batch()), untimed */
+	void (*release)(struct pcb_worker *w);
 	/* the owner drains its own stock (drain_local_stock()) */
 	void (*drain_local)(struct pcb_cpu *this);
 	/* `this` drains `owner`'s stock; NULL unless remote_drain */

@@ -189,6 +189,10 @@ static void PCB_FN(run)(struct pcb_worker *w)
 		pcb_loop_batch(w);
 	else
 		pcb_loop_call(w);
+}
+
+static void PCB_FN(release)(struct pcb_worker *w)
+{
 	pcb_release_held(w);
 }
 
@@ -236,6 +240,7 @@ const struct pcb_design PCB_CAT(pcb_design_, MEMCG_STOCK_DESIGN) = {	\
 	.remote_drain = MEMCG_STOCK_REMOTE_DRAIN,			\
 	.stock_init = PCB_FN(stock_init),				\
 	.run = PCB_FN(run),						\
+	.release = PCB_FN(release),					\
 	.drain_local = PCB_FN(drain_local),				\
 	.drain_remote = PCB_DRAIN_REMOTE,				\
 	.stock_pages = PCB_FN(stock_pages),				\

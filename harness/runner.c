@@ -103,9 +103,11 @@ static void *worker_main(void *arg)
 		w->tsc_end = pcb_tsc_now();
 		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
 	}
-	/* empty the stock, as drain_local_stock() on the owner */
-	if (!t->error)
+	/* give back what it holds, and empty the stock as drain_local_stock() */
+	if (!t->error) {
+		d->release(w);
 		d->drain_local(cpu);
+	}
 	return NULL;
 }
 

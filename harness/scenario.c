@@ -135,6 +135,28 @@ static char *reader(char *str, int num, void *stream)
 	str[len] = 0;
 	ps->text += len;
 	ps->line++;
+
+	/* a [section] header is checked on its own line, keys or not */
+	{
+		const char *p = str, *end;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		end = strchr(p, ']');
+		if (*p == '[' && end && !ps->failed) {
+			char name[64];
+			size_t n = (size_t)(end - p - 1);
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
+			if (!known_section(name)) {
+				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
+					 "(sections: scenario, run, cpus, memcg, workload)",
+					 ps->sc->file, ps->line, name);
+				ps->failed = 1;
+				return NULL;
+			}
+		}
+	}
 	return str;
 }
 
@@ -149,11 +171,6 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!*section) {
 		snprintf(ps->err, ps->errlen, "%s:%d: %s: key outside a [section]", sc->file,
 			 ps->line, name);
-		goto fail;
-	}
-	if (!known_section(section)) {
-		snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section (sections: scenario, "
-			 "run, cpus, memcg, workload)", sc->file, ps->line, section);
 		goto fail;
 	}
 	k = find_key(section, name);

@@ -1,0 +1,99 @@
+#!/bin/bash
+# The command line as a user meets it: help, version, exit statuses, a real
+# quick run whose saved result reports back to the same tables, and nothing
+# half-written when a run cannot start.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+expect_rc() {
+	local want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
+}
+
+cd "$src" || exit 1
+
+expect_rc 0 "$pcpbench" --version
+grep -q '^pcpbench [0-9]' "$tmp/out" && ok || bad "--version output"
+expect_rc 0 "$pcpbench" --help
+for cmd in run report info list calibrate cpus; do
+	expect_rc 0 "$pcpbench" "$cmd" --help
+	grep -q "^usage: pcpbench $cmd" "$tmp/out" && ok || bad "$cmd --help has no usage line"
+done
+expect_rc 2 "$pcpbench"
+expect_rc 2 "$pcpbench" frobnicate
+expect_rc 2 "$pcpbench" run --no-such-option
+expect_rc 2 "$pcpbench" report
+expect_rc 2 "$pcpbench" report "$src/README.md"
+expect_rc 2 "$pcpbench" --topology "numa:8 core:16 pu:1" run
+grep -q "synthetic" "$tmp/err" && ok || bad "synthetic run refusal does not say why"
+expect_rc 2 "$pcpbench" --topology "nonsense:::" info
+
+# list names every design and key
+expect_rc 0 "$pcpbench" list
+for word in local_lock spinlock charge run.designs cpus.workers workload.nr_pages; do
+	grep -q "$word" "$tmp/out" && ok || bad "list lacks $word"
+done
+
+# cpus on the synthetic 8-node machine
+expect_rc 0 "$pcpbench" --topology "numa:8 core:16 pu:1" cpus node:3 all housekeeping
+grep -q "^node:3	48-63	(16 CPUs)" "$tmp/out" && ok || bad "cpus node:3: $(cat "$tmp/out")"
+grep -q "^housekeeping	0-127	(128 CPUs)" "$tmp/out" && ok || bad "cpus housekeeping"
+expect_rc 0 env PCPBENCH_TOPOLOGY="numa:8 core:16 pu:1" "$pcpbench" cpus --isolated 8-15 housekeeping
+grep -q "^housekeeping	0-7,16-127" "$tmp/out" && ok || bad "PCPBENCH_TOPOLOGY: $(cat "$tmp/out")"
+
+# info, in both forms
+expect_rc 0 "$pcpbench" info
+for word in "CPU model" "NUMA nodes" "TSC frequency" "TSC step" "empty region call" \
+	    "empty region batch" "perf events" "isolated CPUs" "nohz_full"; do
+	grep -q "$word" "$tmp/out" && ok || bad "info lacks '$word'"
+done
+expect_rc 0 "$pcpbench" info --json
+grep -q '"timer_overhead"' "$tmp/out" && grep -q '"numa_nodes"' "$tmp/out" && ok || bad "info --json"
+
+# a bad scenario writes nothing
+expect_rc 2 "$pcpbench" run --out "$tmp/none" tests/scenarios/unknown-key.scn
+[ ! -e "$tmp/none" ] && ok || bad "a rejected scenario left $tmp/none"
+
+# a real run on every CPU, both timing modes, and its report
+for timing in batch call; do
+	out="$tmp/results-$timing"
+	expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=30 --set run.warmup_ms=10 \
+		--set cpus.workers=all --set run.timing=$timing --out "$out"
+	cp "$tmp/out" "$tmp/run-$timing.txt"
+	dir=$(ls -d "$out"/default-*/ 2>/dev/null | head -1)
+	[ -n "$dir" ] && ok || { bad "no result directory in $out"; continue; }
+	for f in result.json functions.csv runs.csv histogram.csv tables.txt; do
+		[ -s "$dir/$f" ] && ok || bad "$timing: $f missing"
+	done
+	ls -a "$out" | grep -q '\.tmp\.' && bad "$timing: temporary directory left" || ok
+	grep -q "^spinlock - local_lock   Diff (cycles)   Diff %" "$tmp/run-$timing.txt" && ok ||
+		bad "$timing: no Diff block"
+	grep -q "^consume_stock:" "$tmp/run-$timing.txt" && ok || bad "$timing: no consume_stock row"
+	grep -q "charge invariant ok" "$tmp/run-$timing.txt" && ok || bad "$timing: invariant"
+	grep -q "timing: $timing" "$tmp/run-$timing.txt" && ok || bad "$timing: mode not named"
+	cmp -s "$tmp/run-$timing.txt" "$dir/tables.txt" && ok || bad "$timing: tables.txt differs from stdout"
+	expect_rc 0 "$pcpbench" report "$dir/result.json"
+	cmp -s "$tmp/out" "$tmp/run-$timing.txt" && ok || bad "$timing: report differs: $(diff "$tmp/out" "$tmp/run-$timing.txt")"
+	expect_rc 0 "$pcpbench" report "$dir"
+	head -1 "$dir/functions.csv" | grep -q '^design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max$' &&
+		ok || bad "functions.csv header"
+	[ "$(grep -c '^local_lock,consume_stock' "$dir/runs.csv")" -eq 2 ] && ok || bad "runs.csv rows"
+done
+
+# an op-bounded run
+expect_rc 0 "$pcpbench" run --set run.ops=20000 --set run.runs=1 --set run.warmup_ms=0 \
+	--set run.designs=spinlock --out "$tmp/ops"
+grep -q "^spinlock " "$tmp/out" && ok || bad "op-bounded run"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,60 @@
+#!/bin/bash
+# Every shipped scenario parses; every malformed one in tests/scenarios/ is
+# rejected with exit 2 and the FILE:LINE: section.key message its first line
+# names (# expect: ...). --set overrides get the same checks.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+
+cd "$src" || exit 1
+
+for f in scenarios/*.scn; do
+	if out=$("$pcpbench" run --dry-run "$f" 2>&1); then ok; else bad "$f is rejected: $out"; fi
+done
+
+for f in tests/scenarios/*.scn; do
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	[ -n "$expect" ] || { bad "$f has no '# expect:' line"; continue; }
+	out=$("$pcpbench" run --dry-run "$f" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 2 ]; then
+		bad "$f: exit $rc, expected 2 ($out)"
+	elif [[ "$out" != *"tests/scenarios/$expect"* ]]; then
+		bad "$f: got '$out', expected '$expect'"
+	else
+		ok
+	fi
+done
+
+# --set: the same checks, named by the option
+check_set() {
+	local want=$1
+	shift
+	out=$("$pcpbench" run --dry-run "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ "$out" == *"$want"* ]]; then ok; else bad "$* -> $rc '$out', expected '$want'"; fi
+}
+check_set "--set run.runs: 0 is out of range (1..1000)" --set run.runs=0
+check_set "--set nosuch.key: unknown key" --set nosuch.key=1
+check_set "--set runs=3: expected section.key=value" --set runs=3
+check_set "--runs: run.runs: 'many' is not an integer" --runs many
+check_set "--set cpus.workers: 'node:99': no NUMA node 99" --set cpus.workers=node:99
+check_set "scenarios/nope.scn: No such file or directory" scenarios/nope.scn
+
+# an override that is fine changes the plan
+out=$("$pcpbench" run --dry-run --set run.timing=call --runs 3 2>&1)
+if [[ "$out" == *"timing call, 3 runs"* ]]; then ok; else bad "overrides not applied: $out"; fi
+
+# the plan on seed 000's kind of machine: 8 nodes, isolated CPUs from the scenario
+out=$("$pcpbench" --topology "numa:8 core:16 pu:1" run --dry-run \
+	--set cpus.isolated=16-31 --set 'cpus.workers=node:1,node:3' 2>&1)
+if [[ "$out" == *"workers: 32 on CPUs 16-31,48-63"* && "$out" == *"cpu 16    node 1"*"isolated"* &&
+      "$out" == *"cpu 48    node 3"* ]]; then ok; else bad "synthetic plan: $out"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result.json and the cover-letter tables from hand-made run figures: the
+ * fields, the numbers in the tables, and the round trip through a written
+ * result directory.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testing.h"
+#include "result.h"
+
+static char *tables_of(json_t *result)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(pcb_tables_print(f, result, err, sizeof(err)) == 0, "%s", err);
+	fclose(f);
+	return buf;
+}
+
+static void fill(struct pcb_design_result *r, const struct pcb_design *d, const double *consume,
+		 const double *refill, int runs)
+{
+	memset(r, 0, sizeof(*r));
+	r->design = d;
+	r->runs = runs;
+	r->nr_workers = 1;
+	r->worker = calloc(1, sizeof(*r->worker));
+	r->worker[0].cpu = 1;
+	r->worker[0].node = 0;
+	r->worker[0].stock_node = -1;
+	snprintf(r->check, sizeof(r->check), "ok");
+	for (int f = 0; f < PCB_FN_NR; f++) {
+		r->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
+		r->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
+		for (int i = 0; i < runs; i++) {
+			r->fn[f].run_mean[i] = f == PCB_FN_CONSUME_STOCK ? consume[i] : refill[i];
+			r->fn[f].run_calls[i] = 100 + (uint64_t)f;
+		}
+		for (uint64_t v = 1; v <= 100; v++)
+			r->fn[f].total.hist.count[pcb_hist_index(v)]++;
+		r->fn[f].total.max = 100;
+	}
+}
+
+int main(void)
+{
+	static const char text[] =
+		"[scenario]\nname = unit\ndescription = hand-made figures\n"
+		"[run]\ndesigns = local_lock, spinlock\ntiming = batch\nruns = 3\n"
+		"[cpus]\nworkers = 1\n";
+	const double ll_consume[] = { 50, 52, 54 }, ll_refill[] = { 65, 65, 65 };
+	const double sl_consume[] = { 60, 62, 64 }, sl_refill[] = { 65.2, 64.8, 65.0 };
+	struct pcb_design_result res[2];
+	struct pcb_scenario sc;
+	struct pcb_topo topo;
+	struct pcb_clock clk = { .tsc_hz = 2.6e9, .step = 2, .overhead = { 30.0, 31.0 } };
+	char err[512], dir[PATH_MAX], path[PATH_MAX], tmpl[] = "/tmp/pcpbench-test-XXXXXX";
+	json_t *ctx, *result, *back, *fj;
+	char *t1, *t2;
+	size_t i;
+
+	CHECK(pcb_topo_load(&topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
+	CHECK(pcb_scenario_load_text(&sc, "unit.scn", text, err, sizeof(err)) == 0, "%s", err);
+	CHECK(pcb_scenario_finish(&sc, &topo, err, sizeof(err)) == 0, "%s", err);
+	fill(&res[0], pcb_design_find("local_lock"), ll_consume, ll_refill, 3);
+	fill(&res[1], pcb_design_find("spinlock"), sl_consume, sl_refill, 3);
+
+	ctx = pcb_result_context(&topo, &clk, "pcpbench run unit.scn", "2026-01-01T00:00:00Z");
+	json_object_set_new(ctx, "complete", json_true());
+	result = pcb_result_build(ctx, &sc, res, 2);
+
+	/* the fields result.json promises */
+	{
+		static const char *const context_keys[] = {
+			"host", "cpu_model", "cpus", "numa_nodes", "tsc_hz", "tsc_step",
+			"timer_overhead", "kernel", "version", "command", "started", "complete",
+		};
+		static const char *const fn_keys[] = {
+			"design", "function", "timing", "avg_cycles", "stddev", "calls", "p50",
+			"p99", "p999", "max", "runs",
+		};
+		json_t *c = json_object_get(result, "context");
+		json_t *s = json_object_get(result, "scenario");
+
+		for (i = 0; i < sizeof(context_keys) / sizeof(context_keys[0]); i++)
+			CHECK(json_object_get(c, context_keys[i]), "context.%s", context_keys[i]);
+		CHECK(json_is_true(json_object_get(c, "complete")), "complete");
+		CHECK(!strcmp(json_string_value(json_object_get(s, "name")), "unit"), "name");
+		CHECK(!strcmp(json_string_value(json_object_get(s, "text")), text), "full text");
+		CHECK(!strcmp(json_string_value(json_object_get(json_object_get(s, "settings"),
+								 "run.runs")), "3"), "settings");
+		CHECK(json_array_size(json_object_get(result, "functions")) == 4, "4 rows");
+		json_array_foreach(json_object_get(result, "functions"), i, fj)
+			for (size_t k = 0; k < sizeof(fn_keys) / sizeof(fn_keys[0]); k++)
+				CHECK(json_object_get(fj, fn_keys[k]), "functions[%zu].%s", i, fn_keys[k]);
+		fj = json_array_get(json_object_get(result, "functions"), 0);
+		CHECK(!strcmp(json_string_value(json_object_get(fj, "function")), "consume_stock"), "order");
+		CHECK_NEAR(json_number_value(json_object_get(fj, "avg_cycles")), 52.0, 1e-9);
+		CHECK_NEAR(json_number_value(json_object_get(fj, "stddev")), 2.0, 1e-9);
+		CHECK(json_integer_value(json_object_get(fj, "calls")) == 300, "calls summed");
+		CHECK(json_integer_value(json_object_get(fj, "p50")) == 50, "p50");
+		CHECK(json_integer_value(json_object_get(fj, "p99")) == 96, "p99");
+		CHECK(json_array_size(json_object_get(fj, "runs")) == 3, "runs");
+	}
+
+	/* the tables, line by line where the figures are */
+	t1 = tables_of(result);
+	CHECK(strstr(t1, "local_lock              Average clk     STDDEV          Call Count\n"
+			 "consume_stock:          52.00           2.00            300\n"
+			 "refill_stock:           65.00           0.00            303\n"), "%s", t1);
+	CHECK(strstr(t1, "spinlock                Average clk     STDDEV          Call Count\n"
+			 "consume_stock:          62.00           2.00            300\n"), "%s", t1);
+	/* 10 cycles over a spread of 2 in 3 runs: t = 6.1 > 2.776; refill: no difference */
+	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %\n"
+			 "consume_stock:          10.00           19.23*\n"
+			 "refill_stock:           0.00            0.00\n"), "%s", t1);
+	CHECK(strstr(t1, "* the run means differ at 95% confidence"), "footnote");
+	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
+	CHECK(strstr(t1, "timing: batch"), "timing mode named");
+
+	/* written, read back, printed again: the same tables */
+	CHECK(mkdtemp(tmpl) != NULL, "mkdtemp");
+	snprintf(dir, sizeof(dir), "%s/results", tmpl);
+	CHECK(pcb_result_write(result, dir, path, sizeof(path), err, sizeof(err)) == 0, "%s", err);
+	{
+		char file[PATH_MAX + 32];
+		json_error_t jerr;
+		FILE *f;
+		char saved[8192] = "";
+		size_t n;
+
+		snprintf(file, sizeof(file), "%s/result.json", path);
+		back = json_load_file(file, 0, &jerr);
+		CHECK(back != NULL, "%s", jerr.text);
+		t2 = back ? tables_of(back) : strdup("");
+		CHECK(!strcmp(t1, t2), "report differs:\n%s\n---\n%s", t1, t2);
+		snprintf(file, sizeof(file), "%s/tables.txt", path);
+		f = fopen(file, "r");
+		CHECK(f != NULL, "tables.txt");
+		n = f ? fread(saved, 1, sizeof(saved) - 1, f) : 0;
+		saved[n] = 0;
+		if (f)
+			fclose(f);
+		CHECK(!strcmp(saved, t1), "tables.txt differs");
+		snprintf(file, sizeof(file), "%s/functions.csv", path);
+		CHECK(access(file, R_OK) == 0, "functions.csv");
+		snprintf(file, sizeof(file), "%s/runs.csv", path);
+		CHECK(access(file, R_OK) == 0, "runs.csv");
+		free(t2);
+		json_decref(back);
+	}
+	/* an unwritable place leaves nothing behind and says why */
+	CHECK(pcb_result_write(result, "/proc/pcpbench-cannot-be-here", path, sizeof(path), err,
+			       sizeof(err)) < 0 && strstr(err, "/proc/pcpbench-cannot-be-here"), "%s", err);
+
+	free(t1);
+	json_decref(result);
+	json_decref(ctx);
+	for (int d = 0; d < 2; d++)
+		pcb_design_result_free(&res[d]);
+	pcb_scenario_free(&sc);
+	pcb_topo_destroy(&topo);
+	{
+		char cmd[PATH_MAX + 16];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+		CHECK(system(cmd) == 0, "cleanup");
+	}
+	return check_summary();
+}
