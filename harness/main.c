@@ -159,6 +159,11 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 		pcb_cpuset_format(topo->node[i].cpus, buf, sizeof(buf));
 		printf("    node%-3u         %s\n", topo->node[i].os, buf);
 	}
+	for (int l = 1; l <= 3; l++)
+		if (topo->cache[l].size)
+			printf("  L%d%s cache:        %llu KiB, %u-byte lines, %d of them, each shared by %d CPU%s\n",
+			       l, l == 1 ? "d" : " ", topo->cache[l].size / 1024, topo->cache[l].line,
+			       topo->cache[l].count, topo->cache[l].cpus, topo->cache[l].cpus == 1 ? "" : "s");
 	pcb_cpuset_format(topo->isolated, buf, sizeof(buf));
 	printf("  isolated CPUs:    %s (%s)\n", buf, topo->isolated_source);
 	pcb_cpuset_format(topo->nohz_full, buf, sizeof(buf));

@@ -77,6 +77,24 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk)
 		json_array_append_new(nodes, n);
 	}
 	json_object_set_new(o, "nodes", nodes);
+	{
+		json_t *caches = json_array();
+
+		for (int l = 1; l <= 3; l++) {
+			json_t *c;
+
+			if (!topo->cache[l].size)
+				continue;
+			c = json_object();
+			json_object_set_new(c, "level", json_integer(l));
+			json_object_set_new(c, "size", json_integer((json_int_t)topo->cache[l].size));
+			json_object_set_new(c, "line", json_integer(topo->cache[l].line));
+			json_object_set_new(c, "count", json_integer(topo->cache[l].count));
+			json_object_set_new(c, "cpus_sharing", json_integer(topo->cache[l].cpus));
+			json_array_append_new(caches, c);
+		}
+		json_object_set_new(o, "caches", caches);
+	}
 	json_object_set_new(o, "isolated", cpuset_json(topo->isolated));
 	json_object_set_new(o, "isolated_source", json_string(topo->isolated_source));
 	json_object_set_new(o, "nohz_full", cpuset_json(topo->nohz_full));

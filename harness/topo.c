@@ -141,6 +141,20 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 	}
 	qsort(t->cpu, (size_t)t->nr_cpus, sizeof(*t->cpu), cmp_cpu);
 
+	for (int level = 1; level <= 3; level++) {
+		static const hwloc_obj_type_t type[] = {
+			HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+		};
+
+		obj = hwloc_get_obj_by_type(t->hw, type[level], 0);
+		if (!obj || !obj->attr)
+			continue;
+		t->cache[level].size = obj->attr->cache.size;
+		t->cache[level].line = obj->attr->cache.linesize;
+		t->cache[level].cpus = hwloc_bitmap_weight(obj->cpuset);
+		t->cache[level].count = hwloc_get_nbobjs_by_type(t->hw, type[level]);
+	}
+
 	obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
 	if (obj && hwloc_obj_get_info_by_name(obj, "CPUModel"))
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "%s",
@@ -315,7 +329,7 @@ int pcb_topo_set_isolated(struct pcb_topo *t, const char *expr, char *err, size_
 		if (t->synthetic) {
 			hwloc_bitmap_zero(t->isolated);
 			snprintf(t->isolated_source, sizeof(t->isolated_source),
-				 "none (synthetic topology)");
+				 "synthetic topology: none unless the scenario names them");
 			return 0;
 		}
 		if (read_sysfs_list("/sys/devices/system/cpu/isolated", t->isolated) < 0)

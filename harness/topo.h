@@ -37,6 +37,13 @@ struct pcb_topo {
 	char isolated_source[64];
 	hwloc_bitmap_t nohz_full;	/* empty when unknown */
 	char cpu_model[128];
+	/* data/unified caches by level: size, line, CPUs sharing one; 0 if absent */
+	struct pcb_topo_cache {
+		unsigned long long size;
+		unsigned int line;
+		int cpus;
+		int count;
+	} cache[4];		/* [1]..[3]: L1d, L2, L3 */
 };
 
 /* spec NULL: PCPBENCH_TOPOLOGY, else this machine */
