@@ -23,19 +23,25 @@
 #include "worker.h"
 
 #define PCB_TIMED(fn, expr) ({						\
+	uint64_t c0_[PCB_MAX_EVENTS];					\
+	pcb_dbg_pmc_begin(this->dbg, c0_);				\
 	uint64_t t0_ = pcb_tsc_start();					\
 	__typeof__(expr) r_ = (expr);					\
 	uint64_t t1_ = pcb_tsc_end();					\
 	pcb_stat_record(&this->dbg->stat[PCB_FN_##fn], t1_ - t0_,	\
 			this->dbg->overhead, 1);			\
+	pcb_dbg_pmc_end(this->dbg, PCB_FN_##fn, c0_);			\
 	r_; })
 
 #define PCB_TIMED_VOID(fn, stmt) do {					\
+	uint64_t c0_[PCB_MAX_EVENTS];					\
+	pcb_dbg_pmc_begin(this->dbg, c0_);				\
 	uint64_t t0_ = pcb_tsc_start();					\
 	stmt;								\
 	uint64_t t1_ = pcb_tsc_end();					\
 	pcb_stat_record(&this->dbg->stat[PCB_FN_##fn], t1_ - t0_,	\
 			this->dbg->overhead, 1);			\
+	pcb_dbg_pmc_end(this->dbg, PCB_FN_##fn, c0_);			\
 } while (0)
 
 #include "../kernels/memcg_charge.h"

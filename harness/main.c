@@ -17,7 +17,7 @@
 #include "calib.h"
 #include "config.h"
 #include "design.h"
-#include "perf.h"
+#include "counters.h"
 #include "result.h"
 #include "runner.h"
 #include "scenario.h"
@@ -70,7 +70,7 @@ static const char main_usage[] =
 
 static const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
-	"                    [--out DIR] [--dry-run]\n"
+	"                    [--events LIST] [--out DIR] [--dry-run]\n"
 	"\n"
 	"Runs each scenario's designs on pinned workers and prints the cover-letter\n"
 	"tables to stdout; progress goes to stderr when it is a terminal. Each\n"
@@ -80,6 +80,8 @@ static const char run_usage[] =
 	"  --runs N        repetitions (overrides run.runs)\n"
 	"  --quick         smoke run: 2 runs, a tenth of the duration and warm-up\n"
 	"  --set K=V       override a scenario key, e.g. --set run.timing=call\n"
+	"  --events LIST   perf events by libpfm4 name (overrides counters.events),\n"
+	"                  e.g. --events cycles,instructions,task-clock,context-switches\n"
 	"  --out DIR       where results go (default results/)\n"
 	"  --dry-run       check the scenarios and print the plan; run nothing\n"
 	"\n"
@@ -412,11 +414,12 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 		{ "set", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "events", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-	const char *runs = NULL, *out = "results";
+	const char *runs = NULL, *out = "results", *events = NULL;
 	int nsets = 0, quick = 0, dry = 0, c, nsc, rc = 0;
 	struct pcb_scenario *sc;
 	struct pcb_topo topo;
@@ -432,6 +435,7 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 		case 's': sets[nsets++] = optarg; break;
 		case 'o': out = optarg; break;
 		case 'n': dry = 1; break;
+		case 'e': events = optarg; break;
 		case 'h': fputs(run_usage, stdout); free(sets); return 0;
 		default: die_usage("run: see pcpbench run --help");
 		}
@@ -451,6 +455,8 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 				die_usage("%s", err);
 		if (runs)
 			pcb_scenario_override(&sc[i], K_RUN_RUNS, runs, "--runs");
+		if (events)
+			pcb_scenario_override(&sc[i], K_COUNTERS_EVENTS, events, "--events");
 		if (pcb_scenario_finish(&sc[i], &topo, err, sizeof(err)) < 0)
 			die_usage("%s", err);
 		if (quick) {

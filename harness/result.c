@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "perf.h"
+#include "counters.h"
 #include "result.h"
 
 void pcb_utc_timestamp(char *buf, size_t len, int compact)
@@ -32,22 +31,22 @@ static json_t *cpuset_json(hwloc_const_bitmap_t set)
 	return json_string(buf);
 }
 
+/* the events pcb_info reports on; only perf_event_open() decides */
+const char *const pcb_probe_events[] = {
+	"cycles", "instructions", "cache-misses", "branch-misses",
+	"task-clock", "context-switches", "cpu-migrations", "page-faults", NULL,
+};
+
 static json_t *perf_json(void)
 {
-	static const struct { const char *name; uint32_t type; uint64_t config; } ev[] = {
-		{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-		{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-		{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-		{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	};
 	json_t *o = json_object(), *events = json_object();
 	int hw = 0;
 
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-		int rc = pcb_perf_probe(ev[i].type, ev[i].config);
+	for (int i = 0; pcb_probe_events[i]; i++) {
+		int rc = pcb_counters_probe(pcb_probe_events[i]);
 
-		json_object_set_new(events, ev[i].name, json_string(rc ? strerror(-rc) : "ok"));
-		if (!rc && ev[i].type == PERF_TYPE_HARDWARE)
+		json_object_set_new(events, pcb_probe_events[i], json_string(rc ? strerror(-rc) : "ok"));
+		if (!rc && i < 4)
 			hw = 1;
 	}
 	json_object_set_new(o, "hardware_events", json_boolean(hw));
@@ -187,11 +186,92 @@ static json_t *histogram_json(const struct pcb_hist *h)
 	return a;
 }
 
+static json_t *counter_json(const char *design, int cpu, const struct pcb_event_spec *ev,
+			   const struct pcb_counter_value *v, uint64_t ops)
+{
+	json_t *o = json_object();
+	const char *st = pcb_counter_status_text(v);
+	char thread[32];
+
+	if (cpu >= 0)
+		snprintf(thread, sizeof(thread), "cpu %d", cpu);
+	else
+		snprintf(thread, sizeof(thread), "all");
+	json_object_set_new(o, "design", json_string(design));
+	json_object_set_new(o, "thread", json_string(thread));
+	json_object_set_new(o, "event", json_string(ev->name));
+	json_object_set_new(o, "pfm_name", json_string(ev->fstr));
+	json_object_set_new(o, "status", json_string(st ? st : "counted"));
+	if (v->status)
+		json_object_set_new(o, "error", json_string(strerror(-v->status)));
+	json_object_set_new(o, "value", json_integer((json_int_t)v->value));
+	json_object_set_new(o, "enabled_ns", json_integer((json_int_t)v->enabled_ns));
+	json_object_set_new(o, "running_ns", json_integer((json_int_t)v->running_ns));
+	if (!st && ops)
+		json_object_set_new(o, "per_op", json_real((double)v->value / (double)ops));
+	return o;
+}
+
+static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
+			  const struct pcb_scenario *sc, const struct pcb_design_result *r)
+{
+	const struct pcb_counters_cfg *cfg = &sc->counters;
+	char note[512];
+
+	for (int e = 0; e < r->nr_events; e++) {
+		struct pcb_counter_value all = { 0 };
+
+		for (int i = 0; i < r->nr_workers; i++) {
+			const struct pcb_counter_value *v = &r->ctr[i * PCB_MAX_EVENTS + e];
+
+			if (!all.status)
+				all.status = v->status;
+			all.value += v->value;
+			all.enabled_ns += v->enabled_ns;
+			all.running_ns += v->running_ns;
+			json_array_append_new(counters, counter_json(r->design->name, (int)r->worker[i].cpu,
+								     &cfg->ev[e], v, 0));
+		}
+		json_array_append_new(counters, counter_json(r->design->name, -1, &cfg->ev[e], &all,
+							     r->ops));
+		if (all.status == -EACCES || all.status == -EPERM) {
+			snprintf(note, sizeof(note), "%s: %s: %s (perf_event_paranoid is %d)",
+				 r->design->name, cfg->ev[e].name, strerror(-all.status),
+				 pcb_perf_paranoid());
+			json_array_append_new(notes, json_string(note));
+		}
+		if (!r->per_call)
+			continue;
+		for (int f = 0; f < PCB_FN_NR; f++) {
+			uint64_t calls = 0;
+			json_t *o;
+
+			for (int i = 0; i < r->runs; i++)
+				calls += r->fn[f].run_calls[i];
+			if (!calls || all.status)
+				continue;
+			o = json_object();
+			json_object_set_new(o, "design", json_string(r->design->name));
+			json_object_set_new(o, "function", json_string(pcb_fn_name[f]));
+			json_object_set_new(o, "event", json_string(cfg->ev[e].name));
+			json_object_set_new(o, "per_call", json_real((double)r->ctr_fn[f][e] / (double)calls));
+			json_object_set_new(o, "read", json_string(r->rdpmc ? "rdpmc" : "read()"));
+			json_array_append_new(per_call, o);
+		}
+	}
+	if (r->kernel_dropped) {
+		snprintf(note, sizeof(note), "%s: kernel-mode counting is not permitted here "
+			 "(perf_event_paranoid is %d): hardware events count user mode only",
+			 r->design->name, pcb_perf_paranoid());
+		json_array_append_new(notes, json_string(note));
+	}
+}
+
 json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 			 const struct pcb_design_result *res, int nr_designs)
 {
 	json_t *o = json_object(), *designs = json_array(), *functions = json_array();
-	json_t *notes = json_array();
+	json_t *notes = json_array(), *counters = json_array(), *per_call = json_array();
 	char note[512];
 
 	json_object_set_new(o, "format", json_string(PCB_RESULT_FORMAT));
@@ -232,6 +312,7 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		json_object_set_new(dj, "nonoverlapping_runs", json_integer(r->nonoverlap));
 		json_object_set_new(dj, "charge_invariant", json_string(r->check));
 		json_array_append_new(designs, dj);
+		counters_json(counters, per_call, notes, sc, r);
 
 		if (r->nonoverlap) {
 			snprintf(note, sizeof(note), "%s: in %d of %d runs the workers did not all "
@@ -279,6 +360,8 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 	}
 	json_object_set_new(o, "designs", designs);
 	json_object_set_new(o, "functions", functions);
+	json_object_set_new(o, "counters", counters);
+	json_object_set_new(o, "counters_per_call", per_call);
 	json_object_set_new(o, "notes", notes);
 	return o;
 }
@@ -316,8 +399,8 @@ static FILE *sbuf_open(struct sbuf *b)
 static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 {
 	json_t *functions = json_object_get(result, "functions"), *fj;
-	struct sbuf fb, rb, hb;
-	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb);
+	struct sbuf fb, rb, hb, cb;
+	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb), *c = sbuf_open(&cb);
 	size_t i;
 	int rc;
 
@@ -349,14 +432,29 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 				d, fn, tm, json_integer_value(json_array_get(x, 0)),
 				json_integer_value(json_array_get(x, 1)));
 	}
+	fprintf(c, "design,thread,event,status,value,enabled_ns,running_ns\n");
+	json_array_foreach(json_object_get(result, "counters"), i, fj)
+		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
+			JSON_INTEGER_FORMAT "\n",
+			json_string_value(json_object_get(fj, "design")),
+			json_string_value(json_object_get(fj, "thread")),
+			json_string_value(json_object_get(fj, "event")),
+			json_string_value(json_object_get(fj, "status")),
+			json_integer_value(json_object_get(fj, "value")),
+			json_integer_value(json_object_get(fj, "enabled_ns")),
+			json_integer_value(json_object_get(fj, "running_ns")));
 	fclose(f);
 	fclose(r);
 	fclose(h);
+	fclose(c);
 	rc = write_text(dir, "functions.csv", fb.p, err, errlen);
 	if (!rc)
 		rc = write_text(dir, "runs.csv", rb.p, err, errlen);
 	if (!rc)
 		rc = write_text(dir, "histogram.csv", hb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "counters.csv", cb.p, err, errlen);
+	free(cb.p);
 	free(fb.p);
 	free(rb.p);
 	free(hb.p);
@@ -366,7 +464,8 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 static void remove_tree(const char *dir)
 {
 	static const char *const files[] = {
-		"result.json", "functions.csv", "runs.csv", "histogram.csv", "tables.txt",
+		"result.json", "functions.csv", "runs.csv", "histogram.csv", "counters.csv",
+		"tables.txt",
 	};
 	char path[PATH_MAX];
 

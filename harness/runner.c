@@ -20,6 +20,8 @@ struct thread_ctx {
 	size_t area_size;
 	double overhead;		/* this run's empty region, ticks */
 	int error;			/* -errno of pinning or allocation */
+	struct pcb_counters pmc;	/* this thread's perf events */
+	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
 };
 
 struct run_shared {
@@ -54,10 +56,12 @@ static void *worker_main(void *arg)
 	t->area = pcb_alloc_on_node(t->area_size, t->node);
 	w = pcb_alloc_on_node(sizeof(*w), t->node);
 	t->w = w;
+	pcb_counters_open(&t->pmc, &s->sc->counters);
 	if (!t->area || !w) {
 		t->error = -ENOMEM;
 		pthread_barrier_wait(&s->bar);	/* set up */
 		pthread_barrier_wait(&s->bar);	/* the main thread stops */
+		pcb_counters_close(&t->pmc);
 		return NULL;
 	}
 	memset(t->area, 0, t->area_size);
@@ -67,6 +71,8 @@ static void *worker_main(void *arg)
 	cpu->node = t->node;
 	cpu->stock = (char *)t->area + round64(sizeof(struct pcb_cpu));
 	cpu->dbg = &w->dbg;
+	if (s->sc->counters.per_call)
+		w->dbg.pmc = &t->pmc;
 	d->stock_init(cpu->stock);
 
 	w->cpu = cpu;
@@ -93,14 +99,17 @@ static void *worker_main(void *arg)
 		if (s->warmup_ticks)
 			d->run(w);
 		memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
+		memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
 		w->charged = w->uncharged = w->failed = w->misses = w->ops = 0;
 		w->ops_limit = (uint64_t)s->sc->ops;
 
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */
+		pcb_counters_start(&t->pmc);
 		w->tsc_start = pcb_tsc_now();
 		w->deadline = w->tsc_start + s->duration_ticks;
 		d->run(w);
 		w->tsc_end = pcb_tsc_now();
+		pcb_counters_stop(&t->pmc, t->ctr);
 		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
 	}
 	/* give back what it holds, and empty the stock as drain_local_stock() */
@@ -108,6 +117,7 @@ static void *worker_main(void *arg)
 		d->release(w);
 		d->drain_local(cpu);
 	}
+	pcb_counters_close(&t->pmc);
 	return NULL;
 }
 
@@ -117,7 +127,8 @@ static int alloc_result(struct pcb_design_result *res, int runs, int nr)
 	res->runs = runs;
 	res->nr_workers = nr;
 	res->worker = calloc((size_t)nr, sizeof(*res->worker));
-	if (!res->worker)
+	res->ctr = calloc((size_t)nr * PCB_MAX_EVENTS, sizeof(*res->ctr));
+	if (!res->worker || !res->ctr)
 		return -1;
 	for (int f = 0; f < PCB_FN_NR; f++) {
 		res->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
@@ -135,6 +146,7 @@ void pcb_design_result_free(struct pcb_design_result *res)
 		free(res->fn[f].run_calls);
 	}
 	free(res->worker);
+	free(res->ctr);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -161,6 +173,20 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 	for (int i = 0; i < nr; i++) {
 		struct pcb_worker *w = t[i].w;
 
+		for (int e = 0; e < res->nr_events; e++) {
+			struct pcb_counter_value *sum = &res->ctr[i * PCB_MAX_EVENTS + e];
+			const struct pcb_counter_value *v = &t[i].ctr[e];
+
+			if (!sum->status)
+				sum->status = v->status;
+			sum->value += v->value;
+			sum->enabled_ns += v->enabled_ns;
+			sum->running_ns += v->running_ns;
+			for (int f = 0; f < PCB_FN_NR; f++)
+				res->ctr_fn[f][e] += w->dbg.ctr[f][e];
+		}
+		res->kernel_dropped |= t[i].pmc.kernel_dropped;
+		res->rdpmc = t[i].pmc.rdpmc;
 		res->overhead += t[i].overhead / (nr * res->runs);
 		res->ops += w->ops;
 		res->failed += w->failed;
@@ -198,6 +224,8 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		return -1;
 	}
 	res->design = d;
+	res->nr_events = sc->counters.n;
+	res->per_call = sc->counters.per_call;
 	snprintf(res->check, sizeof(res->check), "ok");
 	s.leaf = tree.leaf[0];
 	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);

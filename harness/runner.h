@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "counters.h"
 #include "design.h"
 #include "scenario.h"
 #include "stats.h"
@@ -38,6 +39,12 @@ struct pcb_design_result {
 	int nonoverlap;			/* runs whose workers did not all overlap */
 	int check_failed;
 	char check[256];		/* "ok" or the first discrepancy */
+
+	/* perf counters: [worker * PCB_MAX_EVENTS + event], summed over runs */
+	int nr_events;
+	struct pcb_counter_value *ctr;
+	uint64_t ctr_fn[PCB_FN_NR][PCB_MAX_EVENTS];	/* per-call sums */
+	int per_call, rdpmc, kernel_dropped;
 };
 
 typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);

@@ -42,6 +42,12 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 		"percent of uncharges that go back through refill_stock() (0..100)" },
 	[K_WORKLOAD_SEED] = { "workload", "seed", "1",
 		"seed of each worker's charge/uncharge sequence (mixed with its CPU)" },
+	[K_COUNTERS_EVENTS] = { "counters", "events", "",
+		"perf events by libpfm4 name, read per thread at the start and end of each run" },
+	[K_COUNTERS_KERNEL] = { "counters", "kernel", "no",
+		"count hardware events in kernel mode too, where permitted (no, yes)" },
+	[K_COUNTERS_PER_CALL] = { "counters", "per_call", "off",
+		"call timing: read the counters around every timed call, by rdpmc where possible (off, on)" },
 };
 
 static int find_key(const char *section, const char *name)
@@ -150,7 +156,7 @@ static char *reader(char *str, int num, void *stream)
 			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
 			if (!known_section(name)) {
 				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
-					 "(sections: scenario, run, cpus, memcg, workload)",
+					 "(sections: scenario, run, cpus, memcg, workload, counters)",
 					 ps->sc->file, ps->line, name);
 				ps->failed = 1;
 				return NULL;
@@ -484,6 +490,30 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	if (get_long(sc, K_WORKLOAD_SEED, 0, LONG_MAX, &v, err, errlen) < 0)
 		return -1;
 	sc->seed = (unsigned long)v;
+
+	{
+		static const char *const yesno[] = { "no", "yes" }, *const offon[] = { "off", "on" };
+		int kernel, per_call;
+
+		if (get_choice(sc, K_COUNTERS_KERNEL, yesno, 2, &kernel, err, errlen) < 0 ||
+		    get_choice(sc, K_COUNTERS_PER_CALL, offon, 2, &per_call, err, errlen) < 0)
+			return -1;
+		if (pcb_counters_parse(sc->value[K_COUNTERS_EVENTS], kernel, &sc->counters, msg,
+				       sizeof(msg)) < 0) {
+			key_error(sc, K_COUNTERS_EVENTS, err, errlen, "%s", msg);
+			return -1;
+		}
+		if (per_call && sc->timing != PCB_TIMING_CALL) {
+			key_error(sc, K_COUNTERS_PER_CALL, err, errlen, "per-call counter reads need "
+				  "run.timing = call");
+			return -1;
+		}
+		if (per_call && !sc->counters.n) {
+			key_error(sc, K_COUNTERS_PER_CALL, err, errlen, "no counters.events to read");
+			return -1;
+		}
+		sc->counters.per_call = per_call;
+	}
 
 	if (pcb_topo_set_isolated(topo, sc->value[K_CPUS_ISOLATED], msg, sizeof(msg)) < 0) {
 		key_error(sc, K_CPUS_ISOLATED, err, errlen, "%s", msg);

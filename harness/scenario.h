@@ -14,6 +14,7 @@
 
 #include <hwloc.h>
 
+#include "counters.h"
 #include "design.h"
 #include "topo.h"
 #include "tsc.h"
@@ -37,6 +38,9 @@ enum pcb_key_id {
 	K_WORKLOAD_HOLD_PAGES,
 	K_WORKLOAD_UNCHARGE_REFILL,
 	K_WORKLOAD_SEED,
+	K_COUNTERS_EVENTS,
+	K_COUNTERS_KERNEL,
+	K_COUNTERS_PER_CALL,
 	K_NR,
 };
 
@@ -73,6 +77,7 @@ struct pcb_scenario {
 	long hold_pages;
 	int uncharge_refill;		/* percent of uncharges through refill_stock() */
 	unsigned long seed;
+	struct pcb_counters_cfg counters;
 };
 
 /*

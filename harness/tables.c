@@ -91,6 +91,106 @@ static void print_header(FILE *out, json_t *result)
 		str(settings, "memcg.depth"));
 }
 
+/* 1234567 -> "1,234,567" */
+static void thousands(char *buf, size_t len, unsigned long long v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", v), o = 0;
+
+	for (int i = 0; i < n && o + 2 < (int)len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+static json_t *find_counter(json_t *counters, const char *design, const char *event)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(counters, i, c)
+		if (!strcmp(str(c, "design"), design) && !strcmp(str(c, "event"), event) &&
+		    !strcmp(str(c, "thread"), "all"))
+			return c;
+	return NULL;
+}
+
+/* perf stat's layout: value, event, then what it means per operation */
+static void print_counters(FILE *out, json_t *result, json_t *dj)
+{
+	json_t *counters = json_object_get(result, "counters");
+	json_t *per_call = json_object_get(result, "counters_per_call"), *c;
+	const char *d = str(dj, "design");
+	json_t *cyc = find_counter(counters, d, "cycles");
+	size_t i, shown = 0;
+
+	json_array_foreach(counters, i, c) {
+		const char *status = str(c, "status"), *ev = str(c, "event");
+		unsigned long long v = (unsigned long long)json_integer_value(json_object_get(c, "value"));
+		double en = (double)json_integer_value(json_object_get(c, "enabled_ns"));
+		double run = (double)json_integer_value(json_object_get(c, "running_ns"));
+		char num[48], extra[96] = "";
+
+		if (strcmp(str(c, "design"), d) || strcmp(str(c, "thread"), "all"))
+			continue;
+		if (!shown++)
+			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT " runs, "
+				"%" JSON_INTEGER_FORMAT " operations\n", d,
+				json_array_size(json_object_get(dj, "workers")),
+				json_array_size(json_object_get(dj, "workers")) == 1 ? "" : "s",
+				json_integer_value(json_object_get(dj, "runs")),
+				json_integer_value(json_object_get(dj, "ops")));
+		if (strcmp(status, "counted")) {
+			fprintf(out, "%20s      %-24s%s%s%s\n", status, ev,
+				json_object_get(c, "error") ? "# " : "",
+				json_object_get(c, "error") ? str(c, "error") : "", "");
+			continue;
+		}
+		if (!strcmp(ev, "task-clock") || !strcmp(ev, "cpu-clock")) {
+			snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
+		} else {
+			thousands(num, sizeof(num), v);
+		}
+		if (!strcmp(ev, "instructions") && cyc && !strcmp(str(cyc, "status"), "counted") &&
+		    json_integer_value(json_object_get(cyc, "value")))
+			snprintf(extra, sizeof(extra), "# %8.2f insn per cycle",
+				 (double)v / (double)json_integer_value(json_object_get(cyc, "value")));
+		else if ((!strcmp(ev, "context-switches") || strstr(ev, "cache-misses")) &&
+			 json_integer_value(json_object_get(dj, "drains")) > 0)
+			snprintf(extra, sizeof(extra), "# %8.3f per drain", (double)v /
+				 (double)json_integer_value(json_object_get(dj, "drains")));
+		else if (json_object_get(c, "per_op"))
+			snprintf(extra, sizeof(extra), "# %8.3f %sper op",
+				 json_number_value(json_object_get(c, "per_op")),
+				 strstr(ev, "-clock") ? "ns " : "");
+		fprintf(out, "%20s      %-24s%s", num, ev, extra);
+		if (run < en && en > 0)
+			fprintf(out, "  (%.2f%%)", 100.0 * run / en);
+		fprintf(out, "\n");
+	}
+	if (shown)
+		fprintf(out, "\n");
+
+	shown = 0;
+	json_array_foreach(per_call, i, c) {
+		if (strcmp(str(c, "design"), d))
+			continue;
+		if (!shown++)
+			fprintf(out, "%-24s%-24s%s\n", "per call", "event", "average");
+		{
+			char label[80];
+
+			snprintf(label, sizeof(label), "%s:", str(c, "function"));
+			fprintf(out, "%-24s%-24s%.2f (%s)\n", label, str(c, "event"),
+				json_number_value(json_object_get(c, "per_call")), str(c, "read"));
+		}
+	}
+	if (shown)
+		fprintf(out, "\n");
+}
+
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 {
 	json_t *designs = json_object_get(result, "designs");
@@ -194,6 +294,9 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 		}
 		fprintf(out, "\n");
 	}
+
+	json_array_foreach(designs, i, dj)
+		print_counters(out, result, dj);
 
 	json_array_foreach(designs, i, dj)
 		fprintf(out, "%s: charge invariant %s; stock %" JSON_INTEGER_FORMAT " bytes; %"

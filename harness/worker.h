@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "counters.h"
 #include "design.h"
 #include "stats.h"
 #include "tsc.h"
@@ -18,8 +19,28 @@ struct mem_cgroup;
 /* per-CPU instrumentation, as the cover letter's percpu struct dbg */
 struct pcb_dbg {
 	uint64_t overhead;		/* empty-region ticks, rounded, for histograms */
+	const struct pcb_counters *pmc;	/* per-call counter reads, NULL when off */
 	struct pcb_stat stat[PCB_FN_NR];
+	uint64_t ctr[PCB_FN_NR][PCB_MAX_EVENTS];	/* per-call counter sums */
 };
+
+/* around a timed call, outside its TSC reads */
+static inline void pcb_dbg_pmc_begin(const struct pcb_dbg *d, uint64_t *c0)
+{
+	if (__builtin_expect(d->pmc != NULL, 0))
+		pcb_counters_snap(d->pmc, c0);
+}
+
+static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0)
+{
+	uint64_t c1[PCB_MAX_EVENTS];
+
+	if (__builtin_expect(d->pmc == NULL, 1))
+		return;
+	pcb_counters_snap(d->pmc, c1);
+	for (int i = 0; i < d->pmc->n; i++)
+		d->ctr[fn][i] += c1[i] - c0[i];
+}
 
 struct pcb_worker {
 	/* set up by the runner */

@@ -95,5 +95,24 @@ expect_rc 0 "$pcpbench" run --set run.ops=20000 --set run.runs=1 --set run.warmu
 	--set run.designs=spinlock --out "$tmp/ops"
 grep -q "^spinlock " "$tmp/out" && ok || bad "op-bounded run"
 
+# perf counters: an unknown event stops the run before it starts, naming it
+expect_rc 2 "$pcpbench" run --dry-run --events cycles,no-such-event
+grep -q "counters.events: unknown event 'no-such-event'" "$tmp/err" && ok || bad "unknown event: $(cat "$tmp/err")"
+# known events run; hardware ones are counted only where perf_event_open() takes them
+expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=30 --set run.warmup_ms=0 \
+	--events cycles,instructions,task-clock,context-switches --out "$tmp/ctr"
+"$pcpbench" info --json > "$tmp/info.json"
+if grep -q '"cycles": "ok"' "$tmp/info.json"; then
+	grep -Eq '^ +[0-9,]+ +cycles' "$tmp/out" && ok || bad "cycles not counted on a machine with a PMU"
+else
+	grep -q '<not supported>      cycles' "$tmp/out" && ok || bad "cycles not marked <not supported>"
+fi
+grep -Eq '^ +[0-9.]+ msec +task-clock' "$tmp/out" && ok || bad "task-clock not counted: $(cat "$tmp/out")"
+dir=$(ls -d "$tmp/ctr"/default-*/ | head -1)
+grep -q '^local_lock,all,task-clock,counted,' "$dir/counters.csv" && ok || bad "counters.csv"
+grep -q '"counters"' "$dir/result.json" && ok || bad "result.json has no counters"
+expect_rc 2 "$pcpbench" run --dry-run --set counters.per_call=on --events task-clock
+grep -q "counters.per_call: per-call counter reads need run.timing = call" "$tmp/err" && ok || bad "per_call in batch"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
