@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The registry of lock designs and workloads. A design is one header in
- * kernels/locks/ plus a two-line unit in harness/designs/ that instantiates
- * harness/loop.h for it; the run picks the design's loop once, so no
- * operation makes an indirect call.
+ * kernels/locks/ plus harness/designs/design.c compiled for it, once per
+ * build variant (single slot or seed 002's seven, with or without the
+ * irq_model cost); the run picks one variant's loop once, so no operation
+ * makes an indirect call.
  */
 #ifndef PCB_DESIGN_H
 #define PCB_DESIGN_H
@@ -13,40 +14,75 @@
 struct pcb_worker;
 struct pcb_cpu;
 struct mem_cgroup;
+struct obj_cgroup;
 
 /* functions a table can have a row for, under their kernel names */
 enum pcb_fn {
 	PCB_FN_CONSUME_STOCK,
 	PCB_FN_REFILL_STOCK,
+	PCB_FN_MOD_OBJCG_STATE,
+	PCB_FN_CONSUME_OBJ_STOCK,
+	PCB_FN_REFILL_OBJ_STOCK,
+	PCB_FN_KMALLOC,			/* batch kmalloc: a burst of kmalloc()s */
 	PCB_FN_NR,
 };
 
 /* under the kernel's spelling, as PCB_TIMED(consume_stock, ...) names them */
 #define PCB_FN_consume_stock PCB_FN_CONSUME_STOCK
 #define PCB_FN_refill_stock PCB_FN_REFILL_STOCK
+#define PCB_FN_mod_objcg_state PCB_FN_MOD_OBJCG_STATE
+#define PCB_FN_consume_obj_stock PCB_FN_CONSUME_OBJ_STOCK
+#define PCB_FN_refill_obj_stock PCB_FN_REFILL_OBJ_STOCK
 
 extern const char *const pcb_fn_name[PCB_FN_NR];
+
+/* what one CPU's stock holds, for the invariant */
+struct pcb_stock_view {
+	const struct obj_cgroup *objcg;
+	unsigned int nr_bytes;
+	int slab_reclaimable, slab_unreclaimable;
+};
+
+/* one build of a design */
+struct pcb_variant {
+	size_t stock_size;		/* sizeof(struct memcg_stock_pcp) */
+	size_t stock_hot_bytes;		/* the bytes consume/refill touch */
+	int slots;			/* NR_MEMCG_STOCK of the layout */
+	int irq_model;
+
+	void (*stock_init)(void *stock);
+	/* a registered thread's start and end (liburcu QSBR); may be NULL */
+	void (*thread_start)(void);
+	void (*thread_stop)(void);
+	/* one measured (or warm-up) run of the worker's loop */
+	void (*run)(struct pcb_worker *w);
+	/* uncharge and free what the worker still holds, untimed */
+	void (*release)(struct pcb_worker *w);
+	/* the owner drains its own stock (drain_local_stock()) */
+	void (*drain_local)(struct pcb_cpu *this);
+	/* drain_all_stock(root) from `this`, over the online cpus[] */
+	void (*drain_all)(struct pcb_cpu *this, struct mem_cgroup *root,
+			  struct pcb_cpu *const *cpus, int nr);
+	/* the stock's pages for memcg, and the slots that cache it */
+	unsigned int (*stock_pages)(const void *stock, const struct mem_cgroup *memcg);
+	int (*stock_refs)(const void *stock, const struct mem_cgroup *memcg);
+	void (*stock_view)(const void *stock, struct pcb_stock_view *view);
+};
+
+enum pcb_drain_kind {
+	PCB_DRAIN_WORK,			/* work on the owning CPU */
+	PCB_DRAIN_REMOTE,		/* from the calling CPU, under the stock's lock */
+	PCB_DRAIN_QSBR,			/* pointer swap and a grace period */
+};
 
 struct pcb_design {
 	const char *name;
 	const char *summary;		/* one line for `pcpbench list` */
 	const char *follows;		/* the seed, patch or kernel it models */
-	size_t stock_size;		/* sizeof(struct memcg_stock_pcp) */
-	size_t stock_hot_bytes;		/* bytes of it consume/refill touch */
-	int remote_drain;		/* another CPU may drain a stock directly */
-
-	void (*stock_init)(void *stock);
-	/* one measured (or warm-up) run of the worker's loop */
-	void (*run)(struct pcb_worker *w);
-	/* uncharge what the worker still holds (uncharge_batch()), untimed */
-	void (*release)(struct pcb_worker *w);
-	/* the owner drains its own stock (drain_local_stock()) */
-	void (*drain_local)(struct pcb_cpu *this);
-	/* `this` drains `owner`'s stock; NULL unless remote_drain */
-	void (*drain_remote)(struct pcb_cpu *this, struct pcb_cpu *owner);
-	/* pages the stock holds for memcg, and whether it caches it */
-	unsigned int (*stock_pages)(const void *stock, const struct mem_cgroup *memcg);
-	const struct mem_cgroup *(*stock_cached)(const void *stock);
+	enum pcb_drain_kind drain;
+	int skips_isolated;		/* leaves isolated CPUs' stocks alone */
+	int nocache;			/* CPUs can opt out of caching */
+	const struct pcb_variant *variant[2][2];	/* [slots > 1][irq_model] */
 };
 
 extern const struct pcb_design *const pcb_designs[];
@@ -54,6 +90,9 @@ const struct pcb_design *pcb_design_find(const char *name);
 
 enum pcb_workload {
 	PCB_WL_CHARGE,
+	PCB_WL_KMALLOC,
+	PCB_WL_MIXED,
+	PCB_WL_MULTI_MEMCG,
 	PCB_WL_NR,
 };
 

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The worker loop, instantiated once per design: include a header from
- * kernels/locks/ first, then this file, then PCB_DEFINE_DESIGN().
+ * The worker loop, instantiated once per design and build variant: include
+ * a header from kernels/locks/ first, then this file, then
+ * PCB_DEFINE_VARIANT().
  *
- * call mode: the workload runs the kernel's callers (charge_memcg() ->
- * try_charge_memcg() -> consume_stock() / refill_stock(); uncharges through
- * uncharge_batch() or refill_stock()), and every stock call is timed by its
- * own pair of TSC reads, like the cover letter's instrumentation.
+ * call timing: the workload runs the kernel's callers and every stock call
+ * is timed by its own pair of TSC reads, like the cover letter's
+ * instrumentation.
  *
- * batch mode: the stock is driven between empty and MEMCG_CHARGE_BATCH
- * pages, the path its callers take between two misses: a timed batch of
- * MEMCG_CHARGE_BATCH/nr_pages refill_stock() calls (uncharges through the
- * stock), then a timed batch of as many consume_stock() calls (charges that
- * all hit). A batch's ticks, less one empty region, divided by its calls.
+ * batch timing, charge workload: the stock is driven between empty and
+ * MEMCG_CHARGE_BATCH pages, the path its callers take between two misses: a
+ * timed batch of MEMCG_CHARGE_BATCH/nr_pages refill_stock() calls, then as
+ * many consume_stock() calls that all hit. A batch's ticks, less one empty
+ * region, divided by its calls.
+ *
+ * batch timing, kmalloc workload: the review's benchmark in seed 000, a
+ * burst of kmalloc(size, GFP_KERNEL_ACCOUNT) accountings between two reads,
+ * then as many frees, untimed.
  */
 #ifndef PCB_LOOP_H
 #define PCB_LOOP_H
@@ -20,8 +24,11 @@
 #include "../kernels/memcg_stock.h"
 #include "stats.h"
 #include "tsc.h"
+#include "work.h"
 #include "worker.h"
 
+/* the callers twice: with the cover letter's instrumentation, and bare */
+#define CALLER(name) name##_timed
 #define PCB_TIMED(fn, expr) ({						\
 	uint64_t c0_[PCB_MAX_EVENTS];					\
 	pcb_dbg_pmc_begin(this->dbg, c0_);				\
@@ -32,7 +39,6 @@
 			this->dbg->overhead, 1);			\
 	pcb_dbg_pmc_end(this->dbg, PCB_FN_##fn, c0_);			\
 	r_; })
-
 #define PCB_TIMED_VOID(fn, stmt) do {					\
 	uint64_t c0_[PCB_MAX_EVENTS];					\
 	pcb_dbg_pmc_begin(this->dbg, c0_);				\
@@ -43,7 +49,7 @@
 			this->dbg->overhead, 1);			\
 	pcb_dbg_pmc_end(this->dbg, PCB_FN_##fn, c0_);			\
 } while (0)
-
+#include "../kernels/memcg_charge.h"
 #include "../kernels/memcg_charge.h"
 
 /* operations between two looks at the clock */
@@ -65,36 +71,83 @@ static inline int pcb_loop_done(const struct pcb_worker *w)
 	return pcb_tsc_now() >= w->deadline;
 }
 
-/* one charge or uncharge of the charge workload, a random walk over held */
-static inline void pcb_charge_op(struct pcb_worker *w, struct pcb_cpu *this)
+/* between two operations: a QSBR quiescent state, or a polled work item */
+static inline void pcb_between_ops(struct pcb_cpu *this)
 {
-	uint64_t r = pcb_rng_next(&w->rng);
-	unsigned int nr = w->nr_pages;
+#if MEMCG_STOCK_DRAIN == DRAIN_QSBR
+	rcu_quiescent_state();
+#elif MEMCG_STOCK_DRAIN == DRAIN_WORK
+	pcb_work_poll(this);
+#else
+	(void)this;
+#endif
+}
+
+/* the next memcg this worker charges: its only one, or M in turn */
+static inline struct mem_cgroup *pcb_next_memcg(struct pcb_worker *w)
+{
+	struct mem_cgroup *memcg = w->memcg[w->next];
+
+	if (++w->next == w->nr_memcgs)
+		w->next = 0;
+	return memcg;
+}
+
+/* a page charge or uncharge, a random walk over the pages held */
+static inline void pcb_page_op(struct pcb_worker *w, struct pcb_cpu *this,
+			       struct mem_cgroup *memcg, uint64_t r)
+{
+	unsigned int nr = w->nr_pages, id = memcg->css.id;
 	int charge;
 
-	if (w->held < (long)nr)
+	if (w->held[id] < (long)nr)
 		charge = 1;
-	else if (w->held + (long)nr > w->hold_pages)
+	else if (w->held[id] + (long)nr > w->hold)
 		charge = 0;
 	else
 		charge = r & 1;
 
 	if (charge) {
-		if (charge_memcg(this, w->memcg, nr) == 0) {
-			w->held += nr;
-			w->css_held++;
+		if (charge_memcg_timed(this, memcg, nr) == 0) {
+			w->held[id] += nr;
+			w->css_held[id]++;
 			w->charged += nr;
 		} else {
 			w->failed++;
 		}
 	} else {
 		if ((int)((r >> 1) % 100) < w->uncharge_refill)
-			uncharge_refill(this, w->memcg, nr);
+			mem_cgroup_uncharge_skmem_timed(this, memcg, nr);
 		else
-			uncharge_batch(this, w->memcg, nr);
-		w->held -= nr;
-		w->css_held--;
+			uncharge_batch_timed(this, memcg, nr);
+		w->held[id] -= nr;
+		w->css_held[id]--;
 		w->uncharged += nr;
+	}
+}
+
+/* a kmalloc() or kfree() of one accounted object, a random walk over objects */
+static inline void pcb_obj_op(struct pcb_worker *w, struct pcb_cpu *this,
+			      struct mem_cgroup *memcg, uint64_t r)
+{
+	unsigned int id = memcg->css.id;
+	int alloc;
+
+	if (!w->objs[id])
+		alloc = 1;
+	else if (w->objs[id] >= w->hold)
+		alloc = 0;
+	else
+		alloc = r & 1;
+
+	if (alloc) {
+		if (memcg_slab_alloc_hook_timed(this, memcg->objcg, w->pgdat, w->obj_size) == 0)
+			w->objs[id]++;
+		else
+			w->failed++;
+	} else {
+		memcg_slab_free_hook_timed(this, memcg->objcg, w->pgdat, w->obj_size);
+		w->objs[id]--;
 	}
 }
 
@@ -103,20 +156,39 @@ static inline void pcb_loop_call(struct pcb_worker *w)
 	struct pcb_cpu *this = w->cpu;
 
 	do {
-		for (int i = 0; i < PCB_CHUNK; i++)
-			pcb_charge_op(w, this);
+		for (int i = 0; i < PCB_CHUNK; i++) {
+			uint64_t r = pcb_rng_next(&w->rng);
+			struct mem_cgroup *memcg = pcb_next_memcg(w);
+
+			switch (w->workload) {
+			case PCB_WL_KMALLOC:
+				pcb_obj_op(w, this, memcg, r);
+				break;
+			case PCB_WL_MIXED:
+				if ((int)((r >> 8) % 100) < w->obj_share)
+					pcb_obj_op(w, this, memcg, r);
+				else
+					pcb_page_op(w, this, memcg, r);
+				break;
+			default:
+				pcb_page_op(w, this, memcg, r);
+				break;
+			}
+			pcb_between_ops(this);
+		}
 		w->ops += PCB_CHUNK;
 	} while (!pcb_loop_done(w));
 }
 
-static inline void pcb_loop_batch(struct pcb_worker *w)
+static inline void pcb_loop_batch_charge(struct pcb_worker *w)
 {
 	struct pcb_cpu *this = w->cpu;
-	struct mem_cgroup *memcg = w->memcg;
+	struct mem_cgroup *memcg = w->memcg[0];
 	struct pcb_dbg *dbg = this->dbg;
 	const unsigned int nr = w->nr_pages;
 	const unsigned int n = MEMCG_CHARGE_BATCH / nr;
 	const long pages = (long)n * nr;
+	unsigned int id = memcg->css.id;
 	struct page_counter *fail;
 
 	/* the pages the first refill batch hands back, charged untimed */
@@ -124,7 +196,7 @@ static inline void pcb_loop_batch(struct pcb_worker *w)
 		w->failed++;
 		return;
 	}
-	w->held += pages;
+	w->held[id] += pages;
 	w->charged += (uint64_t)pages;
 
 	do {
@@ -156,45 +228,90 @@ static inline void pcb_loop_batch(struct pcb_worker *w)
 				w->charged += miss;
 			}
 			w->ops += 2 * n;
+			pcb_between_ops(this);
 		}
 	} while (!pcb_loop_done(w));
 
 	/* hand the held pages back, as uncharge_batch() would */
-	page_counter_uncharge(&memcg->memory, (unsigned long)pages);
-	w->held -= pages;
+	memcg_uncharge(this, memcg, (unsigned int)pages);
+	w->held[id] -= pages;
 	w->uncharged += (uint64_t)pages;
 }
 
-/* release what the worker still holds (uncharge_batch()), untimed */
+/* seed 000's review benchmark: a burst of kmalloc()s timed as one */
+static inline void pcb_loop_batch_kmalloc(struct pcb_worker *w)
+{
+	struct pcb_cpu *this = w->cpu;
+	struct mem_cgroup *memcg = w->memcg[0];
+	struct obj_cgroup *objcg = memcg->objcg;
+	struct pcb_dbg *dbg = this->dbg;
+	unsigned int id = memcg->css.id;
+
+	do {
+		uint64_t t0, t1, n = 0;
+
+		t0 = pcb_tsc_start();
+		for (uint64_t i = 0; i < w->burst; i++)
+			n += memcg_slab_alloc_hook(this, objcg, w->pgdat, w->obj_size) == 0;
+		t1 = pcb_tsc_end();
+		pcb_stat_record(&dbg->stat[PCB_FN_KMALLOC], t1 - t0, dbg->overhead, w->burst);
+		w->failed += w->burst - n;
+		w->objs[id] += (long)n;
+		pcb_between_ops(this);
+		for (uint64_t i = 0; i < n; i++)
+			memcg_slab_free_hook(this, objcg, w->pgdat, w->obj_size);
+		w->objs[id] -= (long)n;
+		w->ops += w->burst;
+		pcb_between_ops(this);
+	} while (!pcb_loop_done(w));
+}
+
+/* give back what the worker holds, untimed */
 static inline void pcb_release_held(struct pcb_worker *w)
 {
 	struct pcb_cpu *this = w->cpu;
 
-	while (w->held > 0) {
-		unsigned int nr = w->held >= (long)w->nr_pages ? w->nr_pages : (unsigned int)w->held;
+	for (int m = 0; m < w->nr_memcgs; m++) {
+		struct mem_cgroup *memcg = w->memcg[m];
+		unsigned int id = memcg->css.id;
 
-		page_counter_uncharge(&w->memcg->memory, nr);
-		w->held -= nr;
-		w->uncharged += nr;
-	}
-	while (w->css_held > 0) {
-		css_put(this, &w->memcg->css);
-		w->css_held--;
+		for (; w->objs[id] > 0; w->objs[id]--)
+			memcg_slab_free_hook(this, memcg->objcg, w->pgdat, w->obj_size);
+		while (w->held[id] > 0) {
+			unsigned int nr = w->held[id] >= (long)w->nr_pages ? w->nr_pages
+									   : (unsigned int)w->held[id];
+
+			memcg_uncharge(this, memcg, nr);
+			w->held[id] -= nr;
+			w->uncharged += nr;
+		}
+		for (; w->css_held[id] > 0; w->css_held[id]--)
+			css_put(this, &memcg->css);
 	}
 }
 
 #define PCB_CAT_(a, b) a##b
 #define PCB_CAT(a, b) PCB_CAT_(a, b)
+#define PCB_CAT3(a, b, c) PCB_CAT(PCB_CAT(a, b), c)
 #define PCB_STR_(a) #a
 #define PCB_STR(a) PCB_STR_(a)
-#define PCB_FN(name) PCB_CAT(PCB_CAT(pcb_, MEMCG_STOCK_DESIGN), _##name)
+#define PCB_VARIANT_SUFFIX PCB_CAT3(_s, MEMCG_STOCK_SLOTS, PCB_CAT(_i, PCB_IRQ_MODEL))
+#define PCB_FN(name) PCB_CAT(PCB_CAT3(pcb_, MEMCG_STOCK_DESIGN, _##name), PCB_VARIANT_SUFFIX)
 
 static void PCB_FN(run)(struct pcb_worker *w)
 {
-	if (w->timing == PCB_TIMING_BATCH)
-		pcb_loop_batch(w);
+#if MEMCG_STOCK_DRAIN == DRAIN_QSBR
+	rcu_thread_online();
+#endif
+	if (w->timing == PCB_TIMING_BATCH && w->workload == PCB_WL_KMALLOC)
+		pcb_loop_batch_kmalloc(w);
+	else if (w->timing == PCB_TIMING_BATCH)
+		pcb_loop_batch_charge(w);
 	else
 		pcb_loop_call(w);
+#if MEMCG_STOCK_DRAIN == DRAIN_QSBR
+	rcu_thread_offline();
+#endif
 }
 
 static void PCB_FN(release)(struct pcb_worker *w)
@@ -207,50 +324,80 @@ static void PCB_FN(stock_init)(void *stock)
 	memcg_stock_init(stock);
 }
 
+#if MEMCG_STOCK_DRAIN == DRAIN_QSBR
+static void PCB_FN(thread_start)(void)
+{
+	rcu_register_thread();
+	rcu_thread_offline();
+}
+
+static void PCB_FN(thread_stop)(void)
+{
+	rcu_unregister_thread();
+}
+#define PCB_THREAD_START PCB_FN(thread_start)
+#define PCB_THREAD_STOP PCB_FN(thread_stop)
+#else
+#define PCB_THREAD_START NULL
+#define PCB_THREAD_STOP NULL
+#endif
+
 static void PCB_FN(drain_local)(struct pcb_cpu *this)
 {
 	drain_local_stock(this);
 }
 
-#if MEMCG_STOCK_REMOTE_DRAIN
-static void PCB_FN(drain_remote)(struct pcb_cpu *this, struct pcb_cpu *owner)
+static void PCB_FN(drain_all)(struct pcb_cpu *this, struct mem_cgroup *root,
+			      struct pcb_cpu *const *cpus, int nr)
 {
-	drain_stock_from(this, this_cpu_stock(owner));
+	drain_all_stock(this, root, cpus, nr);
 }
-#define PCB_DRAIN_REMOTE PCB_FN(drain_remote)
+
+static unsigned int PCB_FN(stock_pages)(const void *stock, const struct mem_cgroup *memcg)
+{
+	return stock_pages_of(stock, memcg);
+}
+
+static int PCB_FN(stock_refs)(const void *p, const struct mem_cgroup *memcg)
+{
+	const struct memcg_stock_pcp *stock = p;
+	int refs = 0;
+
+#if MEMCG_STOCK_SLOTS > 1
+	for (int i = 0; i < NR_MEMCG_STOCK; i++)
+		refs += READ_ONCE(stock->cached[i]) == memcg;
 #else
-#define PCB_DRAIN_REMOTE NULL
+	refs = READ_ONCE(stock->cached) == memcg;
 #endif
+	return refs;
+}
 
-static unsigned int PCB_FN(stock_pages)(const void *p, const struct mem_cgroup *memcg)
+static void PCB_FN(stock_view)(const void *p, struct pcb_stock_view *view)
 {
 	const struct memcg_stock_pcp *stock = p;
 
-	return stock->cached == memcg ? READ_ONCE(stock->nr_pages) : 0;
+	view->objcg = READ_ONCE(stock->cached_objcg);
+	view->nr_bytes = stock->nr_bytes;
+	view->slab_reclaimable = stock->nr_slab_reclaimable_b;
+	view->slab_unreclaimable = stock->nr_slab_unreclaimable_b;
 }
 
-static const struct mem_cgroup *PCB_FN(stock_cached)(const void *p)
-{
-	const struct memcg_stock_pcp *stock = p;
-
-	return READ_ONCE(stock->cached);
-}
-
-#define PCB_DEFINE_DESIGN(summary_, follows_)				\
-const struct pcb_design PCB_CAT(pcb_design_, MEMCG_STOCK_DESIGN) = {	\
-	.name = PCB_STR(MEMCG_STOCK_DESIGN),				\
-	.summary = summary_,						\
-	.follows = follows_,						\
+#define PCB_DEFINE_VARIANT()						\
+const struct pcb_variant PCB_CAT3(pcb_variant_, MEMCG_STOCK_DESIGN, PCB_VARIANT_SUFFIX) = { \
 	.stock_size = sizeof(struct memcg_stock_pcp),			\
-	.stock_hot_bytes = offsetof(struct memcg_stock_pcp, cached_objcg), \
-	.remote_drain = MEMCG_STOCK_REMOTE_DRAIN,			\
+	.stock_hot_bytes = PCB_MEMCG_STOCK_HOT_BYTES,			\
+	.slots = MEMCG_STOCK_SLOTS,					\
+	.irq_model = PCB_IRQ_MODEL,					\
 	.stock_init = PCB_FN(stock_init),				\
+	.thread_start = PCB_THREAD_START,				\
+	.thread_stop = PCB_THREAD_STOP,					\
 	.run = PCB_FN(run),						\
 	.release = PCB_FN(release),					\
 	.drain_local = PCB_FN(drain_local),				\
-	.drain_remote = PCB_DRAIN_REMOTE,				\
+	.drain_all = PCB_FN(drain_all),					\
 	.stock_pages = PCB_FN(stock_pages),				\
-	.stock_cached = PCB_FN(stock_cached),				\
+	.stock_refs = PCB_FN(stock_refs),				\
+	.stock_view = PCB_FN(stock_view),				\
 }
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "counters.h"
+#include "work.h"
 #include "result.h"
 
 void pcb_utc_timestamp(char *buf, size_t len, int compact)
@@ -284,9 +285,37 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 
 		json_object_set_new(dj, "design", json_string(r->design->name));
 		json_object_set_new(dj, "follows", json_string(r->design->follows));
-		json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)r->design->stock_size));
+		json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)r->variant->stock_size));
 		json_object_set_new(dj, "stock_hot_bytes",
-				    json_integer((json_int_t)r->design->stock_hot_bytes));
+				    json_integer((json_int_t)r->variant->stock_hot_bytes));
+		json_object_set_new(dj, "slots", json_integer(sc->slots));
+		json_object_set_new(dj, "irq_model", json_string(sc->irq_model ? "pushf_popf" : "none"));
+		json_object_set_new(dj, "drain", json_string(r->design->drain == PCB_DRAIN_WORK ? "work" :
+							     r->design->drain == PCB_DRAIN_REMOTE ? "remote" : "qsbr"));
+		if (r->design->drain == PCB_DRAIN_WORK)
+			json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[sc->delivery]));
+		{
+			json_t *ev = json_object();
+			uint64_t hit = r->ev[PCB_EV_STOCK_HIT], miss = r->ev[PCB_EV_STOCK_MISS];
+
+			json_object_set_new(ev, "stock_hits", json_integer((json_int_t)hit));
+			json_object_set_new(ev, "stock_misses", json_integer((json_int_t)miss));
+			json_object_set_new(ev, "page_counter_charges",
+					    json_integer((json_int_t)r->ev[PCB_EV_PC_CHARGE]));
+			json_object_set_new(ev, "page_counter_uncharges",
+					    json_integer((json_int_t)r->ev[PCB_EV_PC_UNCHARGE]));
+			if (hit + miss) {
+				json_object_set_new(ev, "hit_rate", json_real((double)hit / (double)(hit + miss)));
+				/* each page_counter call is one atomic per level up to the root */
+				json_object_set_new(ev, "atomics_per_charge",
+						    json_real((double)(r->ev[PCB_EV_PC_CHARGE] + r->ev[PCB_EV_PC_UNCHARGE]) *
+							      sc->memcg_depth / (double)(hit + miss)));
+			}
+			json_object_set_new(dj, "events", ev);
+		}
+		json_object_set_new(dj, "work", json_pack("{s:I,s:I,s:I}", "queued", (json_int_t)r->work_queued,
+							  "ran", (json_int_t)r->work_ran,
+							  "deferred", (json_int_t)r->work_deferred));
 		for (int i = 0; i < r->nr_workers; i++) {
 			json_t *w = json_object();
 

@@ -8,7 +8,37 @@
 #include "../kernels/memcontrol.h"
 #include "check.h"
 #include "runner.h"
+#include "work.h"
 #include "worker.h"
+
+static size_t round64(size_t n)
+{
+	return (n + 63) & ~(size_t)63;
+}
+
+size_t pcb_cpu_area_size(const struct pcb_variant *v)
+{
+	return round64(sizeof(struct pcb_cpu)) + 2 * round64(v->stock_size);
+}
+
+struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsigned int os,
+				  int node, int qsbr)
+{
+	struct pcb_cpu *cpu = area;
+
+	memset(area, 0, pcb_cpu_area_size(v));
+	pcb_cpu_init(cpu);
+	cpu->cpu = os;
+	cpu->node = node;
+	cpu->nr_slots = (unsigned char)v->slots;
+	cpu->stock = (char *)area + round64(sizeof(struct pcb_cpu));
+	v->stock_init(cpu->stock);
+	if (qsbr) {
+		cpu->stock_spare = (char *)cpu->stock + round64(v->stock_size);
+		v->stock_init(cpu->stock_spare);
+	}
+	return cpu;
+}
 
 struct thread_ctx {
 	pthread_t tid;
@@ -20,30 +50,32 @@ struct thread_ctx {
 	size_t area_size;
 	double overhead;		/* this run's empty region, ticks */
 	int error;			/* -errno of pinning or allocation */
+	char errmsg[256];
 	struct pcb_counters pmc;	/* this thread's perf events */
+	struct pcb_workq wq;		/* schedule_work_on() to this CPU */
+	int wq_started;
 	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
 };
 
 struct run_shared {
 	const struct pcb_scenario *sc;
 	const struct pcb_design *d;
+	const struct pcb_variant *v;
 	const struct pcb_topo *topo;
-	struct mem_cgroup *leaf;
+	struct memcg_tree *tree;
 	uint64_t duration_ticks, warmup_ticks;
 	int stop;			/* set by the main thread before the last barrier */
 	pthread_barrier_t bar;
 };
 
-static size_t round64(size_t n)
-{
-	return (n + 63) & ~(size_t)63;
-}
 
 static void *worker_main(void *arg)
 {
 	struct thread_ctx *t = arg;
 	struct run_shared *s = t->shared;
 	const struct pcb_design *d = s->d;
+	const struct pcb_variant *v = s->v;
+	const struct pcb_scenario *sc = s->sc;
 	struct pcb_cpu *cpu;
 	struct pcb_worker *w;
 	int rc;
@@ -52,11 +84,11 @@ static void *worker_main(void *arg)
 	if (rc < 0)
 		t->error = rc;
 	/* allocated after pinning and touched first here: node-local pages */
-	t->area_size = round64(sizeof(struct pcb_cpu)) + round64(d->stock_size);
+	t->area_size = pcb_cpu_area_size(v);
 	t->area = pcb_alloc_on_node(t->area_size, t->node);
 	w = pcb_alloc_on_node(sizeof(*w), t->node);
 	t->w = w;
-	pcb_counters_open(&t->pmc, &s->sc->counters);
+	pcb_counters_open(&t->pmc, &sc->counters);
 	if (!t->area || !w) {
 		t->error = -ENOMEM;
 		pthread_barrier_wait(&s->bar);	/* set up */
@@ -64,25 +96,44 @@ static void *worker_main(void *arg)
 		pcb_counters_close(&t->pmc);
 		return NULL;
 	}
-	memset(t->area, 0, t->area_size);
 	memset(w, 0, sizeof(*w));
-	cpu = t->area;
-	cpu->cpu = t->cpu;
-	cpu->node = t->node;
-	cpu->stock = (char *)t->area + round64(sizeof(struct pcb_cpu));
+	cpu = pcb_cpu_area_init(t->area, v, t->cpu, t->node, d->drain == PCB_DRAIN_QSBR);
+	cpu->isolated = hwloc_bitmap_isset(s->topo->isolated, t->cpu);
+	cpu->nocache = d->nocache && (!sc->nocache_isolated_only || cpu->isolated);
+	cpu->nr_slots = (unsigned char)sc->slots;
+	cpu->evict_round_robin = sc->eviction_round_robin;
 	cpu->dbg = &w->dbg;
-	if (s->sc->counters.per_call)
+	if (sc->counters.per_call)
 		w->dbg.pmc = &t->pmc;
-	d->stock_init(cpu->stock);
+	if (d->drain == PCB_DRAIN_WORK) {
+		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)sc->delivery, v->drain_local,
+				    s->topo, (int)t->cpu, t->errmsg, sizeof(t->errmsg)) < 0)
+			t->error = -EINVAL;
+		else
+			t->wq_started = 1;
+	}
+	if (v->thread_start)
+		v->thread_start();
 
 	w->cpu = cpu;
-	w->memcg = s->leaf;
-	w->timing = s->sc->timing;
-	w->workload = s->sc->workload;
-	w->nr_pages = s->sc->nr_pages;
-	w->hold_pages = s->sc->hold_pages;
-	w->uncharge_refill = s->sc->uncharge_refill;
-	w->rng = (s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
+	if (sc->workload == PCB_WL_MULTI_MEMCG) {
+		w->nr_memcgs = sc->memcgs;
+		for (int m = 0; m < sc->memcgs; m++)
+			w->memcg[m] = s->tree->leaf[m];
+	} else {
+		w->nr_memcgs = 1;
+		w->memcg[0] = s->tree->leaf[0];
+	}
+	w->pgdat = &s->tree->pgdat[0];
+	w->timing = sc->timing;
+	w->workload = sc->workload;
+	w->nr_pages = sc->nr_pages;
+	w->hold = sc->hold;
+	w->uncharge_refill = sc->uncharge_refill;
+	w->obj_share = sc->obj_share;
+	w->obj_size = sc->object_size + (unsigned int)sizeof(void *);	/* obj_full_size() */
+	w->burst = (uint64_t)sc->burst;
+	w->rng = (sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
 	if (!w->rng)
 		w->rng = 1;
 	pthread_barrier_wait(&s->bar);		/* set up */
@@ -97,9 +148,10 @@ static void *worker_main(void *arg)
 		w->ops_limit = 0;
 		w->deadline = pcb_tsc_now() + s->warmup_ticks;
 		if (s->warmup_ticks)
-			d->run(w);
+			v->run(w);
 		memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
 		memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
+		memset(cpu->ev, 0, sizeof(cpu->ev));
 		w->charged = w->uncharged = w->failed = w->misses = w->ops = 0;
 		w->ops_limit = (uint64_t)s->sc->ops;
 
@@ -107,16 +159,18 @@ static void *worker_main(void *arg)
 		pcb_counters_start(&t->pmc);
 		w->tsc_start = pcb_tsc_now();
 		w->deadline = w->tsc_start + s->duration_ticks;
-		d->run(w);
+		v->run(w);
 		w->tsc_end = pcb_tsc_now();
 		pcb_counters_stop(&t->pmc, t->ctr);
 		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
 	}
 	/* give back what it holds, and empty the stock as drain_local_stock() */
-	if (!t->error) {
-		d->release(w);
-		d->drain_local(cpu);
-	}
+	if (t->wq_started)
+		pcb_workq_stop(&t->wq);
+	v->release(w);
+	v->drain_local(cpu);
+	if (v->thread_stop)
+		v->thread_stop();
 	pcb_counters_close(&t->pmc);
 	return NULL;
 }
@@ -186,6 +240,8 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 				res->ctr_fn[f][e] += w->dbg.ctr[f][e];
 		}
 		res->kernel_dropped |= t[i].pmc.kernel_dropped;
+		for (int e = 0; e < PCB_NR_EV; e++)
+			res->ev[e] += w->cpu->ev[e];
 		res->rdpmc = t[i].pmc.rdpmc;
 		res->overhead += t[i].overhead / (nr * res->runs);
 		res->ops += w->ops;
@@ -208,26 +264,32 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
 		   char *err, size_t errlen)
 {
-	struct run_shared s = { .sc = sc, .d = d, .topo = topo };
+	const struct pcb_variant *v = d->variant[sc->slots > 1][sc->irq_model];
+	struct run_shared s = { .sc = sc, .d = d, .v = v, .topo = topo };
 	int nr = hwloc_bitmap_weight(sc->workers), i = 0, rc = -1;
 	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
 	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
+	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
 	struct memcg_tree tree;
 	unsigned int cpu;
 	char msg[256];
 
-	if (!t || !ws || alloc_result(res, sc->runs, nr) < 0 ||
-	    memcg_tree_create(&tree, sc->memcg_depth, 1) < 0) {
+	if (!t || !ws || !cpus || alloc_result(res, sc->runs, nr) < 0 ||
+	    memcg_tree_create(&tree, sc->memcg_depth,
+			      sc->workload == PCB_WL_MULTI_MEMCG ? sc->memcgs : 1) < 0) {
 		snprintf(err, errlen, "out of memory");
 		free(t);
 		free(ws);
+		free(cpus);
 		return -1;
 	}
+	pcb_nr_online_cpus = nr;
 	res->design = d;
+	res->variant = v;
 	res->nr_events = sc->counters.n;
 	res->per_call = sc->counters.per_call;
 	snprintf(res->check, sizeof(res->check), "ok");
-	s.leaf = tree.leaf[0];
+	s.tree = &tree;
 	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
 	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
 	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1);
@@ -255,12 +317,16 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	pthread_barrier_wait(&s.bar);		/* set up */
 	for (i = 0; i < nr; i++) {
 		if (t[i].error) {
-			snprintf(err, errlen, "worker on CPU %u: %s: %s", t[i].cpu,
-				 t[i].error == -ENOMEM ? "allocation" : "pinning",
-				 strerror(-t[i].error));
+			if (t[i].errmsg[0])
+				snprintf(err, errlen, "worker on CPU %u: %s", t[i].cpu, t[i].errmsg);
+			else
+				snprintf(err, errlen, "worker on CPU %u: %s: %s", t[i].cpu,
+					 t[i].error == -ENOMEM ? "allocation" : "pinning",
+					 strerror(-t[i].error));
 			goto out_join;
 		}
 		ws[i] = t[i].w;
+		cpus[i] = t[i].w->cpu;
 		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
 	}
 
@@ -273,7 +339,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		collect_run(res, t, nr, run, clk);
 		/* quiescent: every worker waits at the next barrier */
 		if (!res->check_failed &&
-		    pcb_check_charges(d, &tree, ws, nr, msg, sizeof(msg)) < 0) {
+		    pcb_check_charges(v, &tree, ws, nr, cpus, nr, msg, sizeof(msg)) < 0) {
 			res->check_failed = 1;
 			snprintf(res->check, sizeof(res->check), "after run %d: %s", run + 1, msg);
 		}
@@ -284,14 +350,27 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		pthread_join(t[i].tid, NULL);
 	/* after every owner drained its stock, nothing is charged or referenced */
 	if (!res->check_failed &&
-	    pcb_check_charges(d, &tree, ws, nr, msg, sizeof(msg)) < 0) {
+	    pcb_check_charges(v, &tree, ws, nr, cpus, nr, msg, sizeof(msg)) < 0) {
 		res->check_failed = 1;
 		snprintf(res->check, sizeof(res->check), "after the final drain: %s", msg);
 	}
-	if (!res->check_failed && page_counter_read(&tree.memcg[0]->memory) != 0) {
-		res->check_failed = 1;
-		snprintf(res->check, sizeof(res->check), "after the final drain: root usage %lu",
-			 page_counter_read(&tree.memcg[0]->memory));
+	for (i = 0; i < nr; i++) {
+		res->work_queued += (uint64_t)atomic_load(&t[i].wq.queued);
+		res->work_ran += (uint64_t)atomic_load(&t[i].wq.ran);
+		res->work_deferred += (uint64_t)atomic_load(&t[i].wq.deferred);
+	}
+	/* and every stock is empty: what is left is in the objcgs' shared remainders */
+	for (i = 0; i < nr && !res->check_failed; i++) {
+		struct pcb_stock_view view;
+
+		v->stock_view(cpus[i]->stock, &view);
+		for (int m = 0; m < tree.nr; m++)
+			if (v->stock_pages(cpus[i]->stock, tree.memcg[m]) || view.objcg) {
+				res->check_failed = 1;
+				snprintf(res->check, sizeof(res->check), "after the final drain: "
+					 "the stock of CPU %u is not empty", cpus[i]->cpu);
+				break;
+			}
 	}
 	rc = 0;
 	goto out;
@@ -308,6 +387,7 @@ out:
 	}
 	pthread_barrier_destroy(&s.bar);
 	memcg_tree_destroy(&tree);
+	free(cpus);
 	free(ws);
 	free(t);
 	return rc;

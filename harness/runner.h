@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "../kernels/percpu.h"
 #include "counters.h"
 #include "design.h"
 #include "scenario.h"
@@ -29,6 +30,7 @@ struct pcb_worker_info {
 
 struct pcb_design_result {
 	const struct pcb_design *design;
+	const struct pcb_variant *variant;
 	int runs;
 	int nr_workers;
 	struct pcb_worker_info *worker;
@@ -45,7 +47,16 @@ struct pcb_design_result {
 	struct pcb_counter_value *ctr;
 	uint64_t ctr_fn[PCB_FN_NR][PCB_MAX_EVENTS];	/* per-call sums */
 	int per_call, rdpmc, kernel_dropped;
+
+	uint64_t ev[PCB_NR_EV];		/* stock hits and misses, page_counter calls */
+	uint64_t work_queued, work_ran, work_deferred;
 };
+
+struct pcb_cpu;
+/* one CPU's area: struct pcb_cpu, its stock and (QSBR) a spare stock */
+size_t pcb_cpu_area_size(const struct pcb_variant *v);
+struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsigned int os,
+				  int node, int qsbr);
 
 typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);
 

@@ -28,18 +28,36 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 		"if > 0, each worker stops after this many workload operations instead" },
 	[K_RUN_WARMUP_MS] = { "run", "warmup_ms", "200",
 		"unmeasured warm-up before each run, ms (0..60000)" },
+	[K_RUN_WORK_DELIVERY] = { "run", "work_delivery", "kworker",
+		"how drain work reaches its CPU in work-based designs: kworker, signal, poll" },
+	[K_RUN_IRQ_MODEL] = { "run", "irq_model", "none",
+		"cost of local_irq_save/restore in the lock paths: none, pushf_popf" },
 	[K_CPUS_WORKERS] = { "cpus", "workers", "all,!0",
 		"CPU set of the workers: all, node:N, isolated, housekeeping, N, N-M, !term" },
 	[K_CPUS_ISOLATED] = { "cpus", "isolated", "sysfs",
 		"what cpu_is_isolated() says: sysfs, none, or a CPU list" },
 	[K_MEMCG_DEPTH] = { "memcg", "depth", "2",
 		"levels from the root to the charged memcg, root included (2..32)" },
+	[K_STOCK_SLOTS] = { "stock", "slots", "1",
+		"memcgs a stock caches, NR_MEMCG_STOCK of seed 002 (1..7; > 1 uses its layout)" },
+	[K_STOCK_EVICTION] = { "stock", "eviction", "random",
+		"the slot a new memcg takes when all are used: random, round_robin" },
+	[K_STOCK_NOCACHE] = { "stock", "nocache", "all",
+		"nocache design: which CPUs opt out of caching: all, isolated" },
 	[K_WORKLOAD_NR_PAGES] = { "workload", "nr_pages", "1",
 		"pages per charge and uncharge (1..512; batch timing: 1..64)" },
-	[K_WORKLOAD_HOLD_PAGES] = { "workload", "hold_pages", "512",
-		"most pages a worker holds charged before it must uncharge (1..1048576)" },
+	[K_WORKLOAD_HOLD] = { "workload", "hold", "512",
+		"most pages (or objects) a worker holds per memcg before it must free (1..1048576)" },
 	[K_WORKLOAD_UNCHARGE_REFILL] = { "workload", "uncharge_refill", "25",
 		"percent of uncharges that go back through refill_stock() (0..100)" },
+	[K_WORKLOAD_OBJECT_SIZE] = { "workload", "object_size", "8",
+		"kmalloc() size in bytes; the charge adds the obj_cgroup pointer (1..8192)" },
+	[K_WORKLOAD_OBJ_SHARE] = { "workload", "obj_share", "55",
+		"mixed: percent of operations that allocate or free objects (0..100)" },
+	[K_WORKLOAD_MEMCGS] = { "workload", "memcgs", "1",
+		"multi_memcg: memcgs each worker charges in turn (1..30)" },
+	[K_WORKLOAD_BURST] = { "workload", "burst", "1048576",
+		"batch kmalloc: allocations timed as one burst (1..16777216)" },
 	[K_WORKLOAD_SEED] = { "workload", "seed", "1",
 		"seed of each worker's charge/uncharge sequence (mixed with its CPU)" },
 	[K_COUNTERS_EVENTS] = { "counters", "events", "",
@@ -156,7 +174,7 @@ static char *reader(char *str, int num, void *stream)
 			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
 			if (!known_section(name)) {
 				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
-					 "(sections: scenario, run, cpus, memcg, workload, counters)",
+					 "(sections: scenario, run, cpus, memcg, stock, workload, counters)",
 					 ps->sc->file, ps->line, name);
 				ps->failed = 1;
 				return NULL;
@@ -477,11 +495,49 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 			  "at most 64 (or use run.timing = call)", sc->nr_pages);
 		return -1;
 	}
-	if (get_long(sc, K_WORKLOAD_HOLD_PAGES, 1, 1L << 20, &sc->hold_pages, err, errlen) < 0)
+	if (get_long(sc, K_WORKLOAD_HOLD, 1, 1L << 20, &sc->hold, err, errlen) < 0)
 		return -1;
-	if (sc->hold_pages < (long)sc->nr_pages) {
-		key_error(sc, K_WORKLOAD_HOLD_PAGES, err, errlen, "%ld is less than nr_pages (%u)",
-			  sc->hold_pages, sc->nr_pages);
+	if (sc->hold < (long)sc->nr_pages) {
+		key_error(sc, K_WORKLOAD_HOLD, err, errlen, "%ld is less than nr_pages (%u)",
+			  sc->hold, sc->nr_pages);
+		return -1;
+	}
+	{
+		static const char *const deliveries[] = { "kworker", "signal", "poll" };
+		static const char *const irq[] = { "none", "pushf_popf" };
+		static const char *const eviction[] = { "random", "round_robin" };
+		static const char *const nocache[] = { "all", "isolated" };
+
+		if (get_choice(sc, K_RUN_WORK_DELIVERY, deliveries, 3, &sc->delivery, err, errlen) < 0 ||
+		    get_choice(sc, K_RUN_IRQ_MODEL, irq, 2, &sc->irq_model, err, errlen) < 0 ||
+		    get_choice(sc, K_STOCK_EVICTION, eviction, 2, &sc->eviction_round_robin, err, errlen) < 0 ||
+		    get_choice(sc, K_STOCK_NOCACHE, nocache, 2, &sc->nocache_isolated_only, err, errlen) < 0)
+			return -1;
+	}
+	if (get_long(sc, K_STOCK_SLOTS, 1, 7, &v, err, errlen) < 0)
+		return -1;
+	sc->slots = (int)v;
+	if (get_long(sc, K_WORKLOAD_OBJECT_SIZE, 1, 8192, &v, err, errlen) < 0)
+		return -1;
+	sc->object_size = (unsigned int)v;
+	if (get_long(sc, K_WORKLOAD_OBJ_SHARE, 0, 100, &v, err, errlen) < 0)
+		return -1;
+	sc->obj_share = (int)v;
+	if (get_long(sc, K_WORKLOAD_MEMCGS, 1, 30, &v, err, errlen) < 0)
+		return -1;
+	sc->memcgs = (int)v;
+	if (sc->memcg_depth - 1 + sc->memcgs > 32) {
+		key_error(sc, K_WORKLOAD_MEMCGS, err, errlen, "%d memcgs below a depth of %d need "
+			  "more than 32 memcg ids", sc->memcgs, sc->memcg_depth);
+		return -1;
+	}
+	if (get_long(sc, K_WORKLOAD_BURST, 1, 1L << 24, &sc->burst, err, errlen) < 0)
+		return -1;
+	if (sc->timing == PCB_TIMING_BATCH && sc->workload != PCB_WL_CHARGE &&
+	    sc->workload != PCB_WL_KMALLOC) {
+		key_error(sc, K_RUN_TIMING, err, errlen, "batch timing is defined for the charge "
+			  "and kmalloc workloads; use call timing for %s",
+			  pcb_workloads[sc->workload].name);
 		return -1;
 	}
 	if (get_long(sc, K_WORKLOAD_UNCHARGE_REFILL, 0, 100, &v, err, errlen) < 0)

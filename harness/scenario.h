@@ -31,12 +31,21 @@ enum pcb_key_id {
 	K_RUN_DURATION_MS,
 	K_RUN_OPS,
 	K_RUN_WARMUP_MS,
+	K_RUN_WORK_DELIVERY,
+	K_RUN_IRQ_MODEL,
 	K_CPUS_WORKERS,
 	K_CPUS_ISOLATED,
 	K_MEMCG_DEPTH,
+	K_STOCK_SLOTS,
+	K_STOCK_EVICTION,
+	K_STOCK_NOCACHE,
 	K_WORKLOAD_NR_PAGES,
-	K_WORKLOAD_HOLD_PAGES,
+	K_WORKLOAD_HOLD,
 	K_WORKLOAD_UNCHARGE_REFILL,
+	K_WORKLOAD_OBJECT_SIZE,
+	K_WORKLOAD_OBJ_SHARE,
+	K_WORKLOAD_MEMCGS,
+	K_WORKLOAD_BURST,
 	K_WORKLOAD_SEED,
 	K_COUNTERS_EVENTS,
 	K_COUNTERS_KERNEL,
@@ -73,9 +82,18 @@ struct pcb_scenario {
 	long warmup_ms;
 	hwloc_bitmap_t workers;
 	int memcg_depth;
+	int delivery;			/* enum pcb_delivery */
+	int irq_model;			/* 0 none, 1 pushf_popf */
+	int slots;			/* NR_MEMCG_STOCK, 1..7 */
+	int eviction_round_robin;
+	int nocache_isolated_only;
 	unsigned int nr_pages;
-	long hold_pages;
+	long hold;
 	int uncharge_refill;		/* percent of uncharges through refill_stock() */
+	unsigned int object_size;	/* kmalloc() size; obj_full_size() adds a pointer */
+	int obj_share;			/* mixed: percent of operations on objects */
+	int memcgs;			/* multi_memcg: memcgs each worker charges */
+	long burst;			/* batch kmalloc: allocations a burst */
 	unsigned long seed;
 	struct pcb_counters_cfg counters;
 };

@@ -42,6 +42,8 @@ uint64_t pcb_hist_quantile(const struct pcb_hist *h, double q)
 void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
 {
 	into->sum_raw += from->sum_raw;
+	if (from->samples && (!into->samples || from->min_raw < into->min_raw))
+		into->min_raw = from->min_raw;
 	into->samples += from->samples;
 	into->calls += from->calls;
 	if (from->max > into->max)

@@ -27,6 +27,7 @@ struct pcb_stat {
 	uint64_t samples;	/* timed regions (calls in call mode, batches in batch mode) */
 	uint64_t calls;		/* function calls covered by those regions */
 	uint64_t max;		/* largest per-call value, overhead subtracted */
+	uint64_t min_raw;	/* shortest region as read, 0 if none */
 	struct pcb_hist hist;	/* per-call values, overhead subtracted */
 };
 
@@ -49,6 +50,8 @@ static inline void pcb_stat_record(struct pcb_stat *s, uint64_t raw, uint64_t ov
 	uint64_t per_call = raw > overhead ? (raw - overhead) / calls : 0;
 
 	s->sum_raw += raw;
+	if (!s->samples || raw < s->min_raw)
+		s->min_raw = raw;
 	s->samples++;
 	s->calls += calls;
 	if (per_call > s->max)

@@ -42,22 +42,32 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 		d->ctr[fn][i] += c1[i] - c0[i];
 }
 
+/* memcgs a worker can charge (multi_memcg), indexed by css id */
+#define PCB_WORKER_MEMCGS 32
+
 struct pcb_worker {
 	/* set up by the runner */
 	struct pcb_cpu *cpu;
-	struct mem_cgroup *memcg;	/* the memcg this worker charges */
+	struct mem_cgroup *memcg[PCB_WORKER_MEMCGS];	/* the memcgs it charges, in turn */
+	int nr_memcgs;
+	struct pglist_data *pgdat;	/* its node */
 	enum pcb_timing timing;
 	enum pcb_workload workload;
 	unsigned int nr_pages;
-	long hold_pages;
-	int uncharge_refill;		/* percent */
+	long hold;			/* most pages (or objects) held per memcg */
+	int uncharge_refill;		/* percent of page uncharges through the stock */
+	int obj_share;			/* mixed: percent of operations on objects */
+	unsigned int obj_size;		/* obj_full_size(): object + its objcg pointer */
+	uint64_t burst;			/* batch kmalloc: allocations a burst */
 	uint64_t ops_limit;		/* 0: run until the deadline */
 	uint64_t deadline;		/* TSC value to stop at */
 
-	/* state carried between runs */
+	/* state carried between runs, per css id */
+	int next;			/* the memcg charged next */
 	uint64_t rng;
-	long held;			/* pages charged and not yet uncharged */
-	long css_held;			/* css references held by those charges */
+	long held[PCB_WORKER_MEMCGS];		/* pages charged, not yet uncharged */
+	long css_held[PCB_WORKER_MEMCGS];	/* css references those charges hold */
+	long objs[PCB_WORKER_MEMCGS];		/* objects allocated, not yet freed */
 
 	/* one run's figures */
 	uint64_t charged, uncharged;	/* pages, over the run */

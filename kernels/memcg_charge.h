@@ -1,41 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The callers of the charge stock (mm/memcontrol.c, v6.2), so that a
- * workload calls consume_stock() and refill_stock() in the kernel's
- * proportions. Include after memcg_stock.h.
+ * The callers of the stock (mm/memcontrol.c v6.2, the slab hooks of
+ * mm/slab.h), so that a workload calls consume_stock(), refill_stock(),
+ * consume_obj_stock(), refill_obj_stock() and mod_objcg_state() in the
+ * kernel's proportions. Include after memcg_stock.h.
  *
- * PCB_TIMED(fn, expr) and PCB_TIMED_VOID(fn, stmt) wrap the stock calls
- * the way the cover letter of 000 instrumented them; without a definition
- * they compile to the bare call.
+ * A template with no include guard: CALLER(name) names the functions and
+ * PCB_TIMED(fn, expr) / PCB_TIMED_VOID(fn, stmt) wrap each stock call, so
+ * the harness includes it twice: once with the cover letter's per-call
+ * instrumentation, once bare under the kernel's own names.
  */
-#ifndef PCB_KERNELS_MEMCG_CHARGE_H
-#define PCB_KERNELS_MEMCG_CHARGE_H
-
 #include <errno.h>
 
 #include "memcg_stock.h"
 
+#ifndef CALLER
+#define CALLER(name) name
+#endif
 #ifndef PCB_TIMED
 #define PCB_TIMED(fn, expr) (expr)
 #define PCB_TIMED_VOID(fn, stmt) do { stmt; } while (0)
 #endif
 
 /*
- * try_charge_memcg(): the stock first, else a batch on the page_counter
- * with the excess refilled into the stock. Reclaim, OOM and the
- * memory.high throttling are not modeled: a failed charge returns -ENOMEM
- * after the retry with nr_pages alone, as when reclaim makes no progress.
+ * try_charge_memcg(): the stock first, else a batch on the page_counter with
+ * the excess refilled into the stock. Reclaim, OOM and the memory.high
+ * throttling are not modeled: a failed charge returns -ENOMEM after the
+ * retry with nr_pages alone, as when reclaim makes no progress.
  */
-static inline int try_charge_memcg(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				   unsigned int nr_pages)
+static inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+					   unsigned int nr_pages)
 {
 	unsigned int batch = pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
 	struct page_counter *counter;
 
 retry:
-	if (PCB_TIMED(consume_stock, consume_stock(this, memcg, nr_pages)))
+	if (PCB_TIMED(consume_stock, consume_stock(this, memcg, nr_pages))) {
+		pcb_count(this, PCB_EV_STOCK_HIT);
 		return 0;
+	}
+	pcb_count(this, PCB_EV_STOCK_MISS);
 
+	pcb_count(this, PCB_EV_PC_CHARGE);
 	if (page_counter_try_charge(&memcg->memory, batch, &counter))
 		goto done_restock;
 
@@ -60,20 +66,20 @@ done_restock:
 	return 0;
 }
 
-static inline int try_charge(struct pcb_cpu *this, struct mem_cgroup *memcg,
-			     unsigned int nr_pages)
+static inline int CALLER(try_charge)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				     unsigned int nr_pages)
 {
 	if (mem_cgroup_is_root(memcg))
 		return 0;
 
-	return try_charge_memcg(this, memcg, nr_pages);
+	return CALLER(try_charge_memcg)(this, memcg, nr_pages);
 }
 
 /* charge_memcg(): a folio charge holds a css reference */
-static inline int charge_memcg(struct pcb_cpu *this, struct mem_cgroup *memcg,
-			       unsigned int nr_pages)
+static inline int CALLER(charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				       unsigned int nr_pages)
 {
-	int ret = try_charge(this, memcg, nr_pages);
+	int ret = CALLER(try_charge)(this, memcg, nr_pages);
 
 	if (ret == 0)
 		css_get(this, &memcg->css);
@@ -81,24 +87,102 @@ static inline int charge_memcg(struct pcb_cpu *this, struct mem_cgroup *memcg,
 }
 
 /* uncharge_batch() for one folio: straight to the page_counter */
-static inline void uncharge_batch(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				  unsigned int nr_pages)
+static inline void CALLER(uncharge_batch)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+					  unsigned int nr_pages)
 {
 	if (!mem_cgroup_is_root(memcg))
-		page_counter_uncharge(&memcg->memory, nr_pages);
+		memcg_uncharge(this, memcg, nr_pages);
 	css_put(this, &memcg->css);
 }
 
 /*
- * obj_cgroup_uncharge_pages() and mem_cgroup_uncharge_skmem(): uncharges
- * that go back through the stock. The folio-style css reference taken by
- * charge_memcg() is dropped here too, to keep the workload's refs paired.
+ * mem_cgroup_uncharge_skmem(): an uncharge that goes back through the
+ * stock. The reference the folio-style charge took is dropped here too.
  */
-static inline void uncharge_refill(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				   unsigned int nr_pages)
+static inline void CALLER(mem_cgroup_uncharge_skmem)(struct pcb_cpu *this,
+						      struct mem_cgroup *memcg,
+						      unsigned int nr_pages)
 {
 	PCB_TIMED_VOID(refill_stock, refill_stock(this, memcg, nr_pages));
 	css_put(this, &memcg->css);
 }
 
-#endif
+/* obj_cgroup_charge_pages() */
+static inline int CALLER(obj_cgroup_charge_pages)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						  unsigned int nr_pages)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = get_mem_cgroup_from_objcg(this, objcg);
+
+	ret = CALLER(try_charge_memcg)(this, memcg, nr_pages);
+	if (ret)
+		goto out;
+
+	memcg_account_kmem(this, memcg, nr_pages);
+out:
+	css_put(this, &memcg->css);
+
+	return ret;
+}
+
+/* obj_cgroup_charge(): the object stock first, else whole pages */
+static inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+					    size_t size)
+{
+	unsigned int nr_pages, nr_bytes;
+	int ret;
+
+	if (PCB_TIMED(consume_obj_stock, consume_obj_stock(this, objcg, (unsigned int)size)))
+		return 0;
+
+	nr_pages = (unsigned int)(size >> PAGE_SHIFT);
+	nr_bytes = (unsigned int)(size & (PAGE_SIZE - 1));
+
+	if (nr_bytes)
+		nr_pages += 1;
+
+	ret = CALLER(obj_cgroup_charge_pages)(this, objcg, nr_pages);
+	if (!ret && nr_bytes)
+		PCB_TIMED_VOID(refill_obj_stock,
+			       refill_obj_stock(this, objcg, (unsigned int)(PAGE_SIZE - nr_bytes), false));
+
+	return ret;
+}
+
+static inline void CALLER(obj_cgroup_uncharge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+					       size_t size)
+{
+	PCB_TIMED_VOID(refill_obj_stock, refill_obj_stock(this, objcg, (unsigned int)size, true));
+}
+
+/*
+ * kmalloc(size, GFP_KERNEL_ACCOUNT) as the slab hooks account it:
+ * memcg_slab_pre_alloc_hook() charges obj_full_size() (the object and its
+ * obj_cgroup pointer), memcg_slab_post_alloc_hook() counts the slab bytes.
+ */
+static inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	int ret = CALLER(obj_cgroup_charge)(this, objcg, full_size);
+
+	if (ret)
+		return ret;
+	PCB_TIMED_VOID(mod_objcg_state,
+		       mod_objcg_state(this, objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, (int)full_size));
+	return 0;
+}
+
+/* memcg_slab_free_hook() */
+static inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	CALLER(obj_cgroup_uncharge)(this, objcg, full_size);
+	PCB_TIMED_VOID(mod_objcg_state,
+		       mod_objcg_state(this, objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, -(int)full_size));
+}
+
+#undef CALLER
+#undef PCB_TIMED
+#undef PCB_TIMED_VOID

@@ -5,6 +5,10 @@
 
 #include "memcontrol.h"
 
+pthread_mutex_t percpu_charge_mutex = PTHREAD_MUTEX_INITIALIZER;
+atomic_int stats_flush_threshold;
+int pcb_nr_online_cpus = 1;
+
 static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent)
 {
 	struct mem_cgroup *memcg;
@@ -14,6 +18,14 @@ static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent
 	if (!memcg)
 		return NULL;
 	memset(memcg, 0, sizeof(*memcg));
+	memcg->objcg = aligned_alloc(SMP_CACHE_BYTES, sizeof(*memcg->objcg));
+	if (!memcg->objcg) {
+		free(memcg);
+		return NULL;
+	}
+	memset(memcg->objcg, 0, sizeof(*memcg->objcg));
+	memcg->objcg->ref_id = PCB_MAX_MEMCG_IDS + id;
+	memcg->objcg->memcg = memcg;
 	memcg->css.id = id;
 	memcg->css.parent = parent ? &parent->css : NULL;
 	memcg->level = parent ? parent->level + 1 : 0;
@@ -27,8 +39,12 @@ int memcg_tree_create(struct memcg_tree *tree, int depth, int nr_leaves)
 	int i;
 
 	memset(tree, 0, sizeof(*tree));
-	if (depth < 2 || nr_leaves < 1 || depth - 1 + nr_leaves > PCB_MAX_MEMCG)
+	if (depth < 2 || nr_leaves < 1 || depth - 1 + nr_leaves > PCB_MAX_MEMCG_IDS)
 		return -EINVAL;
+	tree->nr_nodes = 1;
+	tree->pgdat = calloc(1, sizeof(*tree->pgdat));
+	if (!tree->pgdat)
+		return -ENOMEM;
 	tree->depth = depth;
 	tree->nr_leaves = nr_leaves;
 	tree->memcg = calloc((size_t)(depth - 1 + nr_leaves), sizeof(*tree->memcg));
@@ -56,9 +72,12 @@ nomem:
 
 void memcg_tree_destroy(struct memcg_tree *tree)
 {
-	for (int i = 0; i < tree->nr; i++)
+	for (int i = 0; i < tree->nr; i++) {
+		free(tree->memcg[i]->objcg);
 		free(tree->memcg[i]);
+	}
 	free(tree->memcg);
+	free(tree->pgdat);
 	memset(tree, 0, sizeof(*tree));
 }
 
@@ -68,5 +87,24 @@ long memcg_css_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus,
 
 	for (int i = 0; i < nr; i++)
 		sum += cpus[i]->css_ref[memcg->css.id];
+	return sum;
+}
+
+long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += cpus[i]->css_ref[memcg->objcg->ref_id];
+	return sum;
+}
+
+long memcg_stat_sum(const struct mem_cgroup *memcg, enum pcb_stat_item idx,
+		    struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += cpus[i]->vmstat[memcg->css.id][idx];
 	return sum;
 }

@@ -8,6 +8,7 @@
 #ifndef PCB_KERNELS_MEMCONTROL_H
 #define PCB_KERNELS_MEMCONTROL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "page_counter.h"
@@ -15,21 +16,43 @@
 
 /* mm/memcontrol.c */
 #define MEMCG_CHARGE_BATCH 64U
+#define PAGE_SHIFT 12
+
+/* memcg ids below this; objcg reference counts use the slots above */
+#define PCB_MAX_MEMCG_IDS (PCB_MAX_MEMCG / 2)
 
 struct cgroup_subsys_state {
 	unsigned int id;		/* index into pcb_cpu.css_ref[] */
 	struct cgroup_subsys_state *parent;
 };
 
+struct mem_cgroup;
+
+/* struct obj_cgroup, include/linux/memcontrol.h (v6.2) */
+struct obj_cgroup {
+	unsigned int ref_id;		/* its percpu_ref's slot in pcb_cpu.css_ref[] */
+	struct mem_cgroup *memcg;
+	atomic_int nr_charged_bytes;
+} ____cacheline_aligned;
+
+/* one NUMA node's struct pglist_data, reduced to its identity */
+struct pglist_data {
+	int node_id;
+};
+
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	int level;			/* 0 for the root */
+	struct obj_cgroup *objcg;
 	struct page_counter memory;
 };
 
-/* Forward types of the object stock; the fields exist for layout only. */
-struct obj_cgroup;
-struct pglist_data;
+/* drain_all_stock()'s "If someone's already draining" mutex */
+extern pthread_mutex_t percpu_charge_mutex;
+
+/* memcg_rstat_updated()'s shared threshold */
+extern atomic_int stats_flush_threshold;
+extern int pcb_nr_online_cpus;
 
 static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
 {
@@ -68,6 +91,84 @@ static inline void css_put(struct pcb_cpu *this, struct cgroup_subsys_state *css
 	preempt_enable(this);
 }
 
+/* obj_cgroup_get()/obj_cgroup_put(): percpu_ref in percpu mode */
+static inline void obj_cgroup_get(struct pcb_cpu *this, struct obj_cgroup *objcg)
+{
+	preempt_disable(this);
+	this->css_ref[objcg->ref_id]++;
+	preempt_enable(this);
+}
+
+static inline void obj_cgroup_put(struct pcb_cpu *this, struct obj_cgroup *objcg)
+{
+	preempt_disable(this);
+	this->css_ref[objcg->ref_id]--;
+	preempt_enable(this);
+}
+
+static inline struct mem_cgroup *obj_cgroup_memcg(struct obj_cgroup *objcg)
+{
+	return READ_ONCE(objcg->memcg);
+}
+
+/* get_mem_cgroup_from_objcg(): css_tryget() never fails on a live memcg */
+static inline struct mem_cgroup *get_mem_cgroup_from_objcg(struct pcb_cpu *this,
+							    struct obj_cgroup *objcg)
+{
+	struct mem_cgroup *memcg;
+
+	preempt_disable(this);			/* rcu_read_lock() */
+	memcg = obj_cgroup_memcg(objcg);
+	css_get(this, &memcg->css);
+	preempt_enable(this);			/* rcu_read_unlock() */
+	return memcg;
+}
+
+/* memcg_rstat_updated(): per-CPU update count, a shared atomic past a batch */
+static inline void memcg_rstat_updated(struct pcb_cpu *this, long val)
+{
+	long x;
+
+	if (!val)
+		return;
+	x = this->stats_updates += val < 0 ? -val : val;
+	if (x > (long)MEMCG_CHARGE_BATCH) {
+		if (atomic_load_explicit(&stats_flush_threshold, memory_order_relaxed) <=
+		    pcb_nr_online_cpus)
+			atomic_fetch_add(&stats_flush_threshold, (int)(x / MEMCG_CHARGE_BATCH));
+		this->stats_updates = 0;
+	}
+}
+
+/* __mod_memcg_state() and __mod_memcg_lruvec_state(): this CPU's delta */
+static inline void __mod_memcg_state(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				     enum pcb_stat_item idx, long val)
+{
+	this->vmstat[memcg->css.id][idx] += val;
+	memcg_rstat_updated(this, val);
+}
+
+/* mod_memcg_state(): local_irq_save() around it in the kernel */
+static inline void memcg_account_kmem(struct pcb_cpu *this, struct mem_cgroup *memcg, long nr_pages)
+{
+	preempt_disable(this);
+	__mod_memcg_state(this, memcg, MEMCG_KMEM, nr_pages);
+	preempt_enable(this);
+}
+
+/* mod_objcg_mlstate(): the lruvec of the objcg's memcg on pgdat */
+static inline void mod_objcg_mlstate(struct pcb_cpu *this, struct obj_cgroup *objcg,
+				     struct pglist_data *pgdat, enum pcb_stat_item idx, int nr)
+{
+	struct mem_cgroup *memcg;
+
+	(void)pgdat;
+	preempt_disable(this);			/* rcu_read_lock() */
+	memcg = obj_cgroup_memcg(objcg);
+	__mod_memcg_state(this, memcg, idx, nr);
+	preempt_enable(this);
+}
+
 /* mem_cgroup_is_descendant() for a hierarchy of pointers */
 static inline bool mem_cgroup_is_descendant(struct mem_cgroup *memcg,
 					    struct mem_cgroup *root)
@@ -88,11 +189,17 @@ struct memcg_tree {
 	int nr_leaves;
 	struct mem_cgroup **memcg;	/* [0] is the root */
 	struct mem_cgroup **leaf;
+	struct pglist_data *pgdat;	/* one per node, [nr_nodes] */
+	int nr_nodes;
 };
 
 int memcg_tree_create(struct memcg_tree *tree, int depth, int nr_leaves);
 void memcg_tree_destroy(struct memcg_tree *tree);
-/* sum of a css's per-CPU references over the given CPUs */
+/* sum of a css's (or its objcg's) per-CPU references over the given CPUs */
 long memcg_css_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr);
+long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr);
+/* sum of a statistic's per-CPU deltas */
+long memcg_stat_sum(const struct mem_cgroup *memcg, enum pcb_stat_item idx,
+		    struct pcb_cpu *const *cpus, int nr);
 
 #endif

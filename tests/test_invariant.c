@@ -1,183 +1,285 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The charge invariant under concurrency, for every design and timing mode:
- * workers charge and uncharge through the design's own loop, two leaves of a
- * three-level hierarchy, for several rounds. Designs that can drain a remote
- * stock have another thread draining every stock while the workers run. At
- * each quiescent point, page_counter usage at every level must equal held plus
- * stocked pages, and css references must balance; after the owners drain and
- * give everything back, usage and references are zero.
+ * The torture test: for every design, build variant and work delivery,
+ * workers pinned two to a CPU charge and uncharge pages and allocate and
+ * free objects (the mixed workload) over three memcgs of a three-level
+ * hierarchy, while another thread fires drain_all_stock() as fast as it
+ * can. At each quiescent point the charge invariant must hold (page_counter
+ * usage at every level equals held + stocked pages + object pages; css and
+ * objcg references, MEMCG_KMEM and slab statistics balance); a
+ * drain_all_stock() then empties every stock for the designs that promise
+ * it (remote and QSBR draining at once; work-based ones once the work ran,
+ * except on isolated CPUs for isolated_skip and local_trylock, whose charges
+ * stay); at the end every stock is empty and the check still holds.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testing.h"
 #include "../harness/check.h"
 #include "../harness/design.h"
+#include "../harness/runner.h"
+#include "../harness/work.h"
 #include "../harness/worker.h"
 #include "../kernels/memcontrol.h"
-#include "../kernels/percpu.h"
 
 #define NR_WORKERS 4
-#define ROUNDS 8
-#define OPS 200000
+#define ROUNDS 5
+#define OPS 30000
 
 struct ctx {
 	const struct pcb_design *d;
-	struct pcb_worker *w[NR_WORKERS + 1];	/* the last one is the drainer's CPU */
+	const struct pcb_variant *v;
+	enum pcb_delivery delivery;
+	struct memcg_tree tree;
+	struct pcb_worker *w[NR_WORKERS];
+	struct pcb_cpu *cpu[NR_WORKERS + 1];	/* the last is the drainer's */
+	struct pcb_workq wq[NR_WORKERS];
 	pthread_barrier_t bar;
 	atomic_int stop_drainer;
 	atomic_long drains;
-	int round;
+	int ncpu;
+	int failed_setup;
 };
 
-static struct pcb_worker *new_worker(const struct pcb_design *d, unsigned int cpu,
-				     struct mem_cgroup *memcg, enum pcb_timing timing)
-{
-	struct pcb_worker *w = aligned_alloc(64, sizeof(*w));
-	size_t area = 1024 + d->stock_size;
-	struct pcb_cpu *c = aligned_alloc(64, (area + 63) & ~(size_t)63);
+struct warg {
+	struct ctx *x;
+	int i;
+};
 
-	memset(w, 0, sizeof(*w));
-	memset(c, 0, area);
-	c->cpu = cpu;
-	c->stock = (char *)c + 1024;
-	c->dbg = &w->dbg;
-	d->stock_init(c->stock);
-	w->cpu = c;
-	w->memcg = memcg;
-	w->timing = timing;
-	w->nr_pages = 1 + cpu % 3;
-	w->hold_pages = 300;
-	w->uncharge_refill = 40;
-	w->rng = 0x1234567ULL * (cpu + 1);
-	return w;
+static struct pcb_cpu *new_cpu(const struct pcb_variant *v, const struct pcb_design *d,
+			       unsigned int id)
+{
+	void *area = aligned_alloc(4096, (pcb_cpu_area_size(v) + 4095) & ~(size_t)4095);
+
+	return pcb_cpu_area_init(area, v, id, 0, d->drain == PCB_DRAIN_QSBR);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 static void *worker_thread(void *arg)
 {
-	struct ctx *x = ((void **)arg)[0];
-	struct pcb_worker *w = ((void **)arg)[1];
+	struct warg *a = arg;
+	struct ctx *x = a->x;
+	struct pcb_worker *w = x->w[a->i];
+	int os = a->i % x->ncpu;
+	char err[256];
 
+	pin(os);
+	if (x->d->drain == PCB_DRAIN_WORK &&
+	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local, NULL, os,
+			    err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		x->failed_setup = 1;
+	}
+	if (x->v->thread_start)
+		x->v->thread_start();
 	for (int r = 0; r < ROUNDS; r++) {
 		pthread_barrier_wait(&x->bar);	/* round starts */
 		w->ops = 0;
 		w->ops_limit = OPS;
-		x->d->run(w);
-		/* work-based designs drain on the owner: do it every other round */
-		if (r % 2)
-			x->d->drain_local(w->cpu);
+		x->v->run(w);
 		pthread_barrier_wait(&x->bar);	/* quiescent */
-		pthread_barrier_wait(&x->bar);	/* checked */
+		pthread_barrier_wait(&x->bar);	/* checked and drained */
 	}
-	x->d->release(w);
-	x->d->drain_local(w->cpu);
+	if (x->d->drain == PCB_DRAIN_WORK)
+		pcb_workq_stop(&x->wq[a->i]);
+	x->v->release(w);
+	x->v->drain_local(w->cpu);
+	if (x->v->thread_stop)
+		x->v->thread_stop();
 	return NULL;
 }
 
 static void *drainer_thread(void *arg)
 {
 	struct ctx *x = arg;
-	struct pcb_cpu *self = x->w[NR_WORKERS]->cpu;
+	struct pcb_cpu *self = x->cpu[NR_WORKERS];
+	unsigned int n = 0;
 
 	while (!atomic_load(&x->stop_drainer)) {
-		for (int i = 0; i < NR_WORKERS; i++)
-			x->d->drain_remote(self, x->w[i]->cpu);
+		/* the root, or one subtree at a time */
+		struct mem_cgroup *root = x->tree.memcg[n++ % (unsigned int)x->tree.nr];
+
+		x->v->drain_all(self, root, x->cpu, NR_WORKERS);
 		atomic_fetch_add(&x->drains, 1);
 	}
 	return NULL;
 }
 
-static void run_design(const struct pcb_design *d, enum pcb_timing timing)
+/* work-based designs: wait until the owners ran what was queued */
+static void wait_for_work(struct ctx *x)
 {
-	struct memcg_tree tree;
-	struct ctx x = { .d = d };
-	pthread_t tid[NR_WORKERS], drainer;
-	void *args[NR_WORKERS][2];
-	char msg[256];
-	const char *mode = timing == PCB_TIMING_CALL ? "call" : "batch";
+	if (x->d->drain != PCB_DRAIN_WORK || x->delivery == PCB_DELIVER_POLL)
+		return;	/* polled work waits for its owner's next operation */
+	for (int spin = 0; spin < 20000; spin++) {
+		int pending = 0;
 
-	CHECK(memcg_tree_create(&tree, 3, 2) == 0, "tree");
-	for (int i = 0; i <= NR_WORKERS; i++)
-		x.w[i] = new_worker(d, (unsigned int)i, i < NR_WORKERS ? tree.leaf[i % 2] : NULL,
-				    timing);
+		for (int i = 0; i < NR_WORKERS; i++)
+			pending += x->cpu[i]->wq && atomic_load(&x->cpu[i]->wq->pending);
+		if (!pending)
+			return;
+		usleep(50);
+	}
+}
+
+static int stock_empty(struct ctx *x, int i)
+{
+	struct pcb_stock_view view;
+
+	x->v->stock_view(x->cpu[i]->stock, &view);
+	if (view.objcg)
+		return 0;
+	for (int m = 0; m < x->tree.nr; m++)
+		if (x->v->stock_pages(x->cpu[i]->stock, x->tree.memcg[m]))
+			return 0;
+	return 1;
+}
+
+static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
+{
+	struct ctx x = { .d = d, .v = d->variant[multi][irq], .delivery = delivery };
+	pthread_t tid[NR_WORKERS], drainer;
+	struct warg args[NR_WORKERS];
+	char name[128], msg[256];
+
+	snprintf(name, sizeof(name), "%s slots=%d irq=%d%s%s", d->name, multi ? 7 : 1, irq,
+		 d->drain == PCB_DRAIN_WORK ? " delivery=" : "",
+		 d->drain == PCB_DRAIN_WORK ? pcb_delivery_name[delivery] : "");
+	x.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (x.ncpu < 1)
+		x.ncpu = 1;
+	CHECK(memcg_tree_create(&x.tree, 3, 3) == 0, "tree");
+	pcb_nr_online_cpus = NR_WORKERS;
+	for (int i = 0; i <= NR_WORKERS; i++) {
+		x.cpu[i] = new_cpu(x.v, d, (unsigned int)i);
+		x.cpu[i]->nr_slots = multi ? 3 : 1;
+		x.cpu[i]->evict_round_robin = i & 1;
+	}
+	/* the last worker's CPU is isolated; nocache opts every CPU out but the first */
+	x.cpu[NR_WORKERS - 1]->isolated = true;
+	for (int i = 1; i < NR_WORKERS && d->nocache; i++)
+		x.cpu[i]->nocache = true;
+	for (int i = 0; i < NR_WORKERS; i++) {
+		struct pcb_worker *w = aligned_alloc(64, sizeof(*w));
+
+		memset(w, 0, sizeof(*w));
+		w->cpu = x.cpu[i];
+		x.cpu[i]->dbg = &w->dbg;
+		w->nr_memcgs = 3;
+		for (int m = 0; m < 3; m++)
+			w->memcg[m] = x.tree.leaf[(m + i) % 3];
+		w->pgdat = &x.tree.pgdat[0];
+		w->timing = PCB_TIMING_CALL;
+		w->workload = PCB_WL_MIXED;
+		w->nr_pages = 1 + (unsigned int)i % 3;
+		w->hold = 200;
+		w->uncharge_refill = 40;
+		w->obj_share = 50;
+		w->obj_size = 16 + 512 * (unsigned int)i;	/* small, and past a page in 8 */
+		w->rng = 0x1234567ULL * (uint64_t)(i + 1);
+		x.w[i] = w;
+	}
 	pthread_barrier_init(&x.bar, NULL, NR_WORKERS + 1);
 	for (int i = 0; i < NR_WORKERS; i++) {
-		args[i][0] = &x;
-		args[i][1] = x.w[i];
-		pthread_create(&tid[i], NULL, worker_thread, args[i]);
+		args[i].x = &x;
+		args[i].i = i;
+		pthread_create(&tid[i], NULL, worker_thread, &args[i]);
 	}
 
 	for (int r = 0; r < ROUNDS; r++) {
 		atomic_store(&x.stop_drainer, 0);
-		if (d->drain_remote)
-			pthread_create(&drainer, NULL, drainer_thread, &x);
+		pthread_create(&drainer, NULL, drainer_thread, &x);
 		pthread_barrier_wait(&x.bar);	/* round starts */
 		pthread_barrier_wait(&x.bar);	/* quiescent */
-		if (d->drain_remote) {
-			atomic_store(&x.stop_drainer, 1);
-			pthread_join(drainer, NULL);
+		atomic_store(&x.stop_drainer, 1);
+		pthread_join(drainer, NULL);
+		wait_for_work(&x);
+		CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1,
+					msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+
+		/* a drain of the root now empties the stocks the design promises to */
+		x.v->drain_all(x.cpu[NR_WORKERS], x.tree.memcg[0], x.cpu, NR_WORKERS);
+		wait_for_work(&x);
+		for (int i = 0; i < NR_WORKERS; i++) {
+			int promised = d->drain != PCB_DRAIN_WORK ||
+				       (delivery != PCB_DELIVER_POLL &&
+					!(d->skips_isolated && x.cpu[i]->isolated));
+
+			/* a FLUSHING_CACHED_CHARGE left set by a poll round skips a CPU */
+			if (promised && r == 0)
+				CHECK(stock_empty(&x, i), "%s: CPU %d's stock not drained", name, i);
 		}
-		CHECK(pcb_check_charges(d, &tree, x.w, NR_WORKERS + 1, msg, sizeof(msg)) == 0,
-		      "%s/%s round %d: %s", d->name, mode, r, msg);
-		pthread_barrier_wait(&x.bar);	/* checked */
+		CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1,
+					msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
+		pthread_barrier_wait(&x.bar);	/* checked and drained */
 	}
 	for (int i = 0; i < NR_WORKERS; i++)
 		pthread_join(tid[i], NULL);
+	CHECK(!x.failed_setup, "%s: setup", name);
 
-	CHECK(pcb_check_charges(d, &tree, x.w, NR_WORKERS + 1, msg, sizeof(msg)) == 0,
-	      "%s/%s at the end: %s", d->name, mode, msg);
-	for (int m = 0; m < tree.nr; m++) {
-		struct pcb_cpu *cpus[NR_WORKERS + 1];
-
-		for (int i = 0; i <= NR_WORKERS; i++)
-			cpus[i] = x.w[i]->cpu;
-		CHECK(page_counter_read(&tree.memcg[m]->memory) == 0, "%s/%s: level %d usage %lu",
-		      d->name, mode, tree.memcg[m]->level, page_counter_read(&tree.memcg[m]->memory));
-		if (m)
-			CHECK(memcg_css_refs(tree.memcg[m], cpus, NR_WORKERS + 1) == 0,
-			      "%s/%s: memcg %d refs %ld", d->name, mode, m,
-			      memcg_css_refs(tree.memcg[m], cpus, NR_WORKERS + 1));
-	}
+	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+				sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	for (int i = 0; i < NR_WORKERS; i++)
+		CHECK(stock_empty(&x, i), "%s: CPU %d's stock not empty at the end", name, i);
 	{
-		uint64_t charged = 0, uncharged = 0, ops = 0;
+		uint64_t ops = 0, hits = 0;
 
 		for (int i = 0; i < NR_WORKERS; i++) {
 			ops += x.w[i]->ops;
-			charged += x.w[i]->charged;
+			hits += x.cpu[i]->ev[PCB_EV_STOCK_HIT];
 		}
-		(void)uncharged;
-		CHECK(ops > 0 && charged > 0, "%s/%s: the workers did work", d->name, mode);
+		CHECK(ops > 0, "%s: the workers did work", name);
+		CHECK(d->nocache || hits > 0, "%s: the stock served charges", name);
+		CHECK(atomic_load(&x.drains) > 0, "%s: the drainer ran", name);
 	}
-	if (d->drain_remote)
-		CHECK(atomic_load(&x.drains) > 0, "%s/%s: the drainer ran", d->name, mode);
 
-	/* the check itself must catch a page counted twice */
-	atomic_fetch_add(&tree.leaf[1]->memory.usage, 1);
-	CHECK(pcb_check_charges(d, &tree, x.w, NR_WORKERS + 1, msg, sizeof(msg)) < 0 &&
-	      strstr(msg, "usage 1"), "%s/%s: a stray page is caught: %s", d->name, mode, msg);
-	atomic_fetch_sub(&tree.leaf[1]->memory.usage, 1);
-	/* and a css reference dropped twice */
-	x.w[0]->cpu->css_ref[tree.leaf[0]->css.id]--;
-	CHECK(pcb_check_charges(d, &tree, x.w, NR_WORKERS + 1, msg, sizeof(msg)) < 0 &&
-	      strstr(msg, "css references"), "%s/%s: a lost reference is caught: %s", d->name,
-	      mode, msg);
+	/* the check itself catches a page counted twice, and a lost reference */
+	atomic_fetch_add(&x.tree.leaf[1]->memory.usage, 1);
+	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+				sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name, msg);
+	atomic_fetch_sub(&x.tree.leaf[1]->memory.usage, 1);
+	x.cpu[0]->css_ref[x.tree.leaf[0]->css.id]--;
+	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+				sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
+	      name, msg);
+	x.cpu[0]->css_ref[x.tree.leaf[0]->css.id]++;
+	x.cpu[0]->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
+	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+				sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name, msg);
 
-	for (int i = 0; i <= NR_WORKERS; i++) {
-		free(x.w[i]->cpu);
+	for (int i = 0; i < NR_WORKERS; i++)
 		free(x.w[i]);
-	}
+	for (int i = 0; i <= NR_WORKERS; i++)
+		free(x.cpu[i]);
 	pthread_barrier_destroy(&x.bar);
-	memcg_tree_destroy(&tree);
+	memcg_tree_destroy(&x.tree);
 }
 
 int main(void)
 {
 	for (int i = 0; pcb_designs[i]; i++) {
-		run_design(pcb_designs[i], PCB_TIMING_CALL);
-		run_design(pcb_designs[i], PCB_TIMING_BATCH);
+		const struct pcb_design *d = pcb_designs[i];
+
+		if (d->drain == PCB_DRAIN_WORK) {
+			for (int del = 0; del < 3; del++)
+				run_one(d, 0, 0, (enum pcb_delivery)del);
+			run_one(d, 1, 1, PCB_DELIVER_SIGNAL);
+		} else {
+			run_one(d, 0, 0, PCB_DELIVER_POLL);
+			run_one(d, 1, 1, PCB_DELIVER_POLL);
+		}
 	}
 	return check_summary();
 }

@@ -5,11 +5,11 @@
  * spin_lock_irqsave(); drain_all_stock() drains every CPU's stock from the
  * calling CPU (drain_stock_from()), with no work and no flags.
  *
- * spin_lock_irqsave() on !PREEMPT_RT: preempt_disable() and the qspinlock
- * fast path, one cmpxchg of 0 -> locked (queued_spin_lock()), falling back
- * to spinning. spin_unlock is a release store (smp_store_release()).
- * Modeled on Concurrency Kit's CAS spinlock, which is the same instruction
- * sequence on x86 (lock cmpxchg; plain store on unlock).
+ * spin_lock_irqsave() on !PREEMPT_RT: local_irq_save(), preempt_disable()
+ * and the qspinlock fast path, one cmpxchg of 0 -> locked
+ * (queued_spin_lock()), falling back to spinning. spin_unlock is a release
+ * store (smp_store_release()). Modeled on Concurrency Kit's CAS spinlock,
+ * the same instruction sequence on x86 (lock cmpxchg; plain store).
  */
 #ifndef PCB_LOCKS_SPINLOCK_H
 #define PCB_LOCKS_SPINLOCK_H
@@ -18,14 +18,14 @@
 #include <ck_spinlock.h>
 
 #include "../percpu.h"
+#include "irq.h"
 
 #define MEMCG_STOCK_DESIGN	spinlock
 #define MEMCG_STOCK_LAYOUT	MEMCG_STOCK_REMOTE
+#define MEMCG_STOCK_DRAIN	DRAIN_REMOTE
 
 typedef ck_spinlock_cas_t spinlock_t;
 typedef spinlock_t memcg_stock_lock_t;
-
-struct memcg_stock_pcp;
 
 #define memcg_stock_lock_init(stock) ck_spinlock_cas_init(&(stock)->stock_lock)
 
@@ -39,11 +39,12 @@ static inline void pcb_spin_lock(spinlock_t *lock)
 	ck_spinlock_cas_lock(lock);
 }
 
-#define memcg_stock_lock(this, stock) \
-	({ preempt_disable(this); pcb_spin_lock(&(stock)->stock_lock); 0UL; })
+#define memcg_stock_lock(this, stock)					\
+	({ unsigned long f_ = local_irq_save_model();			\
+	   preempt_disable(this); pcb_spin_lock(&(stock)->stock_lock); f_; })
 
-#define memcg_stock_unlock(this, stock, flags) \
-	do { (void)(flags); ck_spinlock_cas_unlock(&(stock)->stock_lock); \
-	     preempt_enable(this); } while (0)
+#define memcg_stock_unlock(this, stock, flags)				\
+	do { ck_spinlock_cas_unlock(&(stock)->stock_lock);		\
+	     preempt_enable(this); local_irq_restore_model(flags); } while (0)
 
 #endif

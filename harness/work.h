@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * schedule_work_on() for the work-based designs: the stock's drain work
+ * reaches its owning CPU in one of three ways (work_delivery).
+ *
+ *  poll     the owner checks for pending work between operations
+ *  signal   pthread_kill(); the handler runs the work at once when the
+ *           owner is outside a preempt-disabled section, else sets
+ *           need-resched and the owner's preempt_enable() runs it
+ *  kworker  a helper thread pinned to the owner's CPU, woken by futex; it
+ *           enters the CPU with a local cmpxchg on the owner's preempt count
+ *           (atomic against a thread on the same CPU, as an interrupt would
+ *           be), or sets need-resched and waits for the owner's
+ *           preempt_enable() to yield to it: two context switches a drain.
+ */
+#ifndef PCB_WORK_H
+#define PCB_WORK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "../kernels/percpu.h"
+
+enum pcb_delivery {
+	PCB_DELIVER_KWORKER,
+	PCB_DELIVER_SIGNAL,
+	PCB_DELIVER_POLL,
+};
+
+extern const char *const pcb_delivery_name[3];
+
+struct pcb_workq {
+	enum pcb_delivery mode;
+	atomic_int pending;		/* WORK_STRUCT_PENDING of the stock's work */
+	void (*fn)(struct pcb_cpu *cpu);	/* work->func: the design's drain_local_stock() */
+	struct pcb_cpu *cpu;
+	pthread_t owner;
+	/* kworker */
+	pthread_t helper;
+	int helper_started;
+	atomic_uint futex;		/* bumped to wake the helper */
+	atomic_int stop;
+	/* what happened */
+	atomic_long queued, ran, deferred;
+};
+
+/*
+ * Set up delivery to cpu, whose owner is the calling thread (pinned to
+ * os_cpu for kworker mode). 0, or -errno with a message.
+ */
+int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		    void (*fn)(struct pcb_cpu *), const void *topo, int os_cpu,
+		    char *err, size_t errlen);
+/* stop the helper; pending work is run by the caller (the owner) */
+void pcb_workq_stop(struct pcb_workq *wq);
+/* run the work if it is pending (owner context) */
+void pcb_run_work(struct pcb_cpu *cpu);
+
+/* poll delivery: between two operations of the owner */
+static inline void pcb_work_poll(struct pcb_cpu *this)
+{
+	struct pcb_workq *wq = this->wq;
+
+	if (wq && wq->mode == PCB_DELIVER_POLL &&
+	    __builtin_expect(atomic_load_explicit(&wq->pending, memory_order_relaxed), 0))
+		pcb_run_work(this);
+}
+
+#endif
