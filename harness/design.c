@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "design.h"
+#include "static_key.h"
 
 #define VARIANTS(d)							\
 	extern const struct pcb_variant pcb_variant_##d##_s1_i0, pcb_variant_##d##_s1_i1, \
@@ -79,6 +80,7 @@ const char *const pcb_fn_name[PCB_FN_NR] = {
 	[PCB_FN_CONSUME_OBJ_STOCK] = "consume_obj_stock",
 	[PCB_FN_REFILL_OBJ_STOCK] = "refill_obj_stock",
 	[PCB_FN_KMALLOC] = "kmalloc",
+	[PCB_FN_MEMCG_HOOKS] = "memcg_hooks",
 };
 
 const struct pcb_workload_info pcb_workloads[PCB_WL_NR] = {
@@ -95,6 +97,10 @@ const struct pcb_workload_info pcb_workloads[PCB_WL_NR] = {
 		"page charges to workload.memcgs memcgs in turn, as seed 002's netperf "
 		"clients in different cgroups" },
 };
+
+/* seed 003: memcg_in_use_key, off while only the root memcg exists */
+struct static_key_false memcg_in_use_key = STATIC_KEY_FALSE_INIT;
+int mem_cgroup_subsys_disabled;
 
 const struct pcb_design *pcb_design_find(const char *name)
 {

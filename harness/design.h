@@ -16,6 +16,15 @@ struct pcb_cpu;
 struct mem_cgroup;
 struct obj_cgroup;
 
+/* accounting modes (seed 003) */
+enum pcb_accounting {
+	PCB_ACCT_MEMCG,			/* charges go to the scenario's memcgs */
+	PCB_ACCT_NONE,			/* no memcg calls compiled in (003's nomemcg) */
+	PCB_ACCT_ALWAYS,		/* only the root memcg; hooks always called (003's base) */
+	PCB_ACCT_STATIC_KEY,		/* hooks behind a patched-out jump label (003's bypassed) */
+	PCB_ACCT_STATIC_KEY_ON,		/* the same with the key enabled: a memcg exists */
+};
+
 /* functions a table can have a row for, under their kernel names */
 enum pcb_fn {
 	PCB_FN_CONSUME_STOCK,
@@ -24,6 +33,7 @@ enum pcb_fn {
 	PCB_FN_CONSUME_OBJ_STOCK,
 	PCB_FN_REFILL_OBJ_STOCK,
 	PCB_FN_KMALLOC,			/* batch kmalloc: a burst of kmalloc()s */
+	PCB_FN_MEMCG_HOOKS,		/* accounting: a page's charge and uncharge hooks */
 	PCB_FN_NR,
 };
 

@@ -22,6 +22,7 @@
 #define PCB_LOOP_H
 
 #include "../kernels/memcg_stock.h"
+#include "static_key.h"
 #include "stats.h"
 #include "tsc.h"
 #include "work.h"
@@ -266,6 +267,23 @@ static inline void pcb_loop_batch_kmalloc(struct pcb_worker *w)
 	} while (!pcb_loop_done(w));
 }
 
+/*
+ * Seed 003's three kernels, around one page charge and uncharge with only
+ * the root memcg: nomemcg (no hooks compiled in), base (the hooks always
+ * called: mem_cgroup_disabled() is a load and a test), bypassed (the hooks
+ * behind a jump label that stays a nop until a memcg exists). A batch of
+ * MEMCG_CHARGE_BATCH pages between two reads, per page.
+ */
+#define PCB_HOOKED(enabled) do {						if (enabled) {									if (charge_memcg(this, memcg, 1) == 0)						uncharge_batch(this, memcg, 1);				}									barrier();							} while (0)
+
+#define PCB_ACCOUNTING_LOOP(name, enabled)				static inline void pcb_loop_acct_##name(struct pcb_worker *w)		{										struct pcb_cpu *this = w->cpu;						struct mem_cgroup *memcg = w->memcg[0];					struct pcb_dbg *dbg = this->dbg;														(void)memcg;								do {										for (int c = 0; c < 4; c++) {							uint64_t t0 = pcb_tsc_start(), t1;														for (unsigned int i = 0; i < MEMCG_CHARGE_BATCH; i++) 				PCB_HOOKED(enabled);						t1 = pcb_tsc_end();							pcb_stat_record(&dbg->stat[PCB_FN_MEMCG_HOOKS], t1 - t0, 					dbg->overhead, MEMCG_CHARGE_BATCH); 		}									w->ops += 4 * MEMCG_CHARGE_BATCH;				} while (!pcb_loop_done(w));					}
+
+PCB_ACCOUNTING_LOOP(none, 0)
+PCB_ACCOUNTING_LOOP(always, !READ_ONCE(mem_cgroup_subsys_disabled))
+PCB_ACCOUNTING_LOOP(static_key, pcb_static_branch_unlikely(memcg_in_use_key))
+/* where the text cannot be patched: a test of the key, and labelled so */
+PCB_ACCOUNTING_LOOP(key_branch, unlikely(READ_ONCE(memcg_in_use_key.enabled)))
+
 /* give back what the worker holds, untimed */
 static inline void pcb_release_held(struct pcb_worker *w)
 {
@@ -303,7 +321,15 @@ static void PCB_FN(run)(struct pcb_worker *w)
 #if MEMCG_STOCK_DRAIN == DRAIN_QSBR
 	rcu_thread_online();
 #endif
-	if (w->timing == PCB_TIMING_BATCH && w->workload == PCB_WL_KMALLOC)
+	if (w->accounting == PCB_ACCT_NONE)
+		pcb_loop_acct_none(w);
+	else if (w->accounting == PCB_ACCT_ALWAYS)
+		pcb_loop_acct_always(w);
+	else if (w->accounting >= PCB_ACCT_STATIC_KEY && w->key_patched)
+		pcb_loop_acct_static_key(w);
+	else if (w->accounting >= PCB_ACCT_STATIC_KEY)
+		pcb_loop_acct_key_branch(w);
+	else if (w->timing == PCB_TIMING_BATCH && w->workload == PCB_WL_KMALLOC)
 		pcb_loop_batch_kmalloc(w);
 	else if (w->timing == PCB_TIMING_BATCH)
 		pcb_loop_batch_charge(w);

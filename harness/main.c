@@ -371,7 +371,7 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	unsigned int cpu;
 	char buf[1024];
 
-	printf("scenario %s (%s)\n", sc->name, sc->file);
+	printf("scenario %s (%s)%s%s\n", sc->name, sc->file, sc->label[0] ? ": " : "", sc->label);
 	for (int d = 0; d < sc->nr_designs; d++)
 		printf("  design %-14s %s\n", sc->design[d]->name, sc->design[d]->follows);
 	printf("  workload %s, timing %s, %d runs of %s, warm-up %ld ms, memcg depth %d\n",
@@ -388,6 +388,26 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	pcb_cpuset_format(topo->isolated, buf, sizeof(buf));
 	printf("  isolated CPUs: %s (%s)\n", buf, topo->isolated_source);
 	printf("  estimated time: %.0f s\n", scenario_seconds(sc));
+}
+
+/* --quick: 2 runs (unless --runs), a tenth of the duration and warm-up */
+static void make_quick(struct pcb_scenario *sc, int runs_given)
+{
+	char v[32];
+
+	if (!runs_given) {
+		pcb_scenario_override(sc, K_RUN_RUNS, "2", "--quick");
+		sc->runs = 2;
+	}
+	sc->duration_ms = sc->duration_ms / 10 ? sc->duration_ms / 10 : 1;
+	sc->warmup_ms /= 10;
+	sc->ops /= 10;
+	snprintf(v, sizeof(v), "%ld", sc->duration_ms);
+	pcb_scenario_override(sc, K_RUN_DURATION_MS, v, "--quick");
+	snprintf(v, sizeof(v), "%ld", sc->warmup_ms);
+	pcb_scenario_override(sc, K_RUN_WARMUP_MS, v, "--quick");
+	snprintf(v, sizeof(v), "%ld", sc->ops);
+	pcb_scenario_override(sc, K_RUN_OPS, v, "--quick");
 }
 
 static char *join_args(int argc, char **argv)
@@ -421,7 +441,10 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
 	const char *runs = NULL, *out = "results", *events = NULL;
 	int nsets = 0, quick = 0, dry = 0, c, nsc, rc = 0;
-	struct pcb_scenario *sc;
+	struct group {
+		int n;
+		struct pcb_scenario *cfg;
+	} *grp;
 	struct pcb_topo topo;
 	struct pcb_clock clk;
 	struct progress pg;
@@ -441,48 +464,47 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 		}
 	}
 	nsc = argc - optind;
-	sc = calloc((size_t)(nsc ? nsc : 1), sizeof(*sc));
 	load_topology(&topo, topo_spec);
 
-	/* every scenario is checked before anything runs */
+	/* every scenario, and every configuration its [sweep] makes, is checked first */
+	grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
 	for (int i = 0; i < (nsc ? nsc : 1); i++) {
 		const char *path = nsc ? argv[optind + i] : default_scenario();
+		struct pcb_scenario base;
 
-		if (pcb_scenario_load(&sc[i], path, err, sizeof(err)) < 0)
+		if (pcb_scenario_load(&base, path, err, sizeof(err)) < 0)
 			die_usage("%s", err);
-		for (int s = 0; s < nsets; s++)
-			if (pcb_scenario_set(&sc[i], sets[s], err, sizeof(err)) < 0)
+		grp[i].n = pcb_scenario_combos(&base);
+		if (grp[i].n > 1000)
+			die_usage("%s: [sweep] makes %d configurations (at most 1000)", path, grp[i].n);
+		grp[i].cfg = calloc((size_t)grp[i].n, sizeof(*grp[i].cfg));
+		for (int c = 0; c < grp[i].n; c++) {
+			struct pcb_scenario *sc = &grp[i].cfg[c];
+
+			if (pcb_scenario_load_text(sc, path, base.text, err, sizeof(err)) < 0)
 				die_usage("%s", err);
-		if (runs)
-			pcb_scenario_override(&sc[i], K_RUN_RUNS, runs, "--runs");
-		if (events)
-			pcb_scenario_override(&sc[i], K_COUNTERS_EVENTS, events, "--events");
-		if (pcb_scenario_finish(&sc[i], &topo, err, sizeof(err)) < 0)
-			die_usage("%s", err);
-		if (quick) {
-			char v[32];
-
-			if (!runs) {
-				pcb_scenario_override(&sc[i], K_RUN_RUNS, "2", "--quick");
-				sc[i].runs = 2;
-			}
-			sc[i].duration_ms = sc[i].duration_ms / 10 ? sc[i].duration_ms / 10 : 1;
-			sc[i].warmup_ms /= 10;
-			sc[i].ops /= 10;
-			snprintf(v, sizeof(v), "%ld", sc[i].duration_ms);
-			pcb_scenario_override(&sc[i], K_RUN_DURATION_MS, v, "--quick");
-			snprintf(v, sizeof(v), "%ld", sc[i].warmup_ms);
-			pcb_scenario_override(&sc[i], K_RUN_WARMUP_MS, v, "--quick");
-			snprintf(v, sizeof(v), "%ld", sc[i].ops);
-			pcb_scenario_override(&sc[i], K_RUN_OPS, v, "--quick");
+			pcb_scenario_apply_combo(sc, c);
+			for (int s = 0; s < nsets; s++)
+				if (pcb_scenario_set(sc, sets[s], err, sizeof(err)) < 0)
+					die_usage("%s", err);
+			if (runs)
+				pcb_scenario_override(sc, K_RUN_RUNS, runs, "--runs");
+			if (events)
+				pcb_scenario_override(sc, K_COUNTERS_EVENTS, events, "--events");
+			if (pcb_scenario_finish(sc, &topo, err, sizeof(err)) < 0)
+				die_usage("%s", err);
+			if (quick)
+				make_quick(sc, runs != NULL);
 		}
+		pcb_scenario_free(&base);
 	}
 	if (nsc == 0)
 		nsc = 1;
 
 	if (dry) {
 		for (int i = 0; i < nsc; i++)
-			print_plan(&topo, &sc[i]);
+			for (int c = 0; c < grp[i].n; c++)
+				print_plan(&topo, &grp[i].cfg[c]);
 		goto out;
 	}
 	if (topo.synthetic)
@@ -498,36 +520,50 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 	pg.start = now_s();
 	pg.estimate = 0;
 	for (int i = 0; i < nsc; i++)
-		pg.estimate += scenario_seconds(&sc[i]);
+		for (int c = 0; c < grp[i].n; c++)
+			pg.estimate += scenario_seconds(&grp[i].cfg[c]);
 
 	for (int i = 0; i < nsc && rc == 0; i++) {
-		struct pcb_design_result *res = calloc((size_t)sc[i].nr_designs, sizeof(*res));
+		struct pcb_scenario *first = &grp[i].cfg[0];
+		int total = 0, done = 0, broken = 0;
+		struct pcb_design_result *res;
 		char started[32], path[PATH_MAX];
 		json_t *context, *result;
-		int broken = 0;
 
+		for (int c = 0; c < grp[i].n; c++)
+			total += grp[i].cfg[c].nr_designs;
+		res = calloc((size_t)total, sizeof(*res));
 		pcb_utc_timestamp(started, sizeof(started), 0);
 		context = pcb_result_context(&topo, &clk, command, started);
-		pg.scenario = sc[i].name;
-		for (int d = 0; d < sc[i].nr_designs; d++) {
-			if (pcb_run_design(&topo, &sc[i], sc[i].design[d], &clk, &res[d],
-					   progress_line, &pg, err, sizeof(err)) < 0) {
-				if (pg.tty)
-					fprintf(stderr, "\n");
-				fprintf(stderr, "%s: %s: %s\n", pg.scenario, sc[i].design[d]->name, err);
-				rc = EXIT_RUNTIME;
-				for (int e = 0; e <= d; e++)
-					pcb_design_result_free(&res[e]);
-				free(res);
-				json_decref(context);
-				goto out;
+		pg.scenario = first->name;
+		for (int c = 0; c < grp[i].n && rc == 0; c++) {
+			struct pcb_scenario *sc = &grp[i].cfg[c];
+
+			for (int d = 0; d < sc->nr_designs; d++) {
+				if (pcb_run_design(&topo, sc, sc->design[d], &clk, &res[done],
+						   progress_line, &pg, err, sizeof(err)) < 0) {
+					if (pg.tty)
+						fprintf(stderr, "\n");
+					fprintf(stderr, "%s: %s%s%s: %s\n", pg.scenario, sc->design[d]->name,
+						sc->label[0] ? " " : "", sc->label, err);
+					rc = EXIT_RUNTIME;
+					break;
+				}
+				broken |= res[done].check_failed;
+				done++;
 			}
-			broken |= res[d].check_failed;
+		}
+		if (rc) {
+			for (int e = 0; e < done; e++)
+				pcb_design_result_free(&res[e]);
+			free(res);
+			json_decref(context);
+			goto out;
 		}
 		if (pg.tty)
 			fprintf(stderr, "\r\033[K");
 		json_object_set_new(context, "complete", json_true());
-		result = pcb_result_build(context, &sc[i], res, sc[i].nr_designs);
+		result = pcb_result_build(context, first, res, total);
 		if (pcb_tables_print(stdout, result, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", pg.scenario, err);
 			rc = EXIT_RUNTIME;
@@ -537,14 +573,14 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 			fprintf(stderr, "%s: %s\n", pg.scenario, err);
 			rc = EXIT_RUNTIME;
 		} else {
-			fprintf(stderr, "%s: result in %s\n", sc[i].name, path);
+			fprintf(stderr, "%s: result in %s\n", first->name, path);
 		}
 		if (broken) {
 			fprintf(stderr, "%s: the charge invariant was broken (see the notes)\n",
-				sc[i].name);
+				first->name);
 			rc = EXIT_RUNTIME;
 		}
-		for (int d = 0; d < sc[i].nr_designs; d++)
+		for (int d = 0; d < total; d++)
 			pcb_design_result_free(&res[d]);
 		free(res);
 		json_decref(result);
@@ -553,9 +589,12 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 			printf("\n");
 	}
 out:
-	for (int i = 0; i < nsc; i++)
-		pcb_scenario_free(&sc[i]);
-	free(sc);
+	for (int i = 0; i < nsc; i++) {
+		for (int c = 0; c < grp[i].n; c++)
+			pcb_scenario_free(&grp[i].cfg[c]);
+		free(grp[i].cfg);
+	}
+	free(grp);
 	free(sets);
 	pcb_topo_destroy(&topo);
 	return rc;

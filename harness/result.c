@@ -230,14 +230,14 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 			all.value += v->value;
 			all.enabled_ns += v->enabled_ns;
 			all.running_ns += v->running_ns;
-			json_array_append_new(counters, counter_json(r->design->name, (int)r->worker[i].cpu,
+			json_array_append_new(counters, counter_json(r->label, (int)r->worker[i].cpu,
 								     &cfg->ev[e], v, 0));
 		}
-		json_array_append_new(counters, counter_json(r->design->name, -1, &cfg->ev[e], &all,
+		json_array_append_new(counters, counter_json(r->label, -1, &cfg->ev[e], &all,
 							     r->ops));
 		if (all.status == -EACCES || all.status == -EPERM) {
 			snprintf(note, sizeof(note), "%s: %s: %s (perf_event_paranoid is %d)",
-				 r->design->name, cfg->ev[e].name, strerror(-all.status),
+				 r->label, cfg->ev[e].name, strerror(-all.status),
 				 pcb_perf_paranoid());
 			json_array_append_new(notes, json_string(note));
 		}
@@ -252,7 +252,7 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 			if (!calls || all.status)
 				continue;
 			o = json_object();
-			json_object_set_new(o, "design", json_string(r->design->name));
+			json_object_set_new(o, "design", json_string(r->label));
 			json_object_set_new(o, "function", json_string(pcb_fn_name[f]));
 			json_object_set_new(o, "event", json_string(cfg->ev[e].name));
 			json_object_set_new(o, "per_call", json_real((double)r->ctr_fn[f][e] / (double)calls));
@@ -263,7 +263,7 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 	if (r->kernel_dropped) {
 		snprintf(note, sizeof(note), "%s: kernel-mode counting is not permitted here "
 			 "(perf_event_paranoid is %d): hardware events count user mode only",
-			 r->design->name, pcb_perf_paranoid());
+			 r->label, pcb_perf_paranoid());
 		json_array_append_new(notes, json_string(note));
 	}
 }
@@ -283,17 +283,31 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		const struct pcb_design_result *r = &res[d];
 		json_t *dj = json_object(), *workers = json_array();
 
-		json_object_set_new(dj, "design", json_string(r->design->name));
+		json_object_set_new(dj, "design", json_string(r->label));
+		json_object_set_new(dj, "design_name", json_string(r->design->name));
+		json_object_set_new(dj, "config", json_string(r->sc->label));
 		json_object_set_new(dj, "follows", json_string(r->design->follows));
 		json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)r->variant->stock_size));
 		json_object_set_new(dj, "stock_hot_bytes",
 				    json_integer((json_int_t)r->variant->stock_hot_bytes));
-		json_object_set_new(dj, "slots", json_integer(sc->slots));
-		json_object_set_new(dj, "irq_model", json_string(sc->irq_model ? "pushf_popf" : "none"));
+		json_object_set_new(dj, "slots", json_integer(r->sc->slots));
+		json_object_set_new(dj, "irq_model", json_string(r->sc->irq_model ? "pushf_popf" : "none"));
+		if (r->accounting_impl[0])
+			json_object_set_new(dj, "accounting", json_string(r->accounting_impl));
+		if (r->fn[PCB_FN_KMALLOC].total.samples) {
+			const struct pcb_stat *k = &r->fn[PCB_FN_KMALLOC].total;
+			double min = (double)k->min_raw - r->overhead;
+			double hz = json_number_value(json_object_get(context, "tsc_hz"));
+
+			json_object_set_new(dj, "kmalloc_burst", json_pack("{s:I,s:I,s:f,s:f}",
+				"bursts", (json_int_t)k->samples, "objects", (json_int_t)r->sc->burst,
+				"min_us", hz > 0 ? min / hz * 1e6 : 0.0,
+				"min_cycles_per_op", min / (double)r->sc->burst));
+		}
 		json_object_set_new(dj, "drain", json_string(r->design->drain == PCB_DRAIN_WORK ? "work" :
 							     r->design->drain == PCB_DRAIN_REMOTE ? "remote" : "qsbr"));
 		if (r->design->drain == PCB_DRAIN_WORK)
-			json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[sc->delivery]));
+			json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[r->sc->delivery]));
 		{
 			json_t *ev = json_object();
 			uint64_t hit = r->ev[PCB_EV_STOCK_HIT], miss = r->ev[PCB_EV_STOCK_MISS];
@@ -309,7 +323,7 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 				/* each page_counter call is one atomic per level up to the root */
 				json_object_set_new(ev, "atomics_per_charge",
 						    json_real((double)(r->ev[PCB_EV_PC_CHARGE] + r->ev[PCB_EV_PC_UNCHARGE]) *
-							      sc->memcg_depth / (double)(hit + miss)));
+							      r->sc->memcg_depth / (double)(hit + miss)));
 			}
 			json_object_set_new(dj, "events", ev);
 		}
@@ -326,7 +340,7 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 			if (r->worker[i].node >= 0 && r->worker[i].stock_node >= 0 &&
 			    r->worker[i].node != r->worker[i].stock_node) {
 				snprintf(note, sizeof(note), "%s: the stock of CPU %u is on node %d, "
-					 "not its own node %d", r->design->name, r->worker[i].cpu,
+					 "not its own node %d", r->label, r->worker[i].cpu,
 					 r->worker[i].stock_node, r->worker[i].node);
 				json_array_append_new(notes, json_string(note));
 			}
@@ -341,16 +355,16 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		json_object_set_new(dj, "nonoverlapping_runs", json_integer(r->nonoverlap));
 		json_object_set_new(dj, "charge_invariant", json_string(r->check));
 		json_array_append_new(designs, dj);
-		counters_json(counters, per_call, notes, sc, r);
+		counters_json(counters, per_call, notes, r->sc, r);
 
 		if (r->nonoverlap) {
 			snprintf(note, sizeof(note), "%s: in %d of %d runs the workers did not all "
-				 "run at the same time", r->design->name, r->nonoverlap, r->runs);
+				 "run at the same time", r->label, r->nonoverlap, r->runs);
 			json_array_append_new(notes, json_string(note));
 		}
 		if (r->check_failed) {
 			snprintf(note, sizeof(note), "%s: CHARGE INVARIANT BROKEN %s",
-				 r->design->name, r->check);
+				 r->label, r->check);
 			json_array_append_new(notes, json_string(note));
 		}
 
@@ -372,9 +386,9 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 				json_decref(fj);
 				continue;
 			}
-			json_object_set_new(fj, "design", json_string(r->design->name));
+			json_object_set_new(fj, "design", json_string(r->label));
 			json_object_set_new(fj, "function", json_string(pcb_fn_name[f]));
-			json_object_set_new(fj, "timing", json_string(pcb_timing_name(sc->timing)));
+			json_object_set_new(fj, "timing", json_string(pcb_timing_name(r->sc->timing)));
 			json_object_set_new(fj, "avg_cycles", json_real(pcb_mean(fr->run_mean, r->runs)));
 			json_object_set_new(fj, "stddev", json_real(pcb_stddev(fr->run_mean, r->runs)));
 			json_object_set_new(fj, "calls", json_integer((json_int_t)calls));

@@ -8,6 +8,7 @@
 #include "../kernels/memcontrol.h"
 #include "check.h"
 #include "runner.h"
+#include "static_key.h"
 #include "work.h"
 #include "worker.h"
 
@@ -63,6 +64,7 @@ struct run_shared {
 	const struct pcb_variant *v;
 	const struct pcb_topo *topo;
 	struct memcg_tree *tree;
+	int key_patched;
 	uint64_t duration_ticks, warmup_ticks;
 	int stop;			/* set by the main thread before the last barrier */
 	pthread_barrier_t bar;
@@ -133,6 +135,10 @@ static void *worker_main(void *arg)
 	w->obj_share = sc->obj_share;
 	w->obj_size = sc->object_size + (unsigned int)sizeof(void *);	/* obj_full_size() */
 	w->burst = (uint64_t)sc->burst;
+	w->accounting = sc->accounting;
+	w->key_patched = s->key_patched;
+	if (sc->accounting != PCB_ACCT_MEMCG)
+		w->memcg[0] = s->tree->memcg[0];	/* only the root memcg exists */
 	w->rng = (sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
 	if (!w->rng)
 		w->rng = 1;
@@ -286,6 +292,23 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	pcb_nr_online_cpus = nr;
 	res->design = d;
 	res->variant = v;
+	res->sc = sc;
+	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "", sc->label);
+	if (sc->accounting >= PCB_ACCT_STATIC_KEY) {
+		char why[200];
+
+		s.key_patched = pcb_static_key_patchable(why, sizeof(why)) == 0;
+		if (s.key_patched) {
+			snprintf(res->accounting_impl, sizeof(res->accounting_impl),
+				 "jump label: %d sites rewritten to %s", pcb_static_key_sites(&memcg_in_use_key),
+				 sc->accounting == PCB_ACCT_STATIC_KEY_ON ? "jmp" : "a 5-byte nop");
+			pcb_static_key_set(&memcg_in_use_key, sc->accounting == PCB_ACCT_STATIC_KEY_ON);
+		} else {
+			snprintf(res->accounting_impl, sizeof(res->accounting_impl),
+				 "NOT a jump label: a test of the key (%s)", why);
+			memcg_in_use_key.enabled = sc->accounting == PCB_ACCT_STATIC_KEY_ON;
+		}
+	}
 	res->nr_events = sc->counters.n;
 	res->per_call = sc->counters.per_call;
 	snprintf(res->check, sizeof(res->check), "ok");
@@ -386,6 +409,9 @@ out:
 		pcb_free_on_node(t[i].w, sizeof(*t[i].w));
 	}
 	pthread_barrier_destroy(&s.bar);
+	if (s.key_patched)
+		pcb_static_key_set(&memcg_in_use_key, false);
+	memcg_in_use_key.enabled = 0;
 	memcg_tree_destroy(&tree);
 	free(cpus);
 	free(ws);

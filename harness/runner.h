@@ -31,6 +31,9 @@ struct pcb_worker_info {
 struct pcb_design_result {
 	const struct pcb_design *design;
 	const struct pcb_variant *variant;
+	const struct pcb_scenario *sc;	/* this configuration */
+	char label[192];		/* design and configuration, as the tables name it */
+	char accounting_impl[256];
 	int runs;
 	int nr_workers;
 	struct pcb_worker_info *worker;

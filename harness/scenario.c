@@ -32,6 +32,9 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 		"how drain work reaches its CPU in work-based designs: kworker, signal, poll" },
 	[K_RUN_IRQ_MODEL] = { "run", "irq_model", "none",
 		"cost of local_irq_save/restore in the lock paths: none, pushf_popf" },
+	[K_RUN_ACCOUNTING] = { "run", "accounting", "memcg",
+		"seed 003's kernels: memcg (charge the scenario's memcgs), none, always, "
+		"static_key, static_key_on (batch charge workload, root memcg only)" },
 	[K_CPUS_WORKERS] = { "cpus", "workers", "all,!0",
 		"CPU set of the workers: all, node:N, isolated, housekeeping, N, N-M, !term" },
 	[K_CPUS_ISOLATED] = { "cpus", "isolated", "sysfs",
@@ -55,7 +58,7 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 	[K_WORKLOAD_OBJ_SHARE] = { "workload", "obj_share", "55",
 		"mixed: percent of operations that allocate or free objects (0..100)" },
 	[K_WORKLOAD_MEMCGS] = { "workload", "memcgs", "1",
-		"multi_memcg: memcgs each worker charges in turn (1..30)" },
+		"multi_memcg: memcgs each worker charges in turn (1..60)" },
 	[K_WORKLOAD_BURST] = { "workload", "burst", "1048576",
 		"batch kmalloc: allocations timed as one burst (1..16777216)" },
 	[K_WORKLOAD_SEED] = { "workload", "seed", "1",
@@ -78,6 +81,8 @@ static int find_key(const char *section, const char *name)
 
 static int known_section(const char *section)
 {
+	if (!strcmp(section, "sweep"))
+		return 1;
 	for (int k = 0; k < K_NR; k++)
 		if (!strcmp(pcb_keys[k].section, section))
 			return 1;
@@ -174,7 +179,7 @@ static char *reader(char *str, int num, void *stream)
 			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
 			if (!known_section(name)) {
 				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
-					 "(sections: scenario, run, cpus, memcg, stock, workload, counters)",
+					 "(sections: scenario, run, cpus, memcg, stock, workload, counters, sweep)",
 					 ps->sc->file, ps->line, name);
 				ps->failed = 1;
 				return NULL;
@@ -196,6 +201,35 @@ static int handler(void *user, const char *section, const char *name, const char
 		snprintf(ps->err, ps->errlen, "%s:%d: %s: key outside a [section]", sc->file,
 			 ps->line, name);
 		goto fail;
+	}
+	if (!strcmp(section, "sweep")) {
+		char sect[64], key[64];
+		const char *dot = strchr(name, '.');
+
+		k = -1;
+		if (dot && (size_t)(dot - name) < sizeof(sect)) {
+			snprintf(sect, sizeof(sect), "%.*s", (int)(dot - name), name);
+			snprintf(key, sizeof(key), "%s", dot + 1);
+			k = find_key(sect, key);
+		}
+		if (k < 0 || k == K_SCENARIO_NAME || k == K_SCENARIO_DESCRIPTION) {
+			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: not a key to sweep "
+				 "(write section.key = value, value, ...)", sc->file, ps->line, name);
+			goto fail;
+		}
+		if (sc->sweep[k]) {
+			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: swept twice", sc->file,
+				 ps->line, name);
+			goto fail;
+		}
+		sc->sweep[k] = trimmed_dup(value);
+		sc->sweep_line[k] = ps->line;
+		if (!sc->sweep[k] || !*sc->sweep[k]) {
+			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: no values", sc->file,
+				 ps->line, name);
+			goto fail;
+		}
+		return 1;
 	}
 	k = find_key(section, name);
 	if (k < 0) {
@@ -514,6 +548,19 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 		    get_choice(sc, K_STOCK_NOCACHE, nocache, 2, &sc->nocache_isolated_only, err, errlen) < 0)
 			return -1;
 	}
+	{
+		static const char *const acct[] = { "memcg", "none", "always", "static_key",
+						    "static_key_on" };
+
+		if (get_choice(sc, K_RUN_ACCOUNTING, acct, 5, &sc->accounting, err, errlen) < 0)
+			return -1;
+		if (sc->accounting != PCB_ACCT_MEMCG &&
+		    (sc->workload != PCB_WL_CHARGE || sc->timing != PCB_TIMING_BATCH)) {
+			key_error(sc, K_RUN_ACCOUNTING, err, errlen, "%s needs run.workload = charge "
+				  "and run.timing = batch", sc->value[K_RUN_ACCOUNTING]);
+			return -1;
+		}
+	}
 	if (get_long(sc, K_STOCK_SLOTS, 1, 7, &v, err, errlen) < 0)
 		return -1;
 	sc->slots = (int)v;
@@ -523,12 +570,12 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	if (get_long(sc, K_WORKLOAD_OBJ_SHARE, 0, 100, &v, err, errlen) < 0)
 		return -1;
 	sc->obj_share = (int)v;
-	if (get_long(sc, K_WORKLOAD_MEMCGS, 1, 30, &v, err, errlen) < 0)
+	if (get_long(sc, K_WORKLOAD_MEMCGS, 1, 60, &v, err, errlen) < 0)
 		return -1;
 	sc->memcgs = (int)v;
-	if (sc->memcg_depth - 1 + sc->memcgs > 32) {
+	if (sc->memcg_depth - 1 + sc->memcgs > 64) {
 		key_error(sc, K_WORKLOAD_MEMCGS, err, errlen, "%d memcgs below a depth of %d need "
-			  "more than 32 memcg ids", sc->memcgs, sc->memcg_depth);
+			  "more than 64 memcg ids", sc->memcgs, sc->memcg_depth);
 		return -1;
 	}
 	if (get_long(sc, K_WORKLOAD_BURST, 1, 1L << 24, &sc->burst, err, errlen) < 0)
@@ -592,10 +639,66 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	return 0;
 }
 
+/* the n-th comma-separated item of list, trimmed, into buf; count returned */
+static int list_item(const char *list, int n, char *buf, size_t len)
+{
+	int count = 0;
+	const char *p = list;
+
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+
+		if (count == n && buf) {
+			while (l && isspace((unsigned char)*p)) {
+				p++;
+				l--;
+			}
+			while (l && isspace((unsigned char)p[l - 1]))
+				l--;
+			snprintf(buf, len, "%.*s", (int)l, p);
+		}
+		count++;
+		if (!end)
+			return count;
+		p = end + 1;
+	}
+}
+
+int pcb_scenario_combos(const struct pcb_scenario *sc)
+{
+	int n = 1;
+
+	for (int k = 0; k < K_NR; k++)
+		if (sc->sweep[k])
+			n *= list_item(sc->sweep[k], -1, NULL, 0);
+	return n;
+}
+
+void pcb_scenario_apply_combo(struct pcb_scenario *sc, int index)
+{
+	sc->label[0] = 0;
+	for (int k = 0; k < K_NR; k++) {
+		char v[128];
+		int n;
+
+		if (!sc->sweep[k])
+			continue;
+		n = list_item(sc->sweep[k], -1, NULL, 0);
+		list_item(sc->sweep[k], index % n, v, sizeof(v));
+		index /= n;
+		set_value(sc, k, v, sc->sweep_line[k], NULL);
+		snprintf(sc->label + strlen(sc->label), sizeof(sc->label) - strlen(sc->label),
+			 "%s%s=%s", sc->label[0] ? " " : "", pcb_keys[k].name, v);
+	}
+}
+
 void pcb_scenario_free(struct pcb_scenario *sc)
 {
-	for (int k = 0; k < K_NR; k++)
+	for (int k = 0; k < K_NR; k++) {
 		free(sc->value[k]);
+		free(sc->sweep[k]);
+	}
 	free(sc->text);
 	hwloc_bitmap_free(sc->workers);
 	memset(sc, 0, sizeof(*sc));

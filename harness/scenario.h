@@ -33,6 +33,7 @@ enum pcb_key_id {
 	K_RUN_WARMUP_MS,
 	K_RUN_WORK_DELIVERY,
 	K_RUN_IRQ_MODEL,
+	K_RUN_ACCOUNTING,
 	K_CPUS_WORKERS,
 	K_CPUS_ISOLATED,
 	K_MEMCG_DEPTH,
@@ -84,6 +85,7 @@ struct pcb_scenario {
 	int memcg_depth;
 	int delivery;			/* enum pcb_delivery */
 	int irq_model;			/* 0 none, 1 pushf_popf */
+	int accounting;			/* enum pcb_accounting */
 	int slots;			/* NR_MEMCG_STOCK, 1..7 */
 	int eviction_round_robin;
 	int nocache_isolated_only;
@@ -96,7 +98,21 @@ struct pcb_scenario {
 	long burst;			/* batch kmalloc: allocations a burst */
 	unsigned long seed;
 	struct pcb_counters_cfg counters;
+
+	/* [sweep] section.key = v1, v2, ...: one configuration per combination */
+	char *sweep[K_NR];
+	int sweep_line[K_NR];
+	char label[160];		/* this configuration's settings, "slots=7 memcgs=12" */
 };
+
+/* configurations the scenario's [sweep] expands to (1 without one) */
+int pcb_scenario_combos(const struct pcb_scenario *sc);
+/*
+ * Apply combination `index` of the sweep to sc (freshly loaded, before
+ * finish): its values become overrides named by their [sweep] line, and
+ * sc->label says which.
+ */
+void pcb_scenario_apply_combo(struct pcb_scenario *sc, int index);
 
 /*
  * Load a scenario file. On error returns -1 with "FILE:LINE: section.key:

@@ -295,15 +295,66 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 		fprintf(out, "\n");
 	}
 
+	/* stock hits and page_counter traffic (seed 002's question) */
+	{
+		int shown = 0;
+
+		json_array_foreach(designs, i, dj) {
+			json_t *ev = json_object_get(dj, "events");
+			const char *d = str(dj, "design");
+			int w = first_col(d);
+
+			if (!json_object_get(ev, "hit_rate"))
+				continue;
+			if (!shown++)
+				fprintf(out, "%-24s%-16s%-16s%s\n", "stock", "hit rate %",
+					"misses", "page_counter atomics per charge");
+			fprintf(out, "%-*s%-16.2f%-16" JSON_INTEGER_FORMAT "%.3f\n",
+				w < 24 ? 24 : w, d,
+				100 * json_number_value(json_object_get(ev, "hit_rate")),
+				json_integer_value(json_object_get(ev, "stock_misses")),
+				json_number_value(json_object_get(ev, "atomics_per_charge")));
+		}
+		if (shown)
+			fprintf(out, "\n");
+	}
+
+	/* seed 000's kmalloc benchmark: the best burst */
+	json_array_foreach(designs, i, dj) {
+		json_t *k = json_object_get(dj, "kmalloc_burst");
+
+		if (!k)
+			continue;
+		fprintf(out, "%s: kmalloc x %" JSON_INTEGER_FORMAT ": min %.0f us, %.2f cycles per "
+			"kmalloc (best of %" JSON_INTEGER_FORMAT " bursts)\n", str(dj, "design"),
+			json_integer_value(json_object_get(k, "objects")),
+			json_number_value(json_object_get(k, "min_us")),
+			json_number_value(json_object_get(k, "min_cycles_per_op")),
+			json_integer_value(json_object_get(k, "bursts")));
+	}
+
 	json_array_foreach(designs, i, dj)
 		print_counters(out, result, dj);
 
-	json_array_foreach(designs, i, dj)
+	json_array_foreach(designs, i, dj) {
+		json_t *work = json_object_get(dj, "work");
+
 		fprintf(out, "%s: charge invariant %s; stock %" JSON_INTEGER_FORMAT " bytes; %"
-			JSON_INTEGER_FORMAT " operations\n", str(dj, "design"),
+			JSON_INTEGER_FORMAT " operations", str(dj, "design"),
 			str(dj, "charge_invariant"),
 			json_integer_value(json_object_get(dj, "stock_bytes")),
 			json_integer_value(json_object_get(dj, "ops")));
+		if (json_integer_value(json_object_get(work, "queued")))
+			fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
+				JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
+				str(dj, "work_delivery"),
+				json_integer_value(json_object_get(work, "queued")),
+				json_integer_value(json_object_get(work, "ran")),
+				json_integer_value(json_object_get(work, "deferred")));
+		if (json_object_get(dj, "accounting"))
+			fprintf(out, "; accounting hooks: %s", str(dj, "accounting"));
+		fprintf(out, "\n");
+	}
 	json_array_foreach(notes, i, dj)
 		fprintf(out, "note: %s\n", json_string_value(dj));
 	return 0;

@@ -43,7 +43,7 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 }
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
-#define PCB_WORKER_MEMCGS 32
+#define PCB_WORKER_MEMCGS 64
 
 struct pcb_worker {
 	/* set up by the runner */
@@ -59,6 +59,8 @@ struct pcb_worker {
 	int obj_share;			/* mixed: percent of operations on objects */
 	unsigned int obj_size;		/* obj_full_size(): object + its objcg pointer */
 	uint64_t burst;			/* batch kmalloc: allocations a burst */
+	int accounting;			/* enum pcb_accounting */
+	int key_patched;		/* the jump label can be rewritten here */
 	uint64_t ops_limit;		/* 0: run until the deadline */
 	uint64_t deadline;		/* TSC value to stop at */
 

@@ -19,7 +19,7 @@ struct pcb_dbg;
 struct work_struct;
 
 /* css ids the per-CPU reference counts and statistics can hold */
-#define PCB_MAX_MEMCG 64
+#define PCB_MAX_MEMCG 128
 
 /* memcg statistics the stock updates (memcg_stat_item / node_stat_item) */
 enum pcb_stat_item {

@@ -24,12 +24,14 @@ static char *tables_of(json_t *result)
 	return buf;
 }
 
-static void fill(struct pcb_design_result *r, const struct pcb_design *d, const double *consume,
-		 const double *refill, int runs)
+static void fill(struct pcb_design_result *r, const struct pcb_design *d,
+		 const struct pcb_scenario *sc, const double *consume, const double *refill, int runs)
 {
 	memset(r, 0, sizeof(*r));
 	r->design = d;
 	r->variant = d->variant[0][0];
+	r->sc = sc;
+	snprintf(r->label, sizeof(r->label), "%s", d->name);
 	r->runs = runs;
 	r->nr_workers = 1;
 	r->worker = calloc(1, sizeof(*r->worker));
@@ -70,8 +72,8 @@ int main(void)
 	CHECK(pcb_topo_load(&topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
 	CHECK(pcb_scenario_load_text(&sc, "unit.scn", text, err, sizeof(err)) == 0, "%s", err);
 	CHECK(pcb_scenario_finish(&sc, &topo, err, sizeof(err)) == 0, "%s", err);
-	fill(&res[0], pcb_design_find("local_lock"), ll_consume, ll_refill, 3);
-	fill(&res[1], pcb_design_find("spinlock"), sl_consume, sl_refill, 3);
+	fill(&res[0], pcb_design_find("local_lock"), &sc, ll_consume, ll_refill, 3);
+	fill(&res[1], pcb_design_find("spinlock"), &sc, sl_consume, sl_refill, 3);
 
 	ctx = pcb_result_context(&topo, &clk, "pcpbench run unit.scn", "2026-01-01T00:00:00Z");
 	json_object_set_new(ctx, "complete", json_true());
