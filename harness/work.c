@@ -32,10 +32,16 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	struct pcb_workq *wq = cpu->wq;
 
 	/* the kworker clears PENDING before it calls work->func */
-	if (!wq || !atomic_exchange(&wq->pending, 0))
+	if (!wq)
 		return;
+	atomic_store(&wq->busy, 1);
+	if (!atomic_exchange(&wq->pending, 0)) {
+		atomic_store(&wq->busy, 0);
+		return;
+	}
 	wq->fn(cpu);
 	atomic_fetch_add_explicit(&wq->ran, 1, memory_order_relaxed);
+	atomic_store(&wq->busy, 0);
 }
 
 /* one instruction each: atomic against a thread interrupted on this CPU */
@@ -58,11 +64,14 @@ static inline int enter_cpu(struct pcb_cpu *cpu)
 	/* cmpxchg without lock: atomic against this CPU, which is all it races with */
 	__asm__ __volatile__("cmpxchgl %2, %1" : "+a"(old), "+m"(cpu->preempt_count)
 			     : "r"(PREEMPT_ENABLED + 1) : "memory", "cc");
+	if (old == PREEMPT_ENABLED)
+		pcb_tsan_acquire(&cpu->preempt_count);
 	return old == PREEMPT_ENABLED;
 }
 
 static inline void leave_cpu(struct pcb_cpu *cpu)
 {
+	pcb_tsan_release(&cpu->preempt_count);
 	__asm__ __volatile__("decl %0" : "+m"(cpu->preempt_count) :: "memory", "cc");
 }
 
@@ -150,7 +159,7 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 	wq->fn = fn;
 	wq->cpu = cpu;
 	wq->owner = pthread_self();
-	cpu->wq = wq;
+	__atomic_store_n(&cpu->wq, wq, __ATOMIC_RELEASE);	/* published to drainers */
 	self_cpu = cpu;
 
 	if (mode == PCB_DELIVER_SIGNAL) {
@@ -166,15 +175,26 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 			snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
 			return -EINVAL;
 		}
+		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+
+		/*
+		 * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
+		 * section, the helper runs until it blocks, so the owner cannot enter
+		 * the stock while the drain is half done.
+		 */
 		CPU_ZERO(&set);
 		CPU_SET(os_cpu, &set);
 		pthread_attr_init(&attr);
 		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &prio);
 		rc = pthread_create(&wq->helper, &attr, kworker, wq);
 		pthread_attr_destroy(&attr);
 		if (rc) {
-			snprintf(err, errlen, "cannot start the kworker of CPU %d: %s", os_cpu,
-				 strerror(rc));
+			snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
+				 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
+				 "or use run.work_delivery = signal)" : "");
 			return -rc;
 		}
 		wq->helper_started = 1;
@@ -198,7 +218,7 @@ void pcb_workq_stop(struct pcb_workq *wq)
 
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
-	struct pcb_workq *wq = cpu->wq;
+	struct pcb_workq *wq = __atomic_load_n(&cpu->wq, __ATOMIC_ACQUIRE);
 
 	if (!wq)
 		return false;

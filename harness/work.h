@@ -7,7 +7,7 @@
  *  signal   pthread_kill(); the handler runs the work at once when the
  *           owner is outside a preempt-disabled section, else sets
  *           need-resched and the owner's preempt_enable() runs it
- *  kworker  a helper thread pinned to the owner's CPU, woken by futex; it
+ *  kworker  a SCHED_FIFO helper pinned to the owner's CPU, woken by futex; it
  *           enters the CPU with a local cmpxchg on the owner's preempt count
  *           (atomic against a thread on the same CPU, as an interrupt would
  *           be), or sets need-resched and waits for the owner's
@@ -32,6 +32,7 @@ extern const char *const pcb_delivery_name[3];
 struct pcb_workq {
 	enum pcb_delivery mode;
 	atomic_int pending;		/* WORK_STRUCT_PENDING of the stock's work */
+	atomic_int busy;		/* the work is running */
 	void (*fn)(struct pcb_cpu *cpu);	/* work->func: the design's drain_local_stock() */
 	struct pcb_cpu *cpu;
 	pthread_t owner;
@@ -55,6 +56,11 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 void pcb_workq_stop(struct pcb_workq *wq);
 /* run the work if it is pending (owner context) */
 void pcb_run_work(struct pcb_cpu *cpu);
+/* neither queued nor running */
+static inline int pcb_work_idle(const struct pcb_workq *wq)
+{
+	return !atomic_load(&wq->pending) && !atomic_load(&wq->busy);
+}
 
 /* poll delivery: between two operations of the owner */
 static inline void pcb_work_poll(struct pcb_cpu *this)

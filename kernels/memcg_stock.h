@@ -184,8 +184,9 @@ static inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 	stock = this_cpu_stock(this);
 	STOCK_LOCK_OR(this, stock, flags, return ret);
 
-	if (memcg == stock->cached && stock->nr_pages >= nr_pages) {
-		stock->nr_pages -= nr_pages;
+	/* READ_ONCE/WRITE_ONCE as later kernels mark them: the same instructions */
+	if (memcg == READ_ONCE(stock->cached) && READ_ONCE(stock->nr_pages) >= nr_pages) {
+		WRITE_ONCE(stock->nr_pages, stock->nr_pages - nr_pages);
 		ret = true;
 	}
 
@@ -202,7 +203,7 @@ static inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
  */
 static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
 {
-	struct mem_cgroup *old = stock->cached;
+	struct mem_cgroup *old = READ_ONCE(stock->cached);
 
 	if (!old)
 		return;
@@ -210,11 +211,11 @@ static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *sto
 	if (stock->nr_pages) {
 		memcg_uncharge(this, old, stock->nr_pages);
 		/* do_memsw_account() is false on cgroup v2 */
-		stock->nr_pages = 0;
+		WRITE_ONCE(stock->nr_pages, 0);
 	}
 
 	css_put(this, &old->css);
-	stock->cached = NULL;
+	WRITE_ONCE(stock->cached, NULL);
 }
 
 #define drain_stock_fully drain_stock
@@ -230,9 +231,9 @@ static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *
 	if (stock->cached != memcg) { /* reset if necessary */
 		drain_stock(this, stock);
 		css_get(this, &memcg->css);
-		stock->cached = memcg;
+		WRITE_ONCE(stock->cached, memcg);
 	}
-	stock->nr_pages += nr_pages;
+	WRITE_ONCE(stock->nr_pages, stock->nr_pages + nr_pages);
 
 	if (stock->nr_pages > MEMCG_CHARGE_BATCH)
 		drain_stock(this, stock);
@@ -713,6 +714,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			if (!is_drain_needed(this, this_cpu_stock(cpu), root_memcg) || !cpu->stock_spare)
 				continue;
 			/* readers see the empty stock from now on */
+			pcb_tsan_release(&cpu->preempt_count);
 			old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
 						  (struct memcg_stock_pcp *)cpu->stock_spare);
 			cpu->stock_spare = NULL;
@@ -722,6 +724,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			/* every owner passed a quiescent state: the old stocks are private */
 			synchronize_rcu();
 			for (int i = 0; i < n; i++) {
+				pcb_tsan_acquire(&swapped[i]->preempt_count);
 				drain_stock_from(this, old[i]);
 				swapped[i]->stock_spare = old[i];
 			}

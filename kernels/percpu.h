@@ -84,6 +84,8 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu);
 static inline void preempt_disable(struct pcb_cpu *this)
 {
 	__asm__ __volatile__("incl %0" : "+m"(this->preempt_count) :: "memory");
+	/* whoever ran on this CPU before (a kworker, a signal) happened before */
+	pcb_tsan_acquire(&this->preempt_count);
 }
 
 /* preempt_enable(): decl; je __preempt_schedule, as x86 does it */
@@ -91,6 +93,7 @@ static inline void preempt_enable(struct pcb_cpu *this)
 {
 	bool zero;
 
+	pcb_tsan_release(&this->preempt_count);
 	__asm__ __volatile__("decl %0" : "+m"(this->preempt_count), "=@ccz"(zero) :: "memory");
 	if (unlikely(zero))
 		pcb_preempt_schedule(this);

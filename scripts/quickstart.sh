@@ -40,10 +40,22 @@ fi
 
 status=0
 meson test -C build --print-errorlogs "$@" || status=$?
-log=build/meson-logs/testlog.json
-if [ -f "$log" ]; then
-	passed=$(grep -c '"result": "OK"' "$log" || true)
-	failed=$(grep -c '"result": "\(FAIL\|TIMEOUT\|ERROR\|UNEXPECTEDPASS\)"' "$log" || true)
-	echo "tests: $passed passed, $failed failed"
+
+# the torture test again, under ThreadSanitizer (PCPBENCH_TSAN=0 skips it)
+if [ "${PCPBENCH_TSAN:-1}" != 0 ] && [ $# -eq 0 ]; then
+	if [ ! -f build-tsan/build.ninja ]; then
+		meson setup build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized >&2
+	fi
+	ninja -C build-tsan tests/test_invariant >&2
+	meson test -C build-tsan --no-rebuild --print-errorlogs invariant || status=$?
 fi
+
+passed=0
+failed=0
+for log in build/meson-logs/testlog.json build-tsan/meson-logs/testlog.json; do
+	[ -f "$log" ] || continue
+	passed=$((passed + $(grep -c '"result": "OK"' "$log" || true)))
+	failed=$((failed + $(grep -c '"result": "\(FAIL\|TIMEOUT\|ERROR\|UNEXPECTEDPASS\)"' "$log" || true)))
+done
+echo "tests: $passed passed, $failed failed"
 exit $status

@@ -127,7 +127,7 @@ static void wait_for_work(struct ctx *x)
 		int pending = 0;
 
 		for (int i = 0; i < NR_WORKERS; i++)
-			pending += x->cpu[i]->wq && atomic_load(&x->cpu[i]->wq->pending);
+			pending += x->cpu[i]->wq && !pcb_work_idle(x->cpu[i]->wq);
 		if (!pending)
 			return;
 		usleep(50);
@@ -200,8 +200,8 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 
 	for (int r = 0; r < ROUNDS; r++) {
 		atomic_store(&x.stop_drainer, 0);
+		pthread_barrier_wait(&x.bar);	/* round starts: every work queue is set up */
 		pthread_create(&drainer, NULL, drainer_thread, &x);
-		pthread_barrier_wait(&x.bar);	/* round starts */
 		pthread_barrier_wait(&x.bar);	/* quiescent */
 		atomic_store(&x.stop_drainer, 1);
 		pthread_join(drainer, NULL);
@@ -273,9 +273,24 @@ int main(void)
 		const struct pcb_design *d = pcb_designs[i];
 
 		if (d->drain == PCB_DRAIN_WORK) {
-			for (int del = 0; del < 3; del++)
+			for (int del = 0; del < 3; del++) {
+#if defined(__SANITIZE_THREAD__)
+				/*
+				 * The kworker helper must never block inside a drain, and the
+				 * ThreadSanitizer runtime takes locks of its own there; it also
+				 * holds a signal for a thread blocked in a barrier until the
+				 * barrier opens. Poll delivery is the one it checks faithfully.
+				 */
+				if (del != PCB_DELIVER_POLL)
+					continue;
+#endif
 				run_one(d, 0, 0, (enum pcb_delivery)del);
+			}
+#if defined(__SANITIZE_THREAD__)
+			run_one(d, 1, 1, PCB_DELIVER_POLL);
+#else
 			run_one(d, 1, 1, PCB_DELIVER_SIGNAL);
+#endif
 		} else {
 			run_one(d, 0, 0, PCB_DELIVER_POLL);
 			run_one(d, 1, 1, PCB_DELIVER_POLL);

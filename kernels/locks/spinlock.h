@@ -34,9 +34,11 @@ static inline void pcb_spin_lock(spinlock_t *lock)
 {
 	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
 		ck_pr_fence_lock();	/* acquire */
+		pcb_tsan_acquire(lock);
 		return;
 	}
 	ck_spinlock_cas_lock(lock);
+	pcb_tsan_acquire(lock);
 }
 
 #define memcg_stock_lock(this, stock)					\
@@ -44,7 +46,8 @@ static inline void pcb_spin_lock(spinlock_t *lock)
 	   preempt_disable(this); pcb_spin_lock(&(stock)->stock_lock); f_; })
 
 #define memcg_stock_unlock(this, stock, flags)				\
-	do { ck_spinlock_cas_unlock(&(stock)->stock_lock);		\
+	do { pcb_tsan_release(&(stock)->stock_lock);			\
+	     ck_spinlock_cas_unlock(&(stock)->stock_lock);		\
 	     preempt_enable(this); local_irq_restore_model(flags); } while (0)
 
 #endif
