@@ -9,6 +9,7 @@
 #ifndef PCB_DESIGN_H
 #define PCB_DESIGN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pcb_worker;
@@ -73,6 +74,12 @@ struct pcb_variant {
 	/* drain_all_stock(root) from `this`, over the online cpus[] */
 	void (*drain_all)(struct pcb_cpu *this, struct mem_cgroup *root,
 			  struct pcb_cpu *const *cpus, int nr);
+	/* charge nr pages and put them in cpu's stock, as its owner would (untimed) */
+	void (*prefill)(struct pcb_cpu *cpu, struct mem_cgroup *memcg, unsigned int nr);
+	/* tests: one consume_stock() as cpu; hold and release cpu's stock lock */
+	bool (*consume)(struct pcb_cpu *cpu, struct mem_cgroup *memcg, unsigned int nr);
+	unsigned long (*lock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner);
+	void (*unlock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner, unsigned long flags);
 	/* the stock's pages for memcg, and the slots that cache it */
 	unsigned int (*stock_pages)(const void *stock, const struct mem_cgroup *memcg);
 	int (*stock_refs)(const void *stock, const struct mem_cgroup *memcg);

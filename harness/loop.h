@@ -176,6 +176,7 @@ static inline void pcb_loop_call(struct pcb_worker *w)
 				break;
 			}
 			pcb_between_ops(this);
+			pcb_gap_watch(&w->gaps, &this->drain_seq, pcb_tsc_now());
 		}
 		w->ops += PCB_CHUNK;
 	} while (!pcb_loop_done(w));
@@ -230,6 +231,7 @@ static inline void pcb_loop_batch_charge(struct pcb_worker *w)
 			}
 			w->ops += 2 * n;
 			pcb_between_ops(this);
+			pcb_gap_watch(&w->gaps, &this->drain_seq, pcb_tsc_now());
 		}
 	} while (!pcb_loop_done(w));
 
@@ -379,6 +381,33 @@ static void PCB_FN(drain_all)(struct pcb_cpu *this, struct mem_cgroup *root,
 	drain_all_stock(this, root, cpus, nr);
 }
 
+static void PCB_FN(prefill)(struct pcb_cpu *cpu, struct mem_cgroup *memcg, unsigned int nr)
+{
+	struct page_counter *fail;
+
+	if (page_counter_try_charge(&memcg->memory, nr, &fail))
+		refill_stock(cpu, memcg, nr);
+}
+
+static bool PCB_FN(consume)(struct pcb_cpu *cpu, struct mem_cgroup *memcg, unsigned int nr)
+{
+	return consume_stock(cpu, memcg, nr);
+}
+
+static unsigned long PCB_FN(lock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner)
+{
+	struct memcg_stock_pcp *stock = this_cpu_stock(owner);
+
+	return memcg_stock_lock(this, stock);
+}
+
+static void PCB_FN(unlock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner, unsigned long flags)
+{
+	struct memcg_stock_pcp *stock = this_cpu_stock(owner);
+
+	memcg_stock_unlock(this, stock, flags);
+}
+
 static unsigned int PCB_FN(stock_pages)(const void *stock, const struct mem_cgroup *memcg)
 {
 	return stock_pages_of(stock, memcg);
@@ -421,6 +450,10 @@ const struct pcb_variant PCB_CAT3(pcb_variant_, MEMCG_STOCK_DESIGN, PCB_VARIANT_
 	.release = PCB_FN(release),					\
 	.drain_local = PCB_FN(drain_local),				\
 	.drain_all = PCB_FN(drain_all),					\
+	.prefill = PCB_FN(prefill),					\
+	.consume = PCB_FN(consume),					\
+	.lock_stock = PCB_FN(lock_stock),				\
+	.unlock_stock = PCB_FN(unlock_stock),				\
 	.stock_pages = PCB_FN(stock_pages),				\
 	.stock_refs = PCB_FN(stock_refs),				\
 	.stock_view = PCB_FN(stock_view),				\

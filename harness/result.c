@@ -268,11 +268,98 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 	}
 }
 
+static uint64_t fn_calls(const struct pcb_design_result *r, const char *fn)
+{
+	uint64_t calls = 0;
+
+	for (int f = 0; f < PCB_FN_NR; f++)
+		if (!strcmp(pcb_fn_name[f], fn))
+			for (int i = 0; i < r->runs; i++)
+				calls += r->fn[f].run_calls[i];
+	return calls;
+}
+
+/* drains, contention and interruptions of one design (issue: the coordinator) */
+static void drain_json(json_t *drains, json_t *contention, json_t *interruptions, json_t *notes,
+		       const struct pcb_design_result *r, double tsc_hz)
+{
+	char note[512];
+
+	if (r->coordinator) {
+		json_t *o = json_object();
+		double cyc = (double)tsc_hz;
+
+		(void)cyc;
+		json_object_set_new(o, "design", json_string(r->label));
+		json_object_set_new(o, "stocks", json_integer(r->nr_stocks));
+		json_object_set_new(o, "virtual_cpus", json_integer(r->nr_virtual));
+		json_object_set_new(o, "coordinator_cpu", json_integer(r->coord_cpu));
+		json_object_set_new(o, "count", json_integer((json_int_t)r->drains));
+		json_object_set_new(o, "avg_cycles", json_real(pcb_mean(r->drain_run_mean, r->runs)));
+		json_object_set_new(o, "stddev", json_real(pcb_stddev(r->drain_run_mean, r->runs)));
+		json_object_set_new(o, "p99_cycles", json_integer((json_int_t)pcb_hist_quantile(&r->drain_total.hist, 0.99)));
+		if (r->design->drain == PCB_DRAIN_WORK) {
+			json_object_set_new(o, "completed", json_integer((json_int_t)r->completed));
+			json_object_set_new(o, "incomplete", json_integer((json_int_t)r->incomplete));
+			json_object_set_new(o, "completion_p50", json_integer((json_int_t)pcb_hist_quantile(&r->completion, 0.5)));
+			json_object_set_new(o, "completion_p99", json_integer((json_int_t)pcb_hist_quantile(&r->completion, 0.99)));
+		}
+		if (r->stranded_n) {
+			json_object_set_new(o, "stranded_pages_avg",
+					    json_real((double)r->stranded_sum / (double)r->stranded_n));
+			json_object_set_new(o, "stranded_pages_max", json_integer((json_int_t)r->stranded_max));
+		}
+		json_array_append_new(drains, o);
+		if (r->nr_virtual && r->design->drain == PCB_DRAIN_WORK) {
+			snprintf(note, sizeof(note), "%s: the drain work of %d virtual CPUs ran on helper "
+				 "threads, not on CPUs of their own: its completion is not the kernel's",
+				 r->label, r->nr_virtual);
+			json_array_append_new(notes, json_string(note));
+		}
+		if (r->coord_shares_cpu) {
+			snprintf(note, sizeof(note), "%s: the coordinator shares CPU %d with a worker",
+				 r->label, r->coord_cpu);
+			json_array_append_new(notes, json_string(note));
+		}
+	}
+	for (int i = 0; i < r->nr_cc; i++) {
+		const struct pcb_contention_row *c = &r->cc[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "design", json_string(r->label));
+		json_object_set_new(o, "function", json_string(c->fn));
+		json_object_set_new(o, "side", json_string(c->coordinator ? "coordinator" : "worker"));
+		json_object_set_new(o, "calls", json_integer((json_int_t)(c->coordinator ? 0 : fn_calls(r, c->fn))));
+		json_object_set_new(o, "contended", json_integer((json_int_t)c->contended));
+		json_object_set_new(o, "wait_avg_cycles", json_real(c->contended ? (double)c->wait_sum / (double)c->contended : 0));
+		json_object_set_new(o, "wait_max_cycles", json_integer((json_int_t)c->wait_max));
+		json_array_append_new(contention, o);
+	}
+	for (int i = 0; i < r->nr_workers; i++) {
+		const struct pcb_gaps *g = &r->gaps[i];
+		json_t *o = json_object();
+		double ns = tsc_hz > 0 ? 1e9 / tsc_hz : 0;
+
+		json_object_set_new(o, "design", json_string(r->label));
+		json_object_set_new(o, "cpu", json_integer(r->worker[i].cpu));
+		json_object_set_new(o, "threshold_ns", json_real((double)g->threshold * ns));
+		json_object_set_new(o, "count", json_integer((json_int_t)g->count));
+		json_object_set_new(o, "attributed", json_integer((json_int_t)g->attributed));
+		json_object_set_new(o, "stolen_ns", json_real((double)g->stolen * ns));
+		json_object_set_new(o, "max_ns", json_real((double)g->max * ns));
+		json_object_set_new(o, "p99_ns", json_real((double)pcb_hist_quantile(&g->hist, 0.99) * ns));
+		json_object_set_new(o, "p999_ns", json_real((double)pcb_hist_quantile(&g->hist, 0.999) * ns));
+		json_object_set_new(o, "histogram", histogram_json(&g->hist));
+		json_array_append_new(interruptions, o);
+	}
+}
+
 json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 			 const struct pcb_design_result *res, int nr_designs)
 {
 	json_t *o = json_object(), *designs = json_array(), *functions = json_array();
 	json_t *notes = json_array(), *counters = json_array(), *per_call = json_array();
+	json_t *drains = json_array(), *contention = json_array(), *interruptions = json_array();
 	char note[512];
 
 	json_object_set_new(o, "format", json_string(PCB_RESULT_FORMAT));
@@ -356,6 +443,10 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		json_object_set_new(dj, "charge_invariant", json_string(r->check));
 		json_array_append_new(designs, dj);
 		counters_json(counters, per_call, notes, r->sc, r);
+		drain_json(drains, contention, interruptions, notes, r,
+			   json_number_value(json_object_get(context, "tsc_hz")));
+		if (r->drains)
+			json_object_set_new(dj, "drains", json_integer((json_int_t)r->drains));
 
 		if (r->nonoverlap) {
 			snprintf(note, sizeof(note), "%s: in %d of %d runs the workers did not all "
@@ -404,6 +495,9 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 	json_object_set_new(o, "designs", designs);
 	json_object_set_new(o, "functions", functions);
 	json_object_set_new(o, "counters", counters);
+	json_object_set_new(o, "drains", drains);
+	json_object_set_new(o, "contention", contention);
+	json_object_set_new(o, "interruptions", interruptions);
 	json_object_set_new(o, "counters_per_call", per_call);
 	json_object_set_new(o, "notes", notes);
 	return o;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "../kernels/memcontrol.h"
 #include "check.h"
 #include "runner.h"
+#include "coordinator.h"
 #include "static_key.h"
 #include "work.h"
 #include "worker.h"
@@ -68,7 +70,59 @@ struct run_shared {
 	uint64_t duration_ticks, warmup_ticks;
 	int stop;			/* set by the main thread before the last barrier */
 	pthread_barrier_t bar;
+	/* the coordinator */
+	int coord_cpu;			/* -1: none */
+	struct pcb_coord coord;
+	struct pcb_cpu **cpus;		/* the workers' CPUs, filled after set up */
+	int nr;
+	uint64_t fired;			/* drains in the last run */
+	char coord_err[256];
+	int coord_failed;
+	double tsc_hz;
 };
+
+static void *coord_main(void *arg)
+{
+	struct run_shared *s = arg;
+	const struct pcb_scenario *sc = s->sc;
+	struct pcb_coord_plan plan = {
+		.rate_hz = sc->drain_rate_hz, .poisson = sc->drain_poisson,
+		.burst = sc->drain_burst, .count = sc->drain_count,
+	};
+	int set_up = 0, run = 0;
+
+	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
+		snprintf(s->coord_err, sizeof(s->coord_err), "cannot pin the coordinator to CPU %d",
+			 s->coord_cpu);
+	pthread_barrier_wait(&s->bar);		/* set up */
+	for (;;) {
+		pthread_barrier_wait(&s->bar);	/* a run released, or stop */
+		if (s->stop)
+			break;
+		if (!set_up) {
+			struct mem_cgroup *target = sc->drain_target_leaf ? s->tree->leaf[0]
+									  : s->tree->memcg[0];
+
+			if (pcb_coord_setup(&s->coord, s->d, s->v, s->topo, s->tree, target, s->cpus,
+					    s->nr, sc->drain_stocks, s->coord_err,
+					    sizeof(s->coord_err)) < 0)
+				s->coord_failed = 1;
+			set_up = 1;
+		}
+		pcb_coord_reset(&s->coord);
+		pthread_barrier_wait(&s->bar);	/* every worker starts together */
+		if (!s->coord_failed) {
+			uint64_t start = pcb_tsc_now();
+
+			s->fired = pcb_coord_run(&s->coord, &plan, s->tsc_hz, start,
+						 start + s->duration_ticks,
+						 (sc->seed + 1) * 0x9E3779B97F4A7C15ULL + (uint64_t)run);
+		}
+		run++;
+		pthread_barrier_wait(&s->bar);	/* run over */
+	}
+	return NULL;
+}
 
 
 static void *worker_main(void *arg)
@@ -152,12 +206,26 @@ static void *worker_main(void *arg)
 		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
 
 		w->ops_limit = 0;
+		w->gaps.checks = 0;
+		w->gaps.threshold = UINT64_MAX;
 		w->deadline = pcb_tsc_now() + s->warmup_ticks;
 		if (s->warmup_ticks)
 			v->run(w);
 		memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
 		memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
 		memset(cpu->ev, 0, sizeof(cpu->ev));
+		memset(cpu->cc, 0, sizeof(cpu->cc));
+		{
+			uint64_t period = s->warmup_ticks && w->gaps.checks ?
+					  s->warmup_ticks / w->gaps.checks : 0;
+			uint64_t floor = (uint64_t)(s->tsc_hz * 2e-6);
+
+			memset(&w->gaps, 0, sizeof(w->gaps));
+			w->gaps.period = period;
+			w->gaps.threshold = sc->gap_threshold_ns ?
+				(uint64_t)(s->tsc_hz * (double)sc->gap_threshold_ns / 1e9) :
+				pcb_max(floor, 20 * period);
+		}
 		w->charged = w->uncharged = w->failed = w->misses = w->ops = 0;
 		w->ops_limit = (uint64_t)s->sc->ops;
 
@@ -181,6 +249,29 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_contention *cc,
+			  int coordinator)
+{
+	for (int i = 0; i < 8 && cc[i].fn; i++) {
+		struct pcb_contention_row *row = NULL;
+
+		for (int r = 0; r < res->nr_cc; r++)
+			if (res->cc[r].coordinator == coordinator && !strcmp(res->cc[r].fn, cc[i].fn))
+				row = &res->cc[r];
+		if (!row && res->nr_cc < PCB_MAX_CC_ROWS) {
+			row = &res->cc[res->nr_cc++];
+			snprintf(row->fn, sizeof(row->fn), "%s", cc[i].fn);
+			row->coordinator = coordinator;
+		}
+		if (!row)
+			continue;
+		row->contended += cc[i].contended;
+		row->wait_sum += cc[i].wait_sum;
+		if (cc[i].wait_max > row->wait_max)
+			row->wait_max = cc[i].wait_max;
+	}
+}
+
 static int alloc_result(struct pcb_design_result *res, int runs, int nr)
 {
 	memset(res, 0, sizeof(*res));
@@ -188,7 +279,9 @@ static int alloc_result(struct pcb_design_result *res, int runs, int nr)
 	res->nr_workers = nr;
 	res->worker = calloc((size_t)nr, sizeof(*res->worker));
 	res->ctr = calloc((size_t)nr * PCB_MAX_EVENTS, sizeof(*res->ctr));
-	if (!res->worker || !res->ctr)
+	res->gaps = calloc((size_t)nr, sizeof(*res->gaps));
+	res->drain_run_mean = calloc((size_t)runs, sizeof(double));
+	if (!res->worker || !res->ctr || !res->gaps || !res->drain_run_mean)
 		return -1;
 	for (int f = 0; f < PCB_FN_NR; f++) {
 		res->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
@@ -207,6 +300,8 @@ void pcb_design_result_free(struct pcb_design_result *res)
 	}
 	free(res->worker);
 	free(res->ctr);
+	free(res->gaps);
+	free(res->drain_run_mean);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -246,6 +341,20 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 				res->ctr_fn[f][e] += w->dbg.ctr[f][e];
 		}
 		res->kernel_dropped |= t[i].pmc.kernel_dropped;
+		pcb_merge_contention(res, w->cpu->cc, 0);
+		{
+			struct pcb_gaps *g = &res->gaps[i];
+
+			g->count += w->gaps.count;
+			g->attributed += w->gaps.attributed;
+			g->stolen += w->gaps.stolen;
+			g->threshold = w->gaps.threshold;
+			g->period = w->gaps.period;
+			if (w->gaps.max > g->max)
+				g->max = w->gaps.max;
+			for (unsigned int b = 0; b < PCB_HIST_BUCKETS; b++)
+				g->hist.count[b] += w->gaps.hist.count[b];
+		}
 		for (int e = 0; e < PCB_NR_EV; e++)
 			res->ev[e] += w->cpu->ev[e];
 		res->rdpmc = t[i].pmc.rdpmc;
@@ -265,6 +374,88 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 	res->run_seconds += pcb_clock_ns(clk, (double)span) / 1e9 / res->runs;
 }
 
+/* a housekeeping CPU without a worker, else a housekeeping one, else the first */
+static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+			  struct pcb_design_result *res)
+{
+	hwloc_bitmap_t hk = hwloc_bitmap_alloc(), free_hk = hwloc_bitmap_alloc();
+	int cpu;
+
+	hwloc_bitmap_andnot(hk, topo->all, topo->isolated);
+	hwloc_bitmap_andnot(free_hk, hk, sc->workers);
+	if (sc->drain_cpu >= 0)
+		cpu = sc->drain_cpu;
+	else if (!hwloc_bitmap_iszero(free_hk))
+		cpu = hwloc_bitmap_first(free_hk);
+	else if (!hwloc_bitmap_iszero(hk))
+		cpu = hwloc_bitmap_first(hk);
+	else
+		cpu = hwloc_bitmap_first(topo->all);
+	if (hwloc_bitmap_isset(sc->workers, (unsigned int)cpu))
+		res->coord_shares_cpu = 1;
+	hwloc_bitmap_free(hk);
+	hwloc_bitmap_free(free_hk);
+	return cpu;
+}
+
+/* the coordinator's figures of one run */
+static void collect_coord(struct pcb_design_result *res, struct pcb_coord *c, int run,
+			  uint64_t fired)
+{
+	res->drain_run_mean[run] = c->drain.calls ?
+		((double)c->drain.sum_raw - c->overhead * (double)c->drain.samples) /
+		(double)c->drain.calls : 0;
+	res->drains += fired;
+	pcb_stat_merge(&res->drain_total, &c->drain);
+	for (unsigned int b = 0; b < PCB_HIST_BUCKETS; b++)
+		res->completion.count[b] += c->completion.count[b];
+	res->completed += c->completed;
+	res->incomplete += c->incomplete;
+	res->stranded_sum += c->stranded_sum;
+	res->stranded_n += c->stranded_n;
+	if (c->stranded_max > res->stranded_max)
+		res->stranded_max = c->stranded_max;
+	res->nr_virtual = c->nr_virtual;
+	res->nr_stocks = c->nr_cpus;
+	pcb_merge_contention(res, c->self->cc, 1);
+}
+
+/* work-based designs: nothing running on any CPU before a check reads it */
+static void quiesce_work(struct pcb_cpu *const *cpus, int nr)
+{
+	uint64_t give_up = pcb_tsc_now() + (uint64_t)2e9;
+
+	for (int i = 0; i < nr; i++) {
+		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->wq, __ATOMIC_ACQUIRE);
+
+		while (wq && (atomic_load(&wq->busy) ||
+			      (wq->mode != PCB_DELIVER_POLL && atomic_load(&wq->pending))) &&
+		       pcb_tsc_now() < give_up)
+			sched_yield();
+	}
+}
+
+/* the invariant over workers, the coordinator and virtual CPUs */
+static int check_all(const struct pcb_variant *v, const struct memcg_tree *tree,
+		     struct pcb_worker *const *ws, int nr, struct run_shared *s,
+		     char *msg, size_t len)
+{
+	int n = nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
+	struct pcb_cpu **all = calloc((size_t)n, sizeof(*all));
+
+	for (int i = 0; i < nr; i++)
+		all[k++] = s->cpus[i];
+	if (s->coord.self) {
+		quiesce_work(s->coord.cpus + nr, s->coord.nr_virtual);
+		all[k++] = s->coord.self;
+		for (int i = 0; i < s->coord.nr_virtual; i++)
+			all[k++] = s->coord.cpus[nr + i];
+	}
+	rc = pcb_check_charges(v, tree, ws, nr, all, k, msg, len);
+	free(all);
+	return rc;
+}
+
 int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		   const struct pcb_design *d, const struct pcb_clock *clk,
 		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
@@ -277,6 +468,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
 	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
 	struct memcg_tree tree;
+	pthread_t coord_tid;
 	unsigned int cpu;
 	char msg[256];
 
@@ -315,7 +507,16 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	s.tree = &tree;
 	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
 	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
-	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1);
+	s.tsc_hz = clk->tsc_hz;
+	s.nr = nr;
+	s.cpus = cpus;
+	s.coord_cpu = -1;
+	if (sc->drain_rate_hz > 0 || sc->drain_count > 0) {
+		s.coord_cpu = pick_coord_cpu(topo, sc, res);
+		res->coordinator = 1;
+		res->coord_cpu = s.coord_cpu;
+	}
+	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1 + (s.coord_cpu >= 0));
 
 	hwloc_bitmap_foreach_begin(cpu, sc->workers) {
 		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
@@ -328,6 +529,14 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		i++;
 	} hwloc_bitmap_foreach_end();
 
+	if (s.coord_cpu >= 0) {
+		int e = pthread_create(&coord_tid, NULL, coord_main, &s);
+
+		if (e) {
+			fprintf(stderr, "pcpbench: cannot start the coordinator: %s\n", strerror(e));
+			exit(1);
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		int e = pthread_create(&t[i].tid, NULL, worker_main, &t[i]);
 
@@ -359,10 +568,17 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		pthread_barrier_wait(&s.bar);	/* release the run */
 		pthread_barrier_wait(&s.bar);	/* start together */
 		pthread_barrier_wait(&s.bar);	/* run over */
+		if (s.coord_failed) {
+			snprintf(err, errlen, "coordinator: %s", s.coord_err);
+			goto out_join;
+		}
 		collect_run(res, t, nr, run, clk);
+		if (s.coord_cpu >= 0)
+			collect_coord(res, &s.coord, run, s.fired);
+		quiesce_work(cpus, nr);
 		/* quiescent: every worker waits at the next barrier */
 		if (!res->check_failed &&
-		    pcb_check_charges(v, &tree, ws, nr, cpus, nr, msg, sizeof(msg)) < 0) {
+		    check_all(v, &tree, ws, nr, &s, msg, sizeof(msg)) < 0) {
 			res->check_failed = 1;
 			snprintf(res->check, sizeof(res->check), "after run %d: %s", run + 1, msg);
 		}
@@ -371,9 +587,13 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	pthread_barrier_wait(&s.bar);
 	for (i = 0; i < nr; i++)
 		pthread_join(t[i].tid, NULL);
+	if (s.coord_cpu >= 0) {
+		pthread_join(coord_tid, NULL);
+		s.coord_cpu = -1;
+	}
 	/* after every owner drained its stock, nothing is charged or referenced */
 	if (!res->check_failed &&
-	    pcb_check_charges(v, &tree, ws, nr, cpus, nr, msg, sizeof(msg)) < 0) {
+	    check_all(v, &tree, ws, nr, &s, msg, sizeof(msg)) < 0) {
 		res->check_failed = 1;
 		snprintf(res->check, sizeof(res->check), "after the final drain: %s", msg);
 	}
@@ -403,7 +623,10 @@ out_join:
 	pthread_barrier_wait(&s.bar);
 	for (i = 0; i < nr; i++)
 		pthread_join(t[i].tid, NULL);
+	if (s.coord_cpu >= 0)
+		pthread_join(coord_tid, NULL);
 out:
+	pcb_coord_teardown(&s.coord);
 	for (i = 0; i < nr; i++) {
 		pcb_free_on_node(t[i].area, t[i].area_size);
 		pcb_free_on_node(t[i].w, sizeof(*t[i].w));

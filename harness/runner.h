@@ -10,6 +10,7 @@
 
 #include "../kernels/percpu.h"
 #include "counters.h"
+#include "interrupts.h"
 #include "design.h"
 #include "scenario.h"
 #include "stats.h"
@@ -52,10 +53,35 @@ struct pcb_design_result {
 	int per_call, rdpmc, kernel_dropped;
 
 	uint64_t ev[PCB_NR_EV];		/* stock hits and misses, page_counter calls */
+
+	/* the coordinator's drains */
+	int coordinator, coord_cpu, coord_shares_cpu;
+	int nr_virtual, nr_stocks;
+	uint64_t drains;
+	double *drain_run_mean;		/* [runs], cycles inside drain_all_stock() */
+	struct pcb_stat drain_total;
+	struct pcb_hist completion;
+	uint64_t completed, incomplete;
+	uint64_t stranded_sum, stranded_n, stranded_max;
+
+	/* contention, per function and side */
+#define PCB_MAX_CC_ROWS 16
+	struct pcb_contention_row {
+		char fn[48];
+		int coordinator;
+		uint64_t contended, wait_sum, wait_max;
+	} cc[PCB_MAX_CC_ROWS];
+	int nr_cc;
+
+	/* interruptions, per worker, over all runs */
+	struct pcb_gaps *gaps;
 	uint64_t work_queued, work_ran, work_deferred;
 };
 
 struct pcb_cpu;
+struct pcb_contention;
+void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_contention *cc,
+			  int coordinator);
 /* one CPU's area: struct pcb_cpu, its stock and (QSBR) a spare stock */
 size_t pcb_cpu_area_size(const struct pcb_variant *v);
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsigned int os,

@@ -63,6 +63,24 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 		"batch kmalloc: allocations timed as one burst (1..16777216)" },
 	[K_WORKLOAD_SEED] = { "workload", "seed", "1",
 		"seed of each worker's charge/uncharge sequence (mixed with its CPU)" },
+	[K_DRAIN_RATE_HZ] = { "drain", "rate_hz", "0",
+		"drain_all_stock() calls a second from the coordinator (0: none; 0..1000000)" },
+	[K_DRAIN_ARRIVALS] = { "drain", "arrivals", "periodic",
+		"when they come: periodic, poisson" },
+	[K_DRAIN_BURST] = { "drain", "burst", "1",
+		"drains back to back at each arrival (1..1000)" },
+	[K_DRAIN_COUNT] = { "drain", "count", "0",
+		"if > 0, exactly this many drains a run, evenly spread (overrides rate_hz)" },
+	[K_DRAIN_TARGET] = { "drain", "target", "root",
+		"memcg drained: root (the whole tree) or leaf (the workers' memcg)" },
+	[K_DRAIN_CPU] = { "drain", "cpu", "auto",
+		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N" },
+	[K_DRAIN_STOCKS] = { "drain", "stocks", "0",
+		"stocks drain_all_stock() walks: the workers' plus idle virtual CPUs up to this "
+		"many (0: workers only; ..4096)" },
+	[K_INTERRUPTS_THRESHOLD_NS] = { "interrupts", "threshold_ns", "0",
+		"a gap between operations longer than this is an interruption "
+		"(0: 2 us or 20 operations, whichever is longer)" },
 	[K_COUNTERS_EVENTS] = { "counters", "events", "",
 		"perf events by libpfm4 name, read per thread at the start and end of each run" },
 	[K_COUNTERS_KERNEL] = { "counters", "kernel", "no",
@@ -179,7 +197,7 @@ static char *reader(char *str, int num, void *stream)
 			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
 			if (!known_section(name)) {
 				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
-					 "(sections: scenario, run, cpus, memcg, stock, workload, counters, sweep)",
+					 "(sections: scenario, run, cpus, memcg, stock, workload, drain, interrupts, counters, sweep)",
 					 ps->sc->file, ps->line, name);
 				ps->failed = 1;
 				return NULL;
@@ -616,6 +634,45 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 			return -1;
 		}
 		sc->counters.per_call = per_call;
+	}
+
+	{
+		static const char *const arrivals[] = { "periodic", "poisson" };
+		static const char *const targets[] = { "root", "leaf" };
+		char *end;
+
+		errno = 0;
+		sc->drain_rate_hz = strtod(sc->value[K_DRAIN_RATE_HZ], &end);
+		if (*end || errno || !*sc->value[K_DRAIN_RATE_HZ] || sc->drain_rate_hz < 0 ||
+		    sc->drain_rate_hz > 1e6) {
+			key_error(sc, K_DRAIN_RATE_HZ, err, errlen, "'%s' is not a rate from 0 to 1000000",
+				  sc->value[K_DRAIN_RATE_HZ]);
+			return -1;
+		}
+		if (get_choice(sc, K_DRAIN_ARRIVALS, arrivals, 2, &sc->drain_poisson, err, errlen) < 0 ||
+		    get_choice(sc, K_DRAIN_TARGET, targets, 2, &sc->drain_target_leaf, err, errlen) < 0)
+			return -1;
+		if (get_long(sc, K_DRAIN_BURST, 1, 1000, &v, err, errlen) < 0)
+			return -1;
+		sc->drain_burst = (int)v;
+		if (get_long(sc, K_DRAIN_COUNT, 0, 100000000, &sc->drain_count, err, errlen) < 0)
+			return -1;
+		if (get_long(sc, K_DRAIN_STOCKS, 0, 4096, &v, err, errlen) < 0)
+			return -1;
+		sc->drain_stocks = (int)v;
+		if (get_long(sc, K_INTERRUPTS_THRESHOLD_NS, 0, 1000000000L, &sc->gap_threshold_ns,
+			     err, errlen) < 0)
+			return -1;
+		if (!strcmp(sc->value[K_DRAIN_CPU], "auto")) {
+			sc->drain_cpu = -1;
+		} else if (get_long(sc, K_DRAIN_CPU, 0, 1 << 20, &v, err, errlen) < 0) {
+			return -1;
+		} else if (!hwloc_bitmap_isset(topo->all, (unsigned int)v)) {
+			key_error(sc, K_DRAIN_CPU, err, errlen, "CPU %ld is not here", v);
+			return -1;
+		} else {
+			sc->drain_cpu = (int)v;
+		}
 	}
 
 	if (pcb_topo_set_isolated(topo, sc->value[K_CPUS_ISOLATED], msg, sizeof(msg)) < 0) {

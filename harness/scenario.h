@@ -48,6 +48,14 @@ enum pcb_key_id {
 	K_WORKLOAD_MEMCGS,
 	K_WORKLOAD_BURST,
 	K_WORKLOAD_SEED,
+	K_DRAIN_RATE_HZ,
+	K_DRAIN_ARRIVALS,
+	K_DRAIN_BURST,
+	K_DRAIN_COUNT,
+	K_DRAIN_TARGET,
+	K_DRAIN_CPU,
+	K_DRAIN_STOCKS,
+	K_INTERRUPTS_THRESHOLD_NS,
 	K_COUNTERS_EVENTS,
 	K_COUNTERS_KERNEL,
 	K_COUNTERS_PER_CALL,
@@ -98,6 +106,16 @@ struct pcb_scenario {
 	long burst;			/* batch kmalloc: allocations a burst */
 	unsigned long seed;
 	struct pcb_counters_cfg counters;
+
+	/* the coordinator */
+	double drain_rate_hz;
+	int drain_poisson;
+	int drain_burst;
+	long drain_count;
+	int drain_target_leaf;
+	int drain_cpu;			/* -1: chosen */
+	int drain_stocks;		/* 0: the workers' only */
+	long gap_threshold_ns;		/* 0: derived */
 
 	/* [sweep] section.key = v1, v2, ...: one configuration per combination */
 	char *sweep[K_NR];

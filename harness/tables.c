@@ -191,6 +191,162 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 		fprintf(out, "\n");
 }
 
+static json_t *design_of(json_t *designs, const char *label)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(designs, i, d)
+		if (!strcmp(str(d, "design"), label))
+			return d;
+	return NULL;
+}
+
+/* the coordinator's drains; with two designs over several stock counts, 000's table */
+static void print_drains(FILE *out, json_t *result)
+{
+	json_t *drains = json_object_get(result, "drains"), *designs = json_object_get(result, "designs");
+	const char *a = NULL, *b = NULL;
+	size_t i, j;
+	json_t *x, *y;
+	int stock_counts = 0;
+
+	if (!json_array_size(drains))
+		return;
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%s\n", "drain_all_stock", "drains",
+		"Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "stranded pages");
+	json_array_foreach(drains, i, x) {
+		const char *d = str(x, "design");
+		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-";
+
+		if (json_object_get(x, "completion_p50")) {
+			snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
+				 json_integer_value(json_object_get(x, "completion_p50")));
+			snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
+				 json_integer_value(json_object_get(x, "completion_p99")));
+		}
+		if (json_object_get(x, "stranded_pages_avg"))
+			snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
+				 json_number_value(json_object_get(x, "stranded_pages_avg")),
+				 json_integer_value(json_object_get(x, "stranded_pages_max")));
+		fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10.2f%-12" JSON_INTEGER_FORMAT
+			"%-16s%-12s%s\n", first_col(d), d,
+			json_integer_value(json_object_get(x, "count")),
+			json_number_value(json_object_get(x, "avg_cycles")),
+			json_number_value(json_object_get(x, "stddev")),
+			json_integer_value(json_object_get(x, "p99_cycles")), comp50, comp99, stranded);
+	}
+	fprintf(out, "\n");
+
+	/* seed 000's "cpus  Upstream  Patched  Diff" over the stock counts */
+	json_array_foreach(drains, i, x) {
+		const char *name = str(design_of(designs, str(x, "design")), "design_name");
+
+		if (!a)
+			a = name;
+		else if (!b && strcmp(name, a))
+			b = name;
+		if (i == 0 || json_integer_value(json_object_get(x, "stocks")) !=
+		    json_integer_value(json_object_get(json_array_get(drains, 0), "stocks")))
+			stock_counts++;
+	}
+	if (!a || !b || stock_counts < 2)
+		return;
+	fprintf(out, "%-8s%-16s%-16s%-16s%s\n", "cpus", a, b, "Diff (cycles)", "Diff(%)");
+	json_array_foreach(drains, i, x) {
+		const char *na = str(design_of(designs, str(x, "design")), "design_name");
+		json_int_t stocks = json_integer_value(json_object_get(x, "stocks"));
+
+		if (strcmp(na, a))
+			continue;
+		json_array_foreach(drains, j, y) {
+			const char *nb = str(design_of(designs, str(y, "design")), "design_name");
+			double va = json_number_value(json_object_get(x, "avg_cycles"));
+			double vb = json_number_value(json_object_get(y, "avg_cycles"));
+
+			if (strcmp(nb, b) || json_integer_value(json_object_get(y, "stocks")) != stocks)
+				continue;
+			fprintf(out, "%-8" JSON_INTEGER_FORMAT "%-16.2f%-16.2f%-16.2f%.2f\n", stocks, va, vb,
+				vb - va, va ? 100 * (vb - va) / va : 0);
+			break;
+		}
+	}
+	fprintf(out, "\n");
+}
+
+/* seed 000's 2.3: every contended acquisition, per function and side */
+static void print_contention(FILE *out, json_t *result)
+{
+	json_t *designs = json_object_get(result, "designs"), *cc = json_object_get(result, "contention");
+	size_t i, j;
+	json_t *dj, *c;
+
+	json_array_foreach(designs, i, dj) {
+		const char *d = str(dj, "design");
+		int shown = 0;
+
+		if (!json_integer_value(json_object_get(dj, "drains")) &&
+		    strcmp(str(dj, "drain"), "remote"))
+			continue;
+		json_array_foreach(cc, j, c) {
+			char label[96];
+
+			if (strcmp(str(c, "design"), d))
+				continue;
+			if (!shown++) {
+				char title[160];
+
+				snprintf(title, sizeof(title), "%s contention", d);
+				fprintf(out, "%-*s%-16s%-12s%-16s%s\n", first_col(d) + 14, title,
+					"# calls", "contended", "wait clk (avg)", "wait clk (max)");
+			}
+			snprintf(label, sizeof(label), "%s (%s):", str(c, "function"), str(c, "side"));
+			fprintf(out, "%-*s%-16" JSON_INTEGER_FORMAT "%-12" JSON_INTEGER_FORMAT "%-16.1f%"
+				JSON_INTEGER_FORMAT "\n", first_col(d) + 14, label,
+				json_integer_value(json_object_get(c, "calls")),
+				json_integer_value(json_object_get(c, "contended")),
+				json_number_value(json_object_get(c, "wait_avg_cycles")),
+				json_integer_value(json_object_get(c, "wait_max_cycles")));
+		}
+		if (!json_integer_value(json_object_get(dj, "drains")) && !shown)
+			continue;
+		fprintf(out, "%s: drain_all_stock: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n\n",
+			d, json_integer_value(json_object_get(dj, "drains")), shown ? "see above" : "0");
+	}
+}
+
+/* rt-tests oslat's view: what each worker lost, and how much to drains */
+static void print_interruptions(FILE *out, json_t *result)
+{
+	json_t *irq = json_object_get(result, "interruptions"), *x;
+	size_t i;
+	int w = 24;
+
+	json_array_foreach(irq, i, x)
+		if (first_col(str(x, "design")) > w)
+			w = first_col(str(x, "design"));
+	json_array_foreach(irq, i, x) {
+		const char *d = str(x, "design");
+
+		if (i == 0)
+			fprintf(out, "%-*s%-6s%-8s%-11s%-12s%-10s%-10s%s\n", w, "interruptions", "cpu",
+				"count", "by drains", "stolen us", "max us", "p99 us", "p99.9 us");
+		fprintf(out, "%-*s%-6" JSON_INTEGER_FORMAT "%-8" JSON_INTEGER_FORMAT "%-11"
+			JSON_INTEGER_FORMAT "%-12.1f%-10.1f%-10.1f%.1f   (gap > %.1f us)\n",
+			w, d,
+			json_integer_value(json_object_get(x, "cpu")),
+			json_integer_value(json_object_get(x, "count")),
+			json_integer_value(json_object_get(x, "attributed")),
+			json_number_value(json_object_get(x, "stolen_ns")) / 1e3,
+			json_number_value(json_object_get(x, "max_ns")) / 1e3,
+			json_number_value(json_object_get(x, "p99_ns")) / 1e3,
+			json_number_value(json_object_get(x, "p999_ns")) / 1e3,
+			json_number_value(json_object_get(x, "threshold_ns")) / 1e3);
+	}
+	if (json_array_size(irq))
+		fprintf(out, "\n");
+}
+
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 {
 	json_t *designs = json_object_get(result, "designs");
@@ -332,6 +488,10 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 			json_number_value(json_object_get(k, "min_cycles_per_op")),
 			json_integer_value(json_object_get(k, "bursts")));
 	}
+
+	print_drains(out, result);
+	print_contention(out, result);
+	print_interruptions(out, result);
 
 	json_array_foreach(designs, i, dj)
 		print_counters(out, result, dj);

@@ -202,6 +202,26 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 	return 0;
 }
 
+int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen)
+{
+	int rc;
+
+	memset(wq, 0, sizeof(*wq));
+	wq->mode = PCB_DELIVER_KWORKER;
+	wq->fn = fn;
+	wq->cpu = cpu;
+	/* no owner runs on a virtual CPU: a plain thread drains it whenever woken */
+	rc = pthread_create(&wq->helper, NULL, kworker, wq);
+	if (rc) {
+		snprintf(err, errlen, "cannot start a helper for a virtual CPU: %s", strerror(rc));
+		return -rc;
+	}
+	wq->helper_started = 1;
+	__atomic_store_n(&cpu->wq, wq, __ATOMIC_RELEASE);
+	return 0;
+}
+
 void pcb_workq_stop(struct pcb_workq *wq)
 {
 	if (wq->helper_started) {

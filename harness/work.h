@@ -52,6 +52,9 @@ struct pcb_workq {
 int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
 		    void (*fn)(struct pcb_cpu *), const void *topo, int os_cpu,
 		    char *err, size_t errlen);
+/* a virtual CPU's delivery: a helper thread, no owner */
+int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen);
 /* stop the helper; pending work is run by the caller (the owner) */
 void pcb_workq_stop(struct pcb_workq *wq);
 /* run the work if it is pending (owner context) */

@@ -10,6 +10,7 @@
 
 #include "counters.h"
 #include "design.h"
+#include "interrupts.h"
 #include "stats.h"
 #include "tsc.h"
 
@@ -77,6 +78,7 @@ struct pcb_worker {
 	uint64_t misses;		/* batch mode: consume_stock() that missed */
 	uint64_t ops;			/* workload operations */
 	uint64_t tsc_start, tsc_end;
+	struct pcb_gaps gaps;		/* interruptions of this run */
 	struct pcb_dbg dbg;
 } __attribute__((aligned(64)));
 

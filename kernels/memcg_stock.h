@@ -675,7 +675,9 @@ static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp
 /* the work item drain_all_stock() schedules runs this on the owner */
 static inline void drain_local_stock(struct pcb_cpu *this)
 {
+	pcb_drain_window(this);
 	drain_stock_from(this, this_cpu_stock(this));
+	pcb_drain_window(this);
 }
 
 /* is_drain_needed() (seed 002) / the v6.2 test under rcu_read_lock() */
@@ -714,6 +716,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			if (!is_drain_needed(this, this_cpu_stock(cpu), root_memcg) || !cpu->stock_spare)
 				continue;
 			/* readers see the empty stock from now on */
+			pcb_drain_window(cpu);
 			pcb_tsan_release(&cpu->preempt_count);
 			old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
 						  (struct memcg_stock_pcp *)cpu->stock_spare);
@@ -727,6 +730,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 				pcb_tsan_acquire(&swapped[i]->preempt_count);
 				drain_stock_from(this, old[i]);
 				swapped[i]->stock_spare = old[i];
+				pcb_drain_window(swapped[i]);
 			}
 		}
 	}
@@ -746,8 +750,11 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 				pcb_schedule_work_on(cpu);
 		}
 #else	/* DRAIN_REMOTE: patches 4 and 5 */
-		if (flush)
+		if (flush) {
+			pcb_drain_window(cpu);
 			drain_stock_from(this, stock);
+			pcb_drain_window(cpu);
+		}
 #endif
 	}
 #endif

@@ -11,6 +11,7 @@
 #ifndef PCB_KERNELS_PERCPU_H
 #define PCB_KERNELS_PERCPU_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "compiler.h"
@@ -67,7 +68,39 @@ struct pcb_cpu {
 	long vmstat[PCB_MAX_MEMCG][PCB_NR_STAT];
 	long stats_updates;		/* memcg_rstat_updated()'s per-CPU count */
 	unsigned long ev[PCB_NR_EV];
+
+	/* odd while a drain works on this CPU's stock: the drain's window */
+	atomic_uint drain_seq;
+	/* contended stock locks taken on this CPU, as spin_lock_irqsave_cc() */
+	struct pcb_contention {
+		const char *fn;		/* the kernel function that took the lock */
+		unsigned long contended;
+		unsigned long long wait_sum, wait_max;
+	} cc[8];
 } ____cacheline_aligned;
+
+/* a drain begins or ends on cpu's stock (any design, any drainer) */
+static inline void pcb_drain_window(struct pcb_cpu *cpu)
+{
+	atomic_fetch_add_explicit(&cpu->drain_seq, 1, memory_order_release);
+}
+
+/* the slow path of a contended lock: count it under the calling function */
+static inline void pcb_contended(struct pcb_cpu *this, const char *fn, unsigned long long wait)
+{
+	for (int i = 0; i < 8; i++) {
+		struct pcb_contention *c = &this->cc[i];
+
+		if (c->fn && c->fn != fn)
+			continue;
+		c->fn = fn;
+		c->contended++;
+		c->wait_sum += wait;
+		if (wait > c->wait_max)
+			c->wait_max = wait;
+		return;
+	}
+}
 
 /* __preempt_schedule(): runs work deferred to this CPU (harness/work.c) */
 void pcb_preempt_schedule(struct pcb_cpu *this);

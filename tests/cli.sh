@@ -114,5 +114,19 @@ grep -q '"counters"' "$dir/result.json" && ok || bad "result.json has no counter
 expect_rc 2 "$pcpbench" run --dry-run --set counters.per_call=on --events task-clock
 grep -q "counters.per_call: per-call counter reads need run.timing = call" "$tmp/err" && ok || bad "per_call in batch"
 
+# drains from the coordinator: counted, timed, and their tables printed
+expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=200 --set run.warmup_ms=10 \
+	--set drain.count=40 --set run.designs=local_lock,spinlock --set counters.events= \
+	--set run.timing=call --out "$tmp/drains"
+grep -Eq '^local_lock +40 ' "$tmp/out" && ok || bad "40 drains not reported: $(cat "$tmp/out")"
+grep -q '^interruptions' "$tmp/out" && ok || bad "no interruptions table"
+grep -q '^spinlock: drain_all_stock: 40 calls' "$tmp/out" && ok || bad "no contention summary"
+dir=$(ls -d "$tmp/drains"/default-*/ | head -1)
+for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stolen_ns"'; do
+	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
+done
+expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
+grep -q "drain.rate_hz: 'fast' is not a rate" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

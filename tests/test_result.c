@@ -35,6 +35,8 @@ static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 	r->runs = runs;
 	r->nr_workers = 1;
 	r->worker = calloc(1, sizeof(*r->worker));
+	r->gaps = calloc(1, sizeof(*r->gaps));
+	r->drain_run_mean = calloc((size_t)runs, sizeof(double));
 	r->worker[0].cpu = 1;
 	r->worker[0].node = 0;
 	r->worker[0].stock_node = -1;

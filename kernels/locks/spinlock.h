@@ -29,21 +29,38 @@ typedef spinlock_t memcg_stock_lock_t;
 
 #define memcg_stock_lock_init(stock) ck_spinlock_cas_init(&(stock)->stock_lock)
 
-/* queued_spin_lock(): one cmpxchg when uncontended, else the slow path */
-static inline void pcb_spin_lock(spinlock_t *lock)
+static inline unsigned long long pcb_rdtsc(void)
 {
+	unsigned int lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+/*
+ * queued_spin_lock(): one cmpxchg when uncontended. When it fails, count the
+ * contention and the cycles until the lock was taken, under the calling
+ * function, as seed 000's spin_lock_irqsave_cc() did (2.3): exact, no sampling.
+ */
+static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	unsigned long long t0;
+
 	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
 		ck_pr_fence_lock();	/* acquire */
 		pcb_tsan_acquire(lock);
 		return;
 	}
+	t0 = pcb_rdtsc();
 	ck_spinlock_cas_lock(lock);
 	pcb_tsan_acquire(lock);
+	pcb_contended(this, fn, pcb_rdtsc() - t0);
 }
 
 #define memcg_stock_lock(this, stock)					\
 	({ unsigned long f_ = local_irq_save_model();			\
-	   preempt_disable(this); pcb_spin_lock(&(stock)->stock_lock); f_; })
+	   preempt_disable(this);					\
+	   pcb_spin_lock(this, &(stock)->stock_lock, __func__); f_; })
 
 #define memcg_stock_unlock(this, stock, flags)				\
 	do { pcb_tsan_release(&(stock)->stock_lock);			\

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The coordinator and what it measures: gap detection and attribution on a
+ * scripted timeline; contention counted exactly (another thread holds a
+ * stock's lock for a known number of acquisitions); a fixed number of drains
+ * fired, after which every stock the design promises to drain is empty, and
+ * isolated_skip's isolated stocks still hold their pages.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testing.h"
+#include "../harness/coordinator.h"
+#include "../harness/interrupts.h"
+#include "../harness/runner.h"
+#include "../harness/tsc.h"
+#include "../kernels/memcontrol.h"
+
+static void scripted_gaps(void)
+{
+	struct pcb_gaps g;
+	atomic_uint seq = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.threshold = 100;
+	g.period = 10;
+	/* steady operations every 10 ticks: nothing */
+	for (uint64_t t = 1000; t <= 1100; t += 10)
+		pcb_gap_watch(&g, &seq, t);
+	CHECK(g.count == 0 && g.checks == 11, "steady: %lu gaps", (unsigned long)g.count);
+	/* a 480-tick gap with no drain: the machine's own */
+	pcb_gap_watch(&g, &seq, 1580);
+	CHECK(g.count == 1 && g.attributed == 0, "noise");
+	/* a drain window opens and closes inside the next gap */
+	atomic_store(&seq, 2);
+	pcb_gap_watch(&g, &seq, 1880);
+	CHECK(g.count == 2 && g.attributed == 1, "drain inside the gap");
+	/* a drain still open when the gap ends */
+	atomic_store(&seq, 3);
+	pcb_gap_watch(&g, &seq, 1890);		/* 10 ticks: not a gap */
+	pcb_gap_watch(&g, &seq, 2890);
+	CHECK(g.count == 3 && g.attributed == 2, "drain open at the end");
+	/* a gap just at the threshold is not one */
+	pcb_gap_watch(&g, &seq, 2990);
+	CHECK(g.count == 3, "threshold is exclusive");
+	CHECK(g.max == 1000, "max %lu", (unsigned long)g.max);
+	CHECK(g.stolen == (480 - 10) + (300 - 10) + (1000 - 10), "stolen %lu", (unsigned long)g.stolen);
+	CHECK(pcb_hist_quantile(&g.hist, 1.0) == pcb_hist_lower(pcb_hist_index(1000)), "histogram");
+}
+
+struct hold {
+	const struct pcb_variant *v;
+	struct pcb_cpu *holder, *owner;
+	atomic_int attempting;
+	atomic_int locked;
+	atomic_int done;
+	int rounds;
+};
+
+static void *holder_thread(void *arg)
+{
+	struct hold *h = arg;
+
+	for (int r = 0; r < h->rounds; r++) {
+		unsigned long flags;
+
+		while (atomic_load(&h->done) != r)	/* the owner's last round is over */
+			usleep(100);
+		flags = h->v->lock_stock(h->holder, h->owner);
+
+		atomic_store(&h->locked, r + 1);
+		while (atomic_load(&h->attempting) != r + 1)
+			;
+		usleep(50000);	/* the owner is spinning on the lock by now */
+		h->v->unlock_stock(h->holder, h->owner, flags);
+	}
+	return NULL;
+}
+
+static unsigned long contended(const struct pcb_cpu *cpu, const char *fn)
+{
+	for (int i = 0; i < 8; i++)
+		if (cpu->cc[i].fn && !strcmp(cpu->cc[i].fn, fn))
+			return cpu->cc[i].contended;
+	return 0;
+}
+
+static struct pcb_cpu *new_cpu(const struct pcb_design *d, const struct pcb_variant *v, int id)
+{
+	void *area = aligned_alloc(4096, (pcb_cpu_area_size(v) + 4095) & ~(size_t)4095);
+
+	return pcb_cpu_area_init(area, v, (unsigned int)id, 0, d->drain == PCB_DRAIN_QSBR);
+}
+
+static void exact_contention(void)
+{
+	const struct pcb_design *d = pcb_design_find("spinlock");
+	const struct pcb_variant *v = d->variant[0][0];
+	struct memcg_tree tree;
+	struct hold h = { .v = v, .rounds = 4 };
+	pthread_t t;
+	int hits = 0;
+
+	memcg_tree_create(&tree, 2, 1);
+	h.owner = new_cpu(d, v, 0);
+	h.holder = new_cpu(d, v, 1);
+	/* uncontended acquisitions count nothing */
+	for (int i = 0; i < 1000; i++)
+		v->consume(h.owner, tree.leaf[0], 1);
+	CHECK(contended(h.owner, "consume_stock") == 0, "uncontended");
+
+	pthread_create(&t, NULL, holder_thread, &h);
+	for (int r = 0; r < h.rounds; r++) {
+		/* wait for the holder to have the lock, then collide with it */
+		while (atomic_load(&h.locked) != r + 1)
+			usleep(100);
+		atomic_store(&h.attempting, r + 1);
+		hits += v->consume(h.owner, tree.leaf[0], 1);
+		atomic_store(&h.done, r + 1);
+	}
+	pthread_join(t, NULL);
+	CHECK(contended(h.owner, "consume_stock") == (unsigned long)h.rounds,
+	      "contended %lu, expected %d", contended(h.owner, "consume_stock"), h.rounds);
+	CHECK(h.owner->cc[0].wait_sum > 0 && h.owner->cc[0].wait_max > 0, "waits measured");
+	CHECK(hits == 0, "an empty stock serves nothing");
+	free(h.owner);
+	free(h.holder);
+	memcg_tree_destroy(&tree);
+
+	/* a local lock cannot be contended: nothing is ever counted */
+	d = pcb_design_find("local_lock");
+	v = d->variant[0][0];
+	{
+		struct pcb_cpu *c = new_cpu(d, v, 0);
+
+		memcg_tree_create(&tree, 2, 1);
+		for (int i = 0; i < 1000; i++)
+			v->consume(c, tree.leaf[0], 1);
+		CHECK(c->cc[0].fn == NULL, "local_lock counts no contention");
+		free(c);
+		memcg_tree_destroy(&tree);
+	}
+}
+
+static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
+{
+	const struct pcb_variant *v = d->variant[0][0];
+	struct pcb_workq wq[4];
+	struct pcb_cpu *cpus[4];
+	struct memcg_tree tree;
+	struct pcb_coord c;
+	struct pcb_topo topo;
+	struct pcb_coord_plan plan = { .count = 25, .burst = 1 };
+	char err[256];
+	uint64_t start, fired;
+	int stocks = 12;	/* 4 CPUs with stocks, 8 virtual */
+
+	CHECK(pcb_topo_load(&topo, "numa:2 core:4 pu:1", err, sizeof(err)) == 0, "%s", err);
+	memcg_tree_create(&tree, 3, 2);
+	pcb_nr_online_cpus = stocks;
+	for (int i = 0; i < 4; i++) {
+		cpus[i] = new_cpu(d, v, i);
+		cpus[i]->isolated = i == 3;
+		if (d->drain == PCB_DRAIN_WORK)	/* no owner runs: helpers deliver */
+			pcb_workq_start_virtual(&wq[i], cpus[i], v->drain_local, err, sizeof(err));
+	}
+	CHECK(pcb_coord_setup(&c, d, v, &topo, &tree, tree.memcg[0], cpus, 4, stocks, err,
+			      sizeof(err)) == 0, "%s: %s", d->name, err);
+	CHECK(c.nr_cpus == stocks && c.nr_virtual == 8, "%s: %d stocks", d->name, c.nr_cpus);
+	if (d->drain == PCB_DRAIN_WORK && c.self == NULL)
+		return;
+	pcb_coord_reset(&c);
+	for (int i = 0; i < 4; i++)
+		v->prefill(cpus[i], tree.leaf[i % 2], MEMCG_CHARGE_BATCH);
+
+	start = pcb_tsc_now();
+	fired = pcb_coord_run(&c, &plan, clk->tsc_hz, start, start + (uint64_t)(clk->tsc_hz / 5), 1);
+	CHECK(fired == 25, "%s: fired %lu drains, asked for 25", d->name, (unsigned long)fired);
+	CHECK(c.drain.calls == 25, "%s: %lu timed", d->name, (unsigned long)c.drain.calls);
+	if (d->drain == PCB_DRAIN_WORK)
+		CHECK(c.completed == 25 && c.incomplete == 0, "%s: %lu completed",
+		      d->name, (unsigned long)c.completed);
+
+	for (int i = 0; i < c.nr_cpus; i++) {
+		unsigned int pages = 0;
+
+		for (int m = 0; m < tree.nr; m++)
+			pages += v->stock_pages(c.cpus[i]->stock, tree.memcg[m]);
+		if (d->skips_isolated && c.cpus[i]->isolated)
+			CHECK(pages > 0, "%s: isolated stock %d was left alone", d->name, i);
+		else
+			CHECK(pages == 0, "%s: stock %d still holds %u pages after the drains",
+			      d->name, i, pages);
+	}
+	if (d->skips_isolated)
+		CHECK(c.stranded_n == 25 && c.stranded_max > 0, "%s: stranded pages reported", d->name);
+
+	for (int i = 0; i < 4; i++)
+		if (d->drain == PCB_DRAIN_WORK)
+			pcb_workq_stop(&wq[i]);
+	pcb_coord_teardown(&c);
+	for (int i = 0; i < 4; i++)
+		free(cpus[i]);
+	memcg_tree_destroy(&tree);
+	pcb_topo_destroy(&topo);
+}
+
+int main(void)
+{
+	struct pcb_clock clk;
+
+	scripted_gaps();
+	exact_contention();
+	pcb_clock_calibrate(&clk, 20);
+	for (int i = 0; pcb_designs[i]; i++)
+		fixed_count(pcb_designs[i], &clk);
+	return check_summary();
+}
