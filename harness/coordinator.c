@@ -94,6 +94,7 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->completed = c->incomplete = 0;
 	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
 	memset(c->self->cc, 0, sizeof(c->self->cc));
+	memset(c->self->ev, 0, sizeof(c->self->ev));
 }
 
 /* work-based designs: until every work item queued has run */

@@ -329,7 +329,8 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 		json_object_set_new(o, "design", json_string(r->label));
 		json_object_set_new(o, "function", json_string(c->fn));
 		json_object_set_new(o, "side", json_string(c->coordinator ? "coordinator" : "worker"));
-		json_object_set_new(o, "calls", json_integer((json_int_t)(c->coordinator ? 0 : fn_calls(r, c->fn))));
+		json_object_set_new(o, "calls", json_integer((json_int_t)(c->coordinator ? r->remote_drains
+										    : fn_calls(r, c->fn))));
 		json_object_set_new(o, "contended", json_integer((json_int_t)c->contended));
 		json_object_set_new(o, "wait_avg_cycles", json_real(c->contended ? (double)c->wait_sum / (double)c->contended : 0));
 		json_object_set_new(o, "wait_max_cycles", json_integer((json_int_t)c->wait_max));

@@ -418,6 +418,7 @@ static void collect_coord(struct pcb_design_result *res, struct pcb_coord *c, in
 	res->nr_virtual = c->nr_virtual;
 	res->nr_stocks = c->nr_cpus;
 	pcb_merge_contention(res, c->self->cc, 1);
+	res->remote_drains += c->self->ev[PCB_EV_REMOTE_DRAIN];
 }
 
 /* work-based designs: nothing running on any CPU before a check reads it */

@@ -58,6 +58,7 @@ struct pcb_design_result {
 	int coordinator, coord_cpu, coord_shares_cpu;
 	int nr_virtual, nr_stocks;
 	uint64_t drains;
+	uint64_t remote_drains;		/* stocks drained from the coordinator's CPU */
 	double *drain_run_mean;		/* [runs], cycles inside drain_all_stock() */
 	struct pcb_stat drain_total;
 	struct pcb_hist completion;

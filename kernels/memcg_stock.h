@@ -728,6 +728,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			synchronize_rcu();
 			for (int i = 0; i < n; i++) {
 				pcb_tsan_acquire(&swapped[i]->preempt_count);
+				pcb_count(this, PCB_EV_REMOTE_DRAIN);
 				drain_stock_from(this, old[i]);
 				swapped[i]->stock_spare = old[i];
 				pcb_drain_window(swapped[i]);
@@ -751,6 +752,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		}
 #else	/* DRAIN_REMOTE: patches 4 and 5 */
 		if (flush) {
+			pcb_count(this, PCB_EV_REMOTE_DRAIN);
 			pcb_drain_window(cpu);
 			drain_stock_from(this, stock);
 			pcb_drain_window(cpu);

@@ -36,6 +36,7 @@ enum pcb_event {
 	PCB_EV_STOCK_MISS,		/* it did not: the page_counter is charged */
 	PCB_EV_PC_CHARGE,		/* page_counter_try_charge() calls */
 	PCB_EV_PC_UNCHARGE,		/* page_counter_uncharge() calls */
+	PCB_EV_REMOTE_DRAIN,		/* stocks this CPU drained for others */
 	PCB_NR_EV,
 };
 
