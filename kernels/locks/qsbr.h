@@ -13,8 +13,7 @@
 
 #include <urcu-qsbr.h>
 
-#include "../percpu.h"
-#include "irq.h"
+#include "irq_off.h"
 
 #define MEMCG_STOCK_DESIGN	qsbr
 #define MEMCG_STOCK_LAYOUT	MEMCG_STOCK_REMOTE
@@ -22,15 +21,5 @@
 
 typedef struct { } qsbr_stock_lock_t;
 typedef qsbr_stock_lock_t memcg_stock_lock_t;
-
-#define memcg_stock_lock_init(stock) do { (void)(stock); } while (0)
-
-#define memcg_stock_lock(this, stock)					\
-	({ unsigned long f_ = local_irq_save_model(); (void)(stock);	\
-	   preempt_disable(this); f_; })
-
-#define memcg_stock_unlock(this, stock, flags)				\
-	do { (void)(stock); preempt_enable(this);			\
-	     local_irq_restore_model(flags); } while (0)
 
 #endif
