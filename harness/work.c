@@ -202,6 +202,30 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 	return 0;
 }
 
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+int pcb_workq_fifo_permitted(void)
+{
+	struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &prio);
+	rc = pthread_create(&t, &attr, noop, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc)
+		return 0;
+	pthread_join(t, NULL);
+	return 1;
+}
+
 int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen)
 {

@@ -52,6 +52,8 @@ struct pcb_workq {
 int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
 		    void (*fn)(struct pcb_cpu *), const void *topo, int os_cpu,
 		    char *err, size_t errlen);
+/* may this process start SCHED_FIFO threads (kworker delivery)? */
+int pcb_workq_fifo_permitted(void);
 /* a virtual CPU's delivery: a helper thread, no owner */
 int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen);

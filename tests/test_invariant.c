@@ -157,6 +157,11 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	snprintf(name, sizeof(name), "%s slots=%d irq=%d%s%s", d->name, multi ? 7 : 1, irq,
 		 d->drain == PCB_DRAIN_WORK ? " delivery=" : "",
 		 d->drain == PCB_DRAIN_WORK ? pcb_delivery_name[delivery] : "");
+	if (d->drain == PCB_DRAIN_WORK && delivery == PCB_DELIVER_KWORKER &&
+	    !pcb_workq_fifo_permitted()) {
+		printf("%s: skipped: SCHED_FIFO is not permitted here (CAP_SYS_NICE)\n", name);
+		return;
+	}
 	x.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (x.ncpu < 1)
 		x.ncpu = 1;
