@@ -9,8 +9,9 @@
 
 /*
  * Written out by hand rather than from kernels/: the same fields at the same
- * offsets as the v6.2 stock, the same preempt counter and barriers, the same
- * compare and subtract as consume_stock(). Nothing else.
+ * offsets as the v6.2 stock, the same preempt count instructions (incl, and
+ * decl with its resched test), the same compare and subtract as
+ * consume_stock(). Nothing else.
  *
  * The stock and the counter are reached through pointers, as this_cpu_ptr()
  * reaches them in the kernel: with RIP-relative addresses of static
@@ -25,6 +26,7 @@ struct bare_stock {
 
 struct bare_cpu {
 	unsigned int preempt_count;
+	struct bare_stock *stock;	/* this_cpu_ptr(&memcg_stock), read every call */
 } __attribute__((aligned(64)));
 
 struct bare_area {
@@ -40,31 +42,37 @@ double pcb_bare_consume_loop(uint64_t rounds, double overhead)
 	struct bare_stock *stock;
 	struct bare_cpu *cpu;
 	void *const want = &memcg;
-	uint64_t t0, t1, hits = 0;
+	uint64_t t0, t1, hits = 0, resched = 0;
 
 	if (!area)
 		return -1;
 	memset(area, 0, sizeof(*area));
+	area->cpu.preempt_count = 0x80000000u;	/* PREEMPT_ENABLED: no resched pending */
 	cpu = &area->cpu;
-	stock = &area->stock;
+	cpu->stock = &area->stock;
+	stock = cpu->stock;
 	stock->cached = want;
 	t0 = pcb_tsc_start();
 	for (uint64_t r = 0; r < rounds; r++) {
 		stock->nr_pages = 64;			/* the refill: one store */
 		for (int i = 0; i < 64; i++) {
-			cpu->preempt_count++;
-			barrier();
+			unsigned char zero;
+
+			/* preempt_disable()/preempt_enable() as x86 emits them */
+			stock = __atomic_load_n(&cpu->stock, __ATOMIC_RELAXED);
+			__asm__ __volatile__("incl %0" : "+m"(cpu->preempt_count) :: "memory");
 			if (stock->cached == want && stock->nr_pages >= 1) {
 				stock->nr_pages -= 1;
 				hits++;
 			}
-			barrier();
-			cpu->preempt_count--;
+			__asm__ __volatile__("decl %0" : "+m"(cpu->preempt_count), "=@ccz"(zero) :: "memory");
+			if (__builtin_expect(zero, 0))
+				resched++;
 		}
 	}
 	t1 = pcb_tsc_end();
 	free(area);
-	if (hits != rounds * 64)
+	if (hits != rounds * 64 || resched)
 		return -1;
 	return ((double)(t1 - t0) - overhead) / (double)hits;
 }
