@@ -537,8 +537,9 @@ static FILE *sbuf_open(struct sbuf *b)
 static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 {
 	json_t *functions = json_object_get(result, "functions"), *fj;
-	struct sbuf fb, rb, hb, cb;
+	struct sbuf fb, rb, hb, cb, db;
 	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb), *c = sbuf_open(&cb);
+	FILE *dr = sbuf_open(&db);
 	size_t i;
 	int rc;
 
@@ -570,6 +571,25 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 				d, fn, tm, json_integer_value(json_array_get(x, 0)),
 				json_integer_value(json_array_get(x, 1)));
 	}
+	fprintf(dr, "design,design_name,stocks,count,avg_cycles,stddev,completion_p50,completion_p99\n");
+	json_array_foreach(json_object_get(result, "drains"), i, fj) {
+		const char *label = json_string_value(json_object_get(fj, "design"));
+		const char *name = label;
+		json_t *dd;
+		size_t k;
+
+		json_array_foreach(json_object_get(result, "designs"), k, dd)
+			if (!strcmp(json_string_value(json_object_get(dd, "design")), label))
+				name = json_string_value(json_object_get(dd, "design_name"));
+		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
+			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", label, name,
+			json_integer_value(json_object_get(fj, "stocks")),
+			json_integer_value(json_object_get(fj, "count")),
+			json_number_value(json_object_get(fj, "avg_cycles")),
+			json_number_value(json_object_get(fj, "stddev")),
+			json_integer_value(json_object_get(fj, "completion_p50")),
+			json_integer_value(json_object_get(fj, "completion_p99")));
+	}
 	fprintf(c, "design,thread,event,status,value,enabled_ns,running_ns\n");
 	json_array_foreach(json_object_get(result, "counters"), i, fj)
 		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
@@ -585,6 +605,7 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 	fclose(r);
 	fclose(h);
 	fclose(c);
+	fclose(dr);
 	rc = write_text(dir, "functions.csv", fb.p, err, errlen);
 	if (!rc)
 		rc = write_text(dir, "runs.csv", rb.p, err, errlen);
@@ -592,7 +613,10 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 		rc = write_text(dir, "histogram.csv", hb.p, err, errlen);
 	if (!rc)
 		rc = write_text(dir, "counters.csv", cb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "drains.csv", db.p, err, errlen);
 	free(cb.p);
+	free(db.p);
 	free(fb.p);
 	free(rb.p);
 	free(hb.p);
@@ -603,7 +627,7 @@ static void remove_tree(const char *dir)
 {
 	static const char *const files[] = {
 		"result.json", "functions.csv", "runs.csv", "histogram.csv", "counters.csv",
-		"tables.txt",
+		"drains.csv", "tables.txt",
 	};
 	char path[PATH_MAX];
 
