@@ -324,6 +324,7 @@ static int cmd_report(int argc, char **argv)
 
 struct progress {
 	const char *scenario;
+	const char *config;		/* the [sweep] configuration, "" if none */
 	double start;
 	double estimate;		/* seconds for everything */
 	int tty;
@@ -344,8 +345,9 @@ static void progress_line(void *ctx, const struct pcb_design *d, int run, int ru
 
 	if (!p->tty)
 		return;
-	fprintf(stderr, "\r\033[K[%s] %s run %d/%d  elapsed %.0fs, about %.0fs left",
-		p->scenario, d->name, run + 1, runs, el, fmax(0, p->estimate - el));
+	fprintf(stderr, "\r\033[K[%s] %s%s%s run %d/%d  elapsed %.0fs, about %.0fs left",
+		p->scenario, d->name, *p->config ? " " : "", p->config, run + 1, runs, el,
+		fmax(0, p->estimate - el));
 	fflush(stderr);
 }
 
@@ -539,6 +541,7 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 		for (int c = 0; c < grp[i].n && rc == 0; c++) {
 			struct pcb_scenario *sc = &grp[i].cfg[c];
 
+			pg.config = sc->label;
 			for (int d = 0; d < sc->nr_designs; d++) {
 				if (pcb_run_design(&topo, sc, sc->design[d], &clk, &res[done],
 						   progress_line, &pg, err, sizeof(err)) < 0) {

@@ -196,6 +196,8 @@ static json_t *counter_json(const char *design, int cpu, const struct pcb_event_
 
 	if (cpu >= 0)
 		snprintf(thread, sizeof(thread), "cpu %d", cpu);
+	else if (cpu == -2)
+		snprintf(thread, sizeof(thread), "coordinator");
 	else
 		snprintf(thread, sizeof(thread), "all");
 	json_object_set_new(o, "design", json_string(design));
@@ -235,6 +237,9 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 		}
 		json_array_append_new(counters, counter_json(r->label, -1, &cfg->ev[e], &all,
 							     r->ops));
+		if (r->coordinator)
+			json_array_append_new(counters, counter_json(r->label, -2, &cfg->ev[e],
+								     &r->coord_ctr[e], 0));
 		if (all.status == -EACCES || all.status == -EPERM) {
 			snprintf(note, sizeof(note), "%s: %s: %s (perf_event_paranoid is %d)",
 				 r->label, cfg->ev[e].name, strerror(-all.status),

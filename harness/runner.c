@@ -76,6 +76,8 @@ struct run_shared {
 	struct pcb_cpu **cpus;		/* the workers' CPUs, filled after set up */
 	int nr;
 	uint64_t fired;			/* drains in the last run */
+	struct pcb_counters coord_pmc;	/* the coordinator's perf events */
+	struct pcb_counter_value coord_ctr[PCB_MAX_EVENTS];	/* its last run's counts */
 	char coord_err[256];
 	int coord_failed;
 	double tsc_hz;
@@ -94,6 +96,7 @@ static void *coord_main(void *arg)
 	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
 		snprintf(s->coord_err, sizeof(s->coord_err), "cannot pin the coordinator to CPU %d",
 			 s->coord_cpu);
+	pcb_counters_open(&s->coord_pmc, &sc->counters);
 	pthread_barrier_wait(&s->bar);		/* set up */
 	for (;;) {
 		pthread_barrier_wait(&s->bar);	/* a run released, or stop */
@@ -112,15 +115,19 @@ static void *coord_main(void *arg)
 		pcb_coord_reset(&s->coord);
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */
 		if (!s->coord_failed) {
-			uint64_t start = pcb_tsc_now();
+			uint64_t start;
 
+			pcb_counters_start(&s->coord_pmc);
+			start = pcb_tsc_now();
 			s->fired = pcb_coord_run(&s->coord, &plan, s->tsc_hz, start,
 						 start + s->duration_ticks,
 						 (sc->seed + 1) * 0x9E3779B97F4A7C15ULL + (uint64_t)run);
+			pcb_counters_stop(&s->coord_pmc, s->coord_ctr);
 		}
 		run++;
 		pthread_barrier_wait(&s->bar);	/* run over */
 	}
+	pcb_counters_close(&s->coord_pmc);
 	return NULL;
 }
 
@@ -574,8 +581,18 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 			goto out_join;
 		}
 		collect_run(res, t, nr, run, clk);
-		if (s.coord_cpu >= 0)
+		if (s.coord_cpu >= 0) {
 			collect_coord(res, &s.coord, run, s.fired);
+			for (int e = 0; e < res->nr_events; e++) {
+				struct pcb_counter_value *sum = &res->coord_ctr[e];
+
+				if (!sum->status)
+					sum->status = s.coord_ctr[e].status;
+				sum->value += s.coord_ctr[e].value;
+				sum->enabled_ns += s.coord_ctr[e].enabled_ns;
+				sum->running_ns += s.coord_ctr[e].running_ns;
+			}
+		}
 		quiesce_work(cpus, nr);
 		/* quiescent: every worker waits at the next barrier */
 		if (!res->check_failed &&

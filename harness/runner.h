@@ -59,6 +59,7 @@ struct pcb_design_result {
 	int nr_virtual, nr_stocks;
 	uint64_t drains;
 	uint64_t remote_drains;		/* stocks drained from the coordinator's CPU */
+	struct pcb_counter_value coord_ctr[PCB_MAX_EVENTS];	/* its perf events, summed */
 	double *drain_run_mean;		/* [runs], cycles inside drain_all_stock() */
 	struct pcb_stat drain_total;
 	struct pcb_hist completion;

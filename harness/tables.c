@@ -170,8 +170,34 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 			fprintf(out, "  (%.2f%%)", 100.0 * run / en);
 		fprintf(out, "\n");
 	}
-	if (shown)
+	if (shown) {
+		int coord = 0;
+
+		json_array_foreach(counters, i, c) {
+			const char *st = str(c, "status");
+
+			if (strcmp(str(c, "design"), d) || strcmp(str(c, "thread"), "coordinator"))
+				continue;
+			if (!coord++)
+				fprintf(out, "  the coordinator:\n");
+			if (strcmp(st, "counted")) {
+				fprintf(out, "%20s      %s\n", st, str(c, "event"));
+			} else {
+				char num[48];
+				double drains = (double)json_integer_value(json_object_get(dj, "drains"));
+				unsigned long long v = (unsigned long long)json_integer_value(json_object_get(c, "value"));
+
+				if (strstr(str(c, "event"), "-clock"))
+					snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
+				else
+					thousands(num, sizeof(num), v);
+				fprintf(out, "%20s      %-24s# %8.3f %sper drain\n", num, str(c, "event"),
+					drains > 0 ? (double)v / drains : 0.0,
+					strstr(str(c, "event"), "-clock") ? "ns " : "");
+			}
+		}
 		fprintf(out, "\n");
+	}
 
 	shown = 0;
 	json_array_foreach(per_call, i, c) {
