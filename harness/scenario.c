@@ -77,7 +77,7 @@ const struct pcb_key_info pcb_keys[K_NR] = {
 		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N" },
 	[K_DRAIN_STOCKS] = { "drain", "stocks", "0",
 		"stocks drain_all_stock() walks: the workers' plus idle virtual CPUs up to this "
-		"many (0: workers only; ..4096)" },
+		"many (0: workers only; ..1024)" },
 	[K_INTERRUPTS_THRESHOLD_NS] = { "interrupts", "threshold_ns", "0",
 		"a gap between operations longer than this is an interruption "
 		"(0: 2 us or 20 operations, whichever is longer)" },
@@ -657,7 +657,7 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 		sc->drain_burst = (int)v;
 		if (get_long(sc, K_DRAIN_COUNT, 0, 100000000, &sc->drain_count, err, errlen) < 0)
 			return -1;
-		if (get_long(sc, K_DRAIN_STOCKS, 0, 4096, &v, err, errlen) < 0)
+		if (get_long(sc, K_DRAIN_STOCKS, 0, 1024, &v, err, errlen) < 0)
 			return -1;
 		sc->drain_stocks = (int)v;
 		if (get_long(sc, K_INTERRUPTS_THRESHOLD_NS, 0, 1000000000L, &sc->gap_threshold_ns,

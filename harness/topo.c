@@ -216,9 +216,12 @@ static int parse_uint(const char *s, const char **end, unsigned int *out)
 	return 0;
 }
 
-/* one term, without its '!', into set */
+/*
+ * One term, without its '!', into set. Removing a CPU that is not here is
+ * harmless (`all,!0` in a container without CPU 0), so `lenient` lets it be.
+ */
 static int parse_term(const struct pcb_topo *t, const char *term, hwloc_bitmap_t set,
-		      char *err, size_t errlen)
+		      int lenient, char *err, size_t errlen)
 {
 	const char *end;
 	unsigned int a, b;
@@ -266,6 +269,8 @@ static int parse_term(const struct pcb_topo *t, const char *term, hwloc_bitmap_t
 		return -1;
 	}
 	for (unsigned int c = a; c <= b; c++) {
+		if (!hwloc_bitmap_isset(t->all, c) && lenient)
+			continue;
 		if (!hwloc_bitmap_isset(t->all, c)) {
 			pcb_cpuset_format(t->all, avail, sizeof(avail));
 			snprintf(err, errlen, "'%s': CPU %u is not here (CPUs %s)", term, c, avail);
@@ -303,7 +308,7 @@ int pcb_cpuset_parse(const struct pcb_topo *t, const char *expr, hwloc_bitmap_t 
 		neg = *tok == '!';
 		if (neg)
 			tok++;
-		if (parse_term(t, tok, term, err, errlen) < 0) {
+		if (parse_term(t, tok, term, neg, err, errlen) < 0) {
 			rc = -1;
 			goto out;
 		}

@@ -64,6 +64,7 @@ int main(void)
 
 	expect_error("node:8", "no NUMA node 8");
 	expect_error("128", "CPU 128 is not here (CPUs 0-127)");
+	expect_set("all,!500", "0-127");	/* removing an absent CPU is harmless */
 	expect_error("5-3", "N <= M");
 	expect_error("bogus", "expected all, node:N");
 	expect_error("node:x", "node:N takes a node number");
