@@ -20,6 +20,7 @@ VARIANTS(qsbr);
 
 static const struct pcb_design local_lock = {
 	.name = "local_lock",
+	.promise = "stocks empty once the queued work ran on each CPU (not when drain_all_stock() returns)",
 	.summary = "local_lock_irqsave() on the owner; drains are work scheduled on each CPU",
 	.follows = "mm/memcontrol.c v6.2, upstream before seed 000's series",
 	.drain = PCB_DRAIN_WORK,
@@ -28,6 +29,7 @@ static const struct pcb_design local_lock = {
 
 static const struct pcb_design isolated_skip = {
 	.name = "isolated_skip",
+	.promise = "stocks empty once the queued work ran on each CPU (not when drain_all_stock() returns), except isolated CPUs', which keep their charges",
 	.summary = "local_lock, but no drain work on isolated CPUs: their charges stay",
 	.follows = "seed 000: Michal Hocko, \"memcg: do not drain charge pcp caches on remote isolated cpus\"",
 	.drain = PCB_DRAIN_WORK,
@@ -37,6 +39,7 @@ static const struct pcb_design isolated_skip = {
 
 static const struct pcb_design spinlock = {
 	.name = "spinlock",
+	.promise = "every stock of the subtree empty when drain_all_stock() returns",
 	.summary = "per-CPU spin_lock_irqsave(); any CPU drains any stock directly",
 	.follows = "seed 000: \"Introduce memcg_stock_pcp remote draining\" v2, patches 1-5",
 	.drain = PCB_DRAIN_REMOTE,
@@ -45,6 +48,7 @@ static const struct pcb_design spinlock = {
 
 static const struct pcb_design local_trylock = {
 	.name = "local_trylock",
+	.promise = "stocks empty once the queued work ran on each CPU (not when drain_all_stock() returns), except isolated CPUs', which keep their charges",
 	.summary = "local_trylock_t; a failed trylock uses the page_counter; drains skip isolated CPUs",
 	.follows = "today's upstream mm/memcontrol.c (local_trylock_t, seed 002's 7 slots with slots = 7)",
 	.drain = PCB_DRAIN_WORK,
@@ -54,6 +58,7 @@ static const struct pcb_design local_trylock = {
 
 static const struct pcb_design nocache = {
 	.name = "nocache",
+	.promise = "opted-out CPUs hold nothing; the others' stocks empty once the queued work ran on each CPU (not when drain_all_stock() returns)",
 	.summary = "opted-out CPUs charge the page_counter every time; others use local_lock",
 	.follows = "seed 000 review: isolated CPUs \"opt out from the pcp caching\"",
 	.drain = PCB_DRAIN_WORK,
@@ -63,6 +68,7 @@ static const struct pcb_design nocache = {
 
 static const struct pcb_design qsbr = {
 	.name = "qsbr",
+	.promise = "every stock of the subtree empty when drain_all_stock() returns",
 	.summary = "RCU-protected stock pointer: drains swap in an empty stock, wait a grace period",
 	.follows = "seed 004: the RCU-based remote drain RFC, with liburcu QSBR",
 	.drain = PCB_DRAIN_QSBR,

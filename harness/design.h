@@ -96,6 +96,7 @@ struct pcb_design {
 	const char *name;
 	const char *summary;		/* one line for `pcpbench list` */
 	const char *follows;		/* the seed, patch or kernel it models */
+	const char *promise;		/* what a return from drain_all_stock() means */
 	enum pcb_drain_kind drain;
 	int skips_isolated;		/* leaves isolated CPUs' stocks alone */
 	int nocache;			/* CPUs can opt out of caching */

@@ -233,8 +233,8 @@ static int cmd_list(int argc, char **argv)
 	       "drain_stock, page_counter (mm/memcontrol.c)");
 	printf("designs:\n");
 	for (int i = 0; pcb_designs[i]; i++)
-		printf("  %-22s %s [%s]\n", pcb_designs[i]->name, pcb_designs[i]->summary,
-		       pcb_designs[i]->follows);
+		printf("  %-22s %s [%s]; drained: %s\n", pcb_designs[i]->name,
+		       pcb_designs[i]->summary, pcb_designs[i]->follows, pcb_designs[i]->promise);
 	printf("workloads:\n");
 	for (int i = 0; i < PCB_WL_NR; i++)
 		printf("  %-22s %s\n", pcb_workloads[i].name, pcb_workloads[i].summary);

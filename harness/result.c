@@ -380,6 +380,7 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		json_object_set_new(dj, "design_name", json_string(r->design->name));
 		json_object_set_new(dj, "config", json_string(r->sc->label));
 		json_object_set_new(dj, "follows", json_string(r->design->follows));
+		json_object_set_new(dj, "drain_promise", json_string(r->design->promise));
 		json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)r->variant->stock_size));
 		json_object_set_new(dj, "stock_hot_bytes",
 				    json_integer((json_int_t)r->variant->stock_hot_bytes));

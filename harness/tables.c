@@ -539,6 +539,8 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 				json_integer_value(json_object_get(work, "deferred")));
 		if (json_object_get(dj, "accounting"))
 			fprintf(out, "; accounting hooks: %s", str(dj, "accounting"));
+		if (json_integer_value(json_object_get(dj, "drains")))
+			fprintf(out, "; drained: %s", str(dj, "drain_promise"));
 		fprintf(out, "\n");
 	}
 	json_array_foreach(notes, i, dj)
