@@ -5,8 +5,6 @@
 #include "calib.h"
 #include "tsc.h"
 
-#define barrier() __asm__ __volatile__("" ::: "memory")
-
 /*
  * Written out by hand rather than from kernels/: the same fields at the same
  * offsets as the v6.2 stock, the same preempt count instructions (incl, and

@@ -129,3 +129,23 @@ int pcb_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree
 	snprintf(msg, len, "ok");
 	return 0;
 }
+
+unsigned long pcb_stock_pages_under(const struct pcb_variant *v, const void *stock,
+				    const struct memcg_tree *tree, const struct mem_cgroup *root)
+{
+	unsigned long pages = 0;
+
+	for (int m = 0; m < tree->nr; m++)
+		if (!root || mem_cgroup_is_descendant(tree->memcg[m], (struct mem_cgroup *)root))
+			pages += v->stock_pages(stock, tree->memcg[m]);
+	return pages;
+}
+
+bool pcb_stock_empty(const struct pcb_variant *v, const void *stock,
+		     const struct memcg_tree *tree)
+{
+	struct pcb_stock_view view;
+
+	v->stock_view(stock, &view);
+	return !view.objcg && !pcb_stock_pages_under(v, stock, tree, NULL);
+}

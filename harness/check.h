@@ -13,6 +13,7 @@
 #ifndef PCB_CHECK_H
 #define PCB_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "design.h"
@@ -29,5 +30,12 @@ struct memcg_tree;
 int pcb_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree,
 		      struct pcb_worker *const *w, int nr_workers,
 		      struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len);
+
+/* pages a stock holds for root's subtree in tree (every memcg of it: root NULL) */
+unsigned long pcb_stock_pages_under(const struct pcb_variant *v, const void *stock,
+				    const struct memcg_tree *tree, const struct mem_cgroup *root);
+/* a stock holding no pages and no objcg */
+bool pcb_stock_empty(const struct pcb_variant *v, const void *stock,
+		     const struct memcg_tree *tree);
 
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../kernels/memcontrol.h"
+#include "check.h"
 #include "coordinator.h"
 #include "runner.h"
 #include "tsc.h"
@@ -26,8 +27,6 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_design *d, const struc
 		    struct pcb_cpu *const *workers, int nr_workers, int stocks,
 		    char *err, size_t errlen)
 {
-	int qsbr = d->drain == PCB_DRAIN_QSBR;
-
 	memset(c, 0, sizeof(*c));
 	c->d = d;
 	c->v = v;
@@ -45,7 +44,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_design *d, const struc
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	c->self = pcb_cpu_area_init(c->self_area, v, 100000, -1, qsbr);
+	c->self = pcb_cpu_area_init(c->self_area, v, 100000, -1);
 	for (int i = 0; i < nr_workers; i++)
 		c->cpus[i] = workers[i];
 	for (int i = 0; i < c->nr_virtual; i++) {
@@ -58,11 +57,12 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_design *d, const struc
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
-		cpu = pcb_cpu_area_init(c->varea[i], v, (unsigned int)(10000 + i), node, qsbr);
+		cpu = pcb_cpu_area_init(c->varea[i], v, (unsigned int)(10000 + i), node);
 		cpu->isolated = true;	/* idle, holding charges */
 		c->cpus[nr_workers + i] = cpu;
 		if (d->drain == PCB_DRAIN_WORK &&
-		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, err, errlen) < 0)
+		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, v->work_data(cpu->stock),
+					    err, errlen) < 0)
 			return -1;
 	}
 	c->overhead = pcb_clock_overhead(PCB_TIMING_BATCH);
@@ -97,27 +97,6 @@ void pcb_coord_reset(struct pcb_coord *c)
 	memset(c->self->ev, 0, sizeof(c->self->ev));
 }
 
-/* work-based designs: until every work item queued has run */
-static int wait_completion(struct pcb_coord *c)
-{
-	uint64_t give_up = pcb_tsc_now() + (uint64_t)4e9;	/* a second or two */
-
-	for (;;) {
-		int busy = 0;
-
-		for (int i = 0; i < c->nr_cpus; i++) {
-			struct pcb_workq *wq = __atomic_load_n(&c->cpus[i]->wq, __ATOMIC_ACQUIRE);
-
-			busy += wq && !pcb_work_idle(wq);
-		}
-		if (!busy)
-			return 0;
-		if (pcb_tsc_now() > give_up)
-			return -1;
-		sched_yield();
-	}
-}
-
 void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1;
@@ -132,7 +111,8 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1);
 
 	if (c->d->drain == PCB_DRAIN_WORK) {
-		if (wait_completion(c) == 0) {
+		/* until every work item queued has run, a second or two at most */
+		if (pcb_work_wait_idle(c->cpus, c->nr_cpus, (uint64_t)4e9, 1) == 0) {
 			c->completion.count[pcb_hist_index(pcb_tsc_end() - t0)]++;
 			c->completed++;
 		} else {
@@ -143,13 +123,9 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	if (c->d->skips_isolated) {
 		uint64_t left = 0;
 
-		for (int i = 0; i < c->nr_cpus; i++) {
-			if (!c->cpus[i]->isolated)
-				continue;
-			for (int m = 0; m < c->tree->nr; m++)
-				if (mem_cgroup_is_descendant(c->tree->memcg[m], c->target))
-					left += c->v->stock_pages(c->cpus[i]->stock, c->tree->memcg[m]);
-		}
+		for (int i = 0; i < c->nr_cpus; i++)
+			if (c->cpus[i]->isolated)
+				left += pcb_stock_pages_under(c->v, c->cpus[i]->stock, c->tree, c->target);
 		c->stranded_sum += left;
 		c->stranded_n++;
 		if (left > c->stranded_max)

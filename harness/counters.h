@@ -65,6 +65,16 @@ void pcb_counters_stop(struct pcb_counters *c, struct pcb_counter_value *out);
 /* the current counts, for per-call deltas (rdpmc or read()) */
 void pcb_counters_snap(const struct pcb_counters *c, uint64_t *v);
 
+/* add one span's figure to a sum; the first failure sticks */
+static inline void pcb_counter_add(struct pcb_counter_value *sum, const struct pcb_counter_value *v)
+{
+	if (!sum->status)
+		sum->status = v->status;
+	sum->value += v->value;
+	sum->enabled_ns += v->enabled_ns;
+	sum->running_ns += v->running_ns;
+}
+
 /* "<not supported>" and friends for a status; NULL when counted */
 const char *pcb_counter_status_text(const struct pcb_counter_value *v);
 /* does the named event open here? 0 or -errno (-ENOENT if libpfm4 does not know it) */

@@ -9,6 +9,7 @@
 #ifndef PCB_DESIGN_H
 #define PCB_DESIGN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,6 +61,7 @@ struct pcb_variant {
 	size_t stock_hot_bytes;		/* the bytes consume/refill touch */
 	int slots;			/* NR_MEMCG_STOCK of the layout */
 	int irq_model;
+	int spare_stock;		/* drains swap in a spare (DRAIN_QSBR) */
 
 	void (*stock_init)(void *stock);
 	/* a registered thread's start and end (liburcu QSBR); may be NULL */
@@ -69,6 +71,8 @@ struct pcb_variant {
 	void (*run)(struct pcb_worker *w);
 	/* uncharge and free what the worker still holds, untimed */
 	void (*release)(struct pcb_worker *w);
+	/* the stock's work->data, where queue_work_on() sets PENDING; NULL without work */
+	atomic_long *(*work_data)(void *stock);
 	/* the owner drains its own stock (drain_local_stock()) */
 	void (*drain_local)(struct pcb_cpu *this);
 	/* drain_all_stock(root) from `this`, over the online cpus[] */

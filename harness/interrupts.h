@@ -51,4 +51,18 @@ static inline void pcb_gap_watch(struct pcb_gaps *g, const atomic_uint *drain_se
 	g->seq = seq;
 }
 
+/* one run's gaps into a sum over runs */
+static inline void pcb_gaps_merge(struct pcb_gaps *into, const struct pcb_gaps *from)
+{
+	into->threshold = from->threshold;
+	into->period = from->period;
+	into->checks += from->checks;
+	into->count += from->count;
+	into->attributed += from->attributed;
+	into->stolen += from->stolen;
+	if (from->max > into->max)
+		into->max = from->max;
+	pcb_hist_merge(&into->hist, &from->hist);
+}
+
 #endif

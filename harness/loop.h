@@ -152,7 +152,9 @@ static inline void pcb_obj_op(struct pcb_worker *w, struct pcb_cpu *this,
 	}
 }
 
-static inline void pcb_loop_call(struct pcb_worker *w)
+/* the call-timed loop for one workload, a constant once inlined */
+static inline __attribute__((always_inline)) void
+pcb_loop_call_wl(struct pcb_worker *w, const enum pcb_workload wl)
 {
 	struct pcb_cpu *this = w->cpu;
 
@@ -161,25 +163,32 @@ static inline void pcb_loop_call(struct pcb_worker *w)
 			uint64_t r = pcb_rng_next(&w->rng);
 			struct mem_cgroup *memcg = pcb_next_memcg(w);
 
-			switch (w->workload) {
-			case PCB_WL_KMALLOC:
+			if (wl == PCB_WL_KMALLOC ||
+			    (wl == PCB_WL_MIXED && (int)((r >> 8) % 100) < w->obj_share))
 				pcb_obj_op(w, this, memcg, r);
-				break;
-			case PCB_WL_MIXED:
-				if ((int)((r >> 8) % 100) < w->obj_share)
-					pcb_obj_op(w, this, memcg, r);
-				else
-					pcb_page_op(w, this, memcg, r);
-				break;
-			default:
+			else
 				pcb_page_op(w, this, memcg, r);
-				break;
-			}
 			pcb_between_ops(this);
 			pcb_gap_watch(&w->gaps, &this->drain_seq, pcb_tsc_now());
 		}
 		w->ops += PCB_CHUNK;
 	} while (!pcb_loop_done(w));
+}
+
+/* the workload is chosen once per run, not per operation */
+static inline void pcb_loop_call(struct pcb_worker *w)
+{
+	switch (w->workload) {
+	case PCB_WL_KMALLOC:
+		pcb_loop_call_wl(w, PCB_WL_KMALLOC);
+		break;
+	case PCB_WL_MIXED:
+		pcb_loop_call_wl(w, PCB_WL_MIXED);
+		break;
+	default:
+		pcb_loop_call_wl(w, PCB_WL_CHARGE);
+		break;
+	}
 }
 
 static inline void pcb_loop_batch_charge(struct pcb_worker *w)
@@ -370,6 +379,16 @@ static void PCB_FN(thread_stop)(void)
 #define PCB_THREAD_STOP NULL
 #endif
 
+static atomic_long *PCB_FN(work_data)(void *p)
+{
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+	return &((struct memcg_stock_pcp *)p)->work.data;
+#else
+	(void)p;
+	return NULL;
+#endif
+}
+
 static void PCB_FN(drain_local)(struct pcb_cpu *this)
 {
 	drain_local_stock(this);
@@ -443,11 +462,13 @@ const struct pcb_variant PCB_CAT3(pcb_variant_, MEMCG_STOCK_DESIGN, PCB_VARIANT_
 	.stock_hot_bytes = PCB_MEMCG_STOCK_HOT_BYTES,			\
 	.slots = MEMCG_STOCK_SLOTS,					\
 	.irq_model = PCB_IRQ_MODEL,					\
+	.spare_stock = MEMCG_STOCK_DRAIN == DRAIN_QSBR,			\
 	.stock_init = PCB_FN(stock_init),				\
 	.thread_start = PCB_THREAD_START,				\
 	.thread_stop = PCB_THREAD_STOP,					\
 	.run = PCB_FN(run),						\
 	.release = PCB_FN(release),					\
+	.work_data = PCB_FN(work_data),					\
 	.drain_local = PCB_FN(drain_local),				\
 	.drain_all = PCB_FN(drain_all),					\
 	.prefill = PCB_FN(prefill),					\

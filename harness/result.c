@@ -227,11 +227,7 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 		for (int i = 0; i < r->nr_workers; i++) {
 			const struct pcb_counter_value *v = &r->ctr[i * PCB_MAX_EVENTS + e];
 
-			if (!all.status)
-				all.status = v->status;
-			all.value += v->value;
-			all.enabled_ns += v->enabled_ns;
-			all.running_ns += v->running_ns;
+			pcb_counter_add(&all, v);
 			json_array_append_new(counters, counter_json(r->label, (int)r->worker[i].cpu,
 								     &cfg->ev[e], v, 0));
 		}
@@ -296,6 +292,7 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 
 		(void)cyc;
 		json_object_set_new(o, "design", json_string(r->label));
+		json_object_set_new(o, "design_name", json_string(r->design->name));
 		json_object_set_new(o, "stocks", json_integer(r->nr_stocks));
 		json_object_set_new(o, "virtual_cpus", json_integer(r->nr_virtual));
 		json_object_set_new(o, "coordinator_cpu", json_integer(r->coord_cpu));
@@ -580,13 +577,8 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 	fprintf(dr, "design,design_name,stocks,count,avg_cycles,stddev,completion_p50,completion_p99\n");
 	json_array_foreach(json_object_get(result, "drains"), i, fj) {
 		const char *label = json_string_value(json_object_get(fj, "design"));
-		const char *name = label;
-		json_t *dd;
-		size_t k;
+		const char *name = json_string_value(json_object_get(fj, "design_name"));
 
-		json_array_foreach(json_object_get(result, "designs"), k, dd)
-			if (!strcmp(json_string_value(json_object_get(dd, "design")), label))
-				name = json_string_value(json_object_get(dd, "design_name"));
 		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
 			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", label, name,
 			json_integer_value(json_object_get(fj, "stocks")),

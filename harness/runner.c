@@ -21,11 +21,11 @@ static size_t round64(size_t n)
 
 size_t pcb_cpu_area_size(const struct pcb_variant *v)
 {
-	return round64(sizeof(struct pcb_cpu)) + 2 * round64(v->stock_size);
+	return round64(sizeof(struct pcb_cpu)) + (1 + v->spare_stock) * round64(v->stock_size);
 }
 
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsigned int os,
-				  int node, int qsbr)
+				  int node)
 {
 	struct pcb_cpu *cpu = area;
 
@@ -36,7 +36,7 @@ struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsig
 	cpu->nr_slots = (unsigned char)v->slots;
 	cpu->stock = (char *)area + round64(sizeof(struct pcb_cpu));
 	v->stock_init(cpu->stock);
-	if (qsbr) {
+	if (v->spare_stock) {
 		cpu->stock_spare = (char *)cpu->stock + round64(v->stock_size);
 		v->stock_init(cpu->stock_spare);
 	}
@@ -160,7 +160,7 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 	memset(w, 0, sizeof(*w));
-	cpu = pcb_cpu_area_init(t->area, v, t->cpu, t->node, d->drain == PCB_DRAIN_QSBR);
+	cpu = pcb_cpu_area_init(t->area, v, t->cpu, t->node);
 	cpu->isolated = hwloc_bitmap_isset(s->topo->isolated, t->cpu);
 	cpu->nocache = d->nocache && (!sc->nocache_isolated_only || cpu->isolated);
 	cpu->nr_slots = (unsigned char)sc->slots;
@@ -170,7 +170,8 @@ static void *worker_main(void *arg)
 		w->dbg.pmc = &t->pmc;
 	if (d->drain == PCB_DRAIN_WORK) {
 		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)sc->delivery, v->drain_local,
-				    s->topo, (int)t->cpu, t->errmsg, sizeof(t->errmsg)) < 0)
+				    v->work_data(cpu->stock), (int)t->cpu, t->errmsg,
+				    sizeof(t->errmsg)) < 0)
 			t->error = -EINVAL;
 		else
 			t->wq_started = 1;
@@ -336,32 +337,13 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 		struct pcb_worker *w = t[i].w;
 
 		for (int e = 0; e < res->nr_events; e++) {
-			struct pcb_counter_value *sum = &res->ctr[i * PCB_MAX_EVENTS + e];
-			const struct pcb_counter_value *v = &t[i].ctr[e];
-
-			if (!sum->status)
-				sum->status = v->status;
-			sum->value += v->value;
-			sum->enabled_ns += v->enabled_ns;
-			sum->running_ns += v->running_ns;
+			pcb_counter_add(&res->ctr[i * PCB_MAX_EVENTS + e], &t[i].ctr[e]);
 			for (int f = 0; f < PCB_FN_NR; f++)
 				res->ctr_fn[f][e] += w->dbg.ctr[f][e];
 		}
 		res->kernel_dropped |= t[i].pmc.kernel_dropped;
 		pcb_merge_contention(res, w->cpu->cc, 0);
-		{
-			struct pcb_gaps *g = &res->gaps[i];
-
-			g->count += w->gaps.count;
-			g->attributed += w->gaps.attributed;
-			g->stolen += w->gaps.stolen;
-			g->threshold = w->gaps.threshold;
-			g->period = w->gaps.period;
-			if (w->gaps.max > g->max)
-				g->max = w->gaps.max;
-			for (unsigned int b = 0; b < PCB_HIST_BUCKETS; b++)
-				g->hist.count[b] += w->gaps.hist.count[b];
-		}
+		pcb_gaps_merge(&res->gaps[i], &w->gaps);
 		for (int e = 0; e < PCB_NR_EV; e++)
 			res->ev[e] += w->cpu->ev[e];
 		res->rdpmc = t[i].pmc.rdpmc;
@@ -414,8 +396,7 @@ static void collect_coord(struct pcb_design_result *res, struct pcb_coord *c, in
 		(double)c->drain.calls : 0;
 	res->drains += fired;
 	pcb_stat_merge(&res->drain_total, &c->drain);
-	for (unsigned int b = 0; b < PCB_HIST_BUCKETS; b++)
-		res->completion.count[b] += c->completion.count[b];
+	pcb_hist_merge(&res->completion, &c->completion);
 	res->completed += c->completed;
 	res->incomplete += c->incomplete;
 	res->stranded_sum += c->stranded_sum;
@@ -426,21 +407,6 @@ static void collect_coord(struct pcb_design_result *res, struct pcb_coord *c, in
 	res->nr_stocks = c->nr_cpus;
 	pcb_merge_contention(res, c->self->cc, 1);
 	res->remote_drains += c->self->ev[PCB_EV_REMOTE_DRAIN];
-}
-
-/* work-based designs: nothing running on any CPU before a check reads it */
-static void quiesce_work(struct pcb_cpu *const *cpus, int nr)
-{
-	uint64_t give_up = pcb_tsc_now() + (uint64_t)2e9;
-
-	for (int i = 0; i < nr; i++) {
-		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->wq, __ATOMIC_ACQUIRE);
-
-		while (wq && (atomic_load(&wq->busy) ||
-			      (wq->mode != PCB_DELIVER_POLL && atomic_load(&wq->pending))) &&
-		       pcb_tsc_now() < give_up)
-			sched_yield();
-	}
 }
 
 /* the invariant over workers, the coordinator and virtual CPUs */
@@ -454,7 +420,7 @@ static int check_all(const struct pcb_variant *v, const struct memcg_tree *tree,
 	for (int i = 0; i < nr; i++)
 		all[k++] = s->cpus[i];
 	if (s->coord.self) {
-		quiesce_work(s->coord.cpus + nr, s->coord.nr_virtual);
+		pcb_work_wait_idle(s->coord.cpus + nr, s->coord.nr_virtual, (uint64_t)2e9, 0);
 		all[k++] = s->coord.self;
 		for (int i = 0; i < s->coord.nr_virtual; i++)
 			all[k++] = s->coord.cpus[nr + i];
@@ -583,17 +549,11 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		collect_run(res, t, nr, run, clk);
 		if (s.coord_cpu >= 0) {
 			collect_coord(res, &s.coord, run, s.fired);
-			for (int e = 0; e < res->nr_events; e++) {
-				struct pcb_counter_value *sum = &res->coord_ctr[e];
-
-				if (!sum->status)
-					sum->status = s.coord_ctr[e].status;
-				sum->value += s.coord_ctr[e].value;
-				sum->enabled_ns += s.coord_ctr[e].enabled_ns;
-				sum->running_ns += s.coord_ctr[e].running_ns;
-			}
+			for (int e = 0; e < res->nr_events; e++)
+				pcb_counter_add(&res->coord_ctr[e], &s.coord_ctr[e]);
 		}
-		quiesce_work(cpus, nr);
+		/* nothing runs on any CPU before the check reads it */
+		pcb_work_wait_idle(cpus, nr, (uint64_t)2e9, 0);
 		/* quiescent: every worker waits at the next barrier */
 		if (!res->check_failed &&
 		    check_all(v, &tree, ws, nr, &s, msg, sizeof(msg)) < 0) {
@@ -621,18 +581,12 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		res->work_deferred += (uint64_t)atomic_load(&t[i].wq.deferred);
 	}
 	/* and every stock is empty: what is left is in the objcgs' shared remainders */
-	for (i = 0; i < nr && !res->check_failed; i++) {
-		struct pcb_stock_view view;
-
-		v->stock_view(cpus[i]->stock, &view);
-		for (int m = 0; m < tree.nr; m++)
-			if (v->stock_pages(cpus[i]->stock, tree.memcg[m]) || view.objcg) {
-				res->check_failed = 1;
-				snprintf(res->check, sizeof(res->check), "after the final drain: "
-					 "the stock of CPU %u is not empty", cpus[i]->cpu);
-				break;
-			}
-	}
+	for (i = 0; i < nr && !res->check_failed; i++)
+		if (!pcb_stock_empty(v, cpus[i]->stock, &tree)) {
+			res->check_failed = 1;
+			snprintf(res->check, sizeof(res->check), "after the final drain: "
+				 "the stock of CPU %u is not empty", cpus[i]->cpu);
+		}
 	rc = 0;
 	goto out;
 

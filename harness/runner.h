@@ -87,7 +87,7 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 /* one CPU's area: struct pcb_cpu, its stock and (QSBR) a spare stock */
 size_t pcb_cpu_area_size(const struct pcb_variant *v);
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_variant *v, unsigned int os,
-				  int node, int qsbr);
+				  int node);
 
 typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);
 

@@ -39,6 +39,12 @@ uint64_t pcb_hist_quantile(const struct pcb_hist *h, double q)
 	return pcb_hist_lower(PCB_HIST_BUCKETS - 1);
 }
 
+void pcb_hist_merge(struct pcb_hist *into, const struct pcb_hist *from)
+{
+	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++)
+		into->count[i] += from->count[i];
+}
+
 void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
 {
 	into->sum_raw += from->sum_raw;
@@ -48,8 +54,7 @@ void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
 	into->calls += from->calls;
 	if (from->max > into->max)
 		into->max = from->max;
-	for (unsigned int i = 0; i < PCB_HIST_BUCKETS; i++)
-		into->hist.count[i] += from->hist.count[i];
+	pcb_hist_merge(&into->hist, &from->hist);
 }
 
 double pcb_stat_mean(const struct pcb_stat *s, double overhead)

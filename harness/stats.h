@@ -63,6 +63,7 @@ uint64_t pcb_hist_lower(unsigned int index);
 /* smallest bucket lower bound with at least q of the samples at or below it */
 uint64_t pcb_hist_quantile(const struct pcb_hist *h, double q);
 uint64_t pcb_hist_total(const struct pcb_hist *h);
+void pcb_hist_merge(struct pcb_hist *into, const struct pcb_hist *from);
 void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from);
 /* mean per call, the timed regions' overhead subtracted */
 double pcb_stat_mean(const struct pcb_stat *s, double overhead);

@@ -217,25 +217,15 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 		fprintf(out, "\n");
 }
 
-static json_t *design_of(json_t *designs, const char *label)
-{
-	size_t i;
-	json_t *d;
-
-	json_array_foreach(designs, i, d)
-		if (!strcmp(str(d, "design"), label))
-			return d;
-	return NULL;
-}
-
 /* the coordinator's drains; with two designs over several stock counts, 000's table */
 static void print_drains(FILE *out, json_t *result)
 {
-	json_t *drains = json_object_get(result, "drains"), *designs = json_object_get(result, "designs");
+	json_t *drains = json_object_get(result, "drains");
 	const char *a = NULL, *b = NULL;
+	json_int_t first_stocks = 0;
 	size_t i, j;
 	json_t *x, *y;
-	int stock_counts = 0;
+	int several_stock_counts = 0;
 
 	if (!json_array_size(drains))
 		return;
@@ -266,27 +256,29 @@ static void print_drains(FILE *out, json_t *result)
 
 	/* seed 000's "cpus  Upstream  Patched  Diff" over the stock counts */
 	json_array_foreach(drains, i, x) {
-		const char *name = str(design_of(designs, str(x, "design")), "design_name");
+		const char *name = str(x, "design_name");
+		json_int_t stocks = json_integer_value(json_object_get(x, "stocks"));
 
 		if (!a)
 			a = name;
 		else if (!b && strcmp(name, a))
 			b = name;
-		if (i == 0 || json_integer_value(json_object_get(x, "stocks")) !=
-		    json_integer_value(json_object_get(json_array_get(drains, 0), "stocks")))
-			stock_counts++;
+		if (i == 0)
+			first_stocks = stocks;
+		else if (stocks != first_stocks)
+			several_stock_counts = 1;
 	}
-	if (!a || !b || stock_counts < 2)
+	if (!a || !b || !several_stock_counts)
 		return;
 	fprintf(out, "%-8s%-16s%-16s%-16s%s\n", "cpus", a, b, "Diff (cycles)", "Diff(%)");
 	json_array_foreach(drains, i, x) {
-		const char *na = str(design_of(designs, str(x, "design")), "design_name");
+		const char *na = str(x, "design_name");
 		json_int_t stocks = json_integer_value(json_object_get(x, "stocks"));
 
 		if (strcmp(na, a))
 			continue;
 		json_array_foreach(drains, j, y) {
-			const char *nb = str(design_of(designs, str(y, "design")), "design_name");
+			const char *nb = str(y, "design_name");
 			double va = json_number_value(json_object_get(x, "avg_cycles"));
 			double vb = json_number_value(json_object_get(y, "avg_cycles"));
 

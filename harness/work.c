@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "topo.h"
+#include "tsc.h"
 #include "work.h"
 
 const char *const pcb_delivery_name[3] = { "kworker", "signal", "poll" };
@@ -35,7 +35,7 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	if (!wq)
 		return;
 	atomic_store(&wq->busy, 1);
-	if (!atomic_exchange(&wq->pending, 0)) {
+	if (!(atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)) {
 		atomic_store(&wq->busy, 0);
 		return;
 	}
@@ -99,7 +99,7 @@ static void on_signal(int sig)
 	int saved = errno;
 
 	(void)sig;
-	if (cpu && cpu->wq && atomic_load(&cpu->wq->pending)) {
+	if (cpu && cpu->wq && pcb_work_pending(cpu->wq)) {
 		if (preempt_nesting(cpu)) {
 			/* inside a section: the owner's preempt_enable() runs it */
 			set_need_resched(cpu);
@@ -134,7 +134,7 @@ static void *kworker(void *arg)
 
 		if (atomic_load(&wq->stop))
 			break;
-		if (!atomic_load(&wq->pending)) {
+		if (!pcb_work_pending(wq)) {
 			futex_wait(&wq->futex, seen);
 			continue;
 		}
@@ -151,12 +151,13 @@ static void *kworker(void *arg)
 }
 
 int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), const void *topo, int os_cpu,
+		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
 		    char *err, size_t errlen)
 {
 	memset(wq, 0, sizeof(*wq));
 	wq->mode = mode;
 	wq->fn = fn;
+	wq->data = data;
 	wq->cpu = cpu;
 	wq->owner = pthread_self();
 	__atomic_store_n(&cpu->wq, wq, __ATOMIC_RELEASE);	/* published to drainers */
@@ -171,11 +172,12 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 		cpu_set_t set;
 		int rc;
 
-		if (os_cpu < 0 || (topo && ((const struct pcb_topo *)topo)->synthetic)) {
+		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+
+		if (os_cpu < 0) {
 			snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
 			return -EINVAL;
 		}
-		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
 
 		/*
 		 * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
@@ -227,13 +229,15 @@ int pcb_workq_fifo_permitted(void)
 }
 
 int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen)
+			    void (*fn)(struct pcb_cpu *), atomic_long *data,
+			    char *err, size_t errlen)
 {
 	int rc;
 
 	memset(wq, 0, sizeof(*wq));
 	wq->mode = PCB_DELIVER_KWORKER;
 	wq->fn = fn;
+	wq->data = data;
 	wq->cpu = cpu;
 	/* no owner runs on a virtual CPU: a plain thread drains it whenever woken */
 	rc = pthread_create(&wq->helper, NULL, kworker, wq);
@@ -260,14 +264,35 @@ void pcb_workq_stop(struct pcb_workq *wq)
 	}
 }
 
+int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, int polled)
+{
+	uint64_t give_up = pcb_tsc_now() + timeout;
+
+	for (;;) {
+		int busy = 0;
+
+		for (int i = 0; i < nr; i++) {
+			struct pcb_workq *wq = __atomic_load_n(&cpus[i]->wq, __ATOMIC_ACQUIRE);
+
+			busy += wq && (atomic_load(&wq->busy) ||
+				       ((polled || wq->mode != PCB_DELIVER_POLL) && pcb_work_pending(wq)));
+		}
+		if (!busy)
+			return 0;
+		if (pcb_tsc_now() > give_up)
+			return -1;
+		sched_yield();
+	}
+}
+
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
 	struct pcb_workq *wq = __atomic_load_n(&cpu->wq, __ATOMIC_ACQUIRE);
 
 	if (!wq)
 		return false;
-	/* queue_work_on(): test_and_set_bit(WORK_STRUCT_PENDING_BIT) */
-	if (atomic_exchange(&wq->pending, 1))
+	/* queue_work_on(): test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) */
+	if (atomic_fetch_or(wq->data, WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)
 		return false;
 	atomic_fetch_add_explicit(&wq->queued, 1, memory_order_relaxed);
 	switch (wq->mode) {

@@ -18,6 +18,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "../kernels/percpu.h"
 
@@ -31,7 +33,11 @@ extern const char *const pcb_delivery_name[3];
 
 struct pcb_workq {
 	enum pcb_delivery mode;
-	atomic_int pending;		/* WORK_STRUCT_PENDING of the stock's work */
+	/*
+	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING
+	 * there, in the owner's hot cache line, as the kernel does.
+	 */
+	atomic_long *data;
 	atomic_int busy;		/* the work is running */
 	void (*fn)(struct pcb_cpu *cpu);	/* work->func: the design's drain_local_stock() */
 	struct pcb_cpu *cpu;
@@ -45,35 +51,44 @@ struct pcb_workq {
 	atomic_long queued, ran, deferred;
 };
 
+#define WORK_STRUCT_PENDING 1L
+
 /*
  * Set up delivery to cpu, whose owner is the calling thread (pinned to
- * os_cpu for kworker mode). 0, or -errno with a message.
+ * os_cpu for kworker mode); data is its stock's work->data. 0, or -errno
+ * with a message.
  */
 int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), const void *topo, int os_cpu,
+		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
 		    char *err, size_t errlen);
 /* may this process start SCHED_FIFO threads (kworker delivery)? */
 int pcb_workq_fifo_permitted(void);
 /* a virtual CPU's delivery: a helper thread, no owner */
 int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			    void (*fn)(struct pcb_cpu *), char *err, size_t errlen);
+			    void (*fn)(struct pcb_cpu *), atomic_long *data,
+			    char *err, size_t errlen);
 /* stop the helper; pending work is run by the caller (the owner) */
 void pcb_workq_stop(struct pcb_workq *wq);
 /* run the work if it is pending (owner context) */
 void pcb_run_work(struct pcb_cpu *cpu);
-/* neither queued nor running */
-static inline int pcb_work_idle(const struct pcb_workq *wq)
+static inline int pcb_work_pending(const struct pcb_workq *wq)
 {
-	return !atomic_load(&wq->pending) && !atomic_load(&wq->busy);
+	return atomic_load_explicit(wq->data, memory_order_relaxed) & WORK_STRUCT_PENDING;
 }
+
+/*
+ * Wait until no CPU of cpus[] runs its work or has work queued; polled work
+ * counts only with `polled` (it waits for its owner's next operation, so
+ * only while owners run). 0, or -1 after timeout ticks.
+ */
+int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, int polled);
 
 /* poll delivery: between two operations of the owner */
 static inline void pcb_work_poll(struct pcb_cpu *this)
 {
 	struct pcb_workq *wq = this->wq;
 
-	if (wq && wq->mode == PCB_DELIVER_POLL &&
-	    __builtin_expect(atomic_load_explicit(&wq->pending, memory_order_relaxed), 0))
+	if (wq && wq->mode == PCB_DELIVER_POLL && __builtin_expect(pcb_work_pending(wq), 0))
 		pcb_run_work(this);
 }
 

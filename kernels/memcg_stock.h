@@ -221,9 +221,11 @@ static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *sto
 #define drain_stock_fully drain_stock
 
 /* __refill_stock(): cache memcg (draining another) and add nr_pages */
-static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
-				  struct mem_cgroup *memcg, unsigned int nr_pages)
+static inline void __refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
 {
+	struct memcg_stock_pcp *stock = this_cpu_stock(this);
+
 	if (stock_bypassed(this)) {
 		memcg_uncharge(this, memcg, nr_pages);
 		return;
@@ -246,10 +248,6 @@ static inline unsigned int stock_pages_of(const struct memcg_stock_pcp *stock,
 	return READ_ONCE(stock->cached) == memcg ? READ_ONCE(stock->nr_pages) : 0;
 }
 
-static inline bool stock_caches(const struct memcg_stock_pcp *stock, const struct mem_cgroup *memcg)
-{
-	return READ_ONCE(stock->cached) == memcg;
-}
 
 /* is_drain_needed()'s page part: a cached descendant with pages */
 static inline bool stock_flush_required(struct memcg_stock_pcp *stock, struct mem_cgroup *root)
@@ -334,9 +332,10 @@ static inline int stock_victim(struct pcb_cpu *this, int n)
 	return (int)(((uint64_t)x * (uint32_t)n) >> 32);
 }
 
-static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
-				  struct mem_cgroup *memcg, unsigned int nr_pages)
+static inline void __refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
 {
+	struct memcg_stock_pcp *stock = this_cpu_stock(this);
 	struct mem_cgroup *cached;
 	uint8_t stock_pages;
 	bool success = false;
@@ -384,13 +383,6 @@ static inline unsigned int stock_pages_of(const struct memcg_stock_pcp *stock,
 	return pages;
 }
 
-static inline bool stock_caches(const struct memcg_stock_pcp *stock, const struct mem_cgroup *memcg)
-{
-	for (int i = 0; i < NR_MEMCG_STOCK; i++)
-		if (READ_ONCE(stock->cached[i]) == memcg)
-			return true;
-	return false;
-}
 
 static inline bool stock_flush_required(struct memcg_stock_pcp *stock, struct mem_cgroup *root)
 {
@@ -418,7 +410,7 @@ static inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 	}
 #endif
 	STOCK_LOCK_OR(this, stock, flags, memcg_uncharge(this, memcg, nr_pages); return);
-	__refill_stock(this, stock, memcg, nr_pages);
+	__refill_stock(this, memcg, nr_pages);
 	memcg_stock_unlock(this, stock, flags);
 }
 
@@ -447,7 +439,12 @@ static inline struct obj_cgroup *drain_obj_stock(struct pcb_cpu *this,
 			memcg = get_mem_cgroup_from_objcg(this, old);
 
 			memcg_account_kmem(this, memcg, -(long)nr_pages);
-			__refill_stock(this, stock, memcg, nr_pages);
+			/*
+			 * __refill_stock() works on this_cpu_ptr(&memcg_stock): with a
+			 * remote drain (patch 4) the pages land in the drainer's own
+			 * stock, not in the one being drained, as in the series.
+			 */
+			__refill_stock(this, memcg, nr_pages);
 
 			css_put(this, &memcg->css);
 		}

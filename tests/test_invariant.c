@@ -56,7 +56,7 @@ static struct pcb_cpu *new_cpu(const struct pcb_variant *v, const struct pcb_des
 {
 	void *area = aligned_alloc(4096, (pcb_cpu_area_size(v) + 4095) & ~(size_t)4095);
 
-	return pcb_cpu_area_init(area, v, id, 0, d->drain == PCB_DRAIN_QSBR);
+	return pcb_cpu_area_init(area, v, id, 0);
 }
 
 static void pin(int cpu)
@@ -78,8 +78,8 @@ static void *worker_thread(void *arg)
 
 	pin(os);
 	if (x->d->drain == PCB_DRAIN_WORK &&
-	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local, NULL, os,
-			    err, sizeof(err)) < 0) {
+	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
+			    x->v->work_data(w->cpu->stock), os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		x->failed_setup = 1;
 	}
@@ -121,30 +121,13 @@ static void *drainer_thread(void *arg)
 /* work-based designs: wait until the owners ran what was queued */
 static void wait_for_work(struct ctx *x)
 {
-	if (x->d->drain != PCB_DRAIN_WORK || x->delivery == PCB_DELIVER_POLL)
-		return;	/* polled work waits for its owner's next operation */
-	for (int spin = 0; spin < 20000; spin++) {
-		int pending = 0;
-
-		for (int i = 0; i < NR_WORKERS; i++)
-			pending += x->cpu[i]->wq && !pcb_work_idle(x->cpu[i]->wq);
-		if (!pending)
-			return;
-		usleep(50);
-	}
+	/* polled work waits for its owner's next operation */
+	pcb_work_wait_idle(x->cpu, NR_WORKERS, (uint64_t)3e9, 0);
 }
 
 static int stock_empty(struct ctx *x, int i)
 {
-	struct pcb_stock_view view;
-
-	x->v->stock_view(x->cpu[i]->stock, &view);
-	if (view.objcg)
-		return 0;
-	for (int m = 0; m < x->tree.nr; m++)
-		if (x->v->stock_pages(x->cpu[i]->stock, x->tree.memcg[m]))
-			return 0;
-	return 1;
+	return pcb_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
 }
 
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
