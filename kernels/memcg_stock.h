@@ -220,12 +220,15 @@ static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *sto
 
 #define drain_stock_fully drain_stock
 
-/* __refill_stock(): cache memcg (draining another) and add nr_pages */
-static inline void __refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				  unsigned int nr_pages)
+/*
+ * __refill_stock(): cache memcg (draining another) and add nr_pages to this
+ * CPU's stock. The kernel's this_cpu_ptr() comes in as `stock`, dereferenced
+ * once by the caller: with DRAIN_QSBR a second read could see a swapped-in
+ * spare in the middle of the operation.
+ */
+static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				  struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct memcg_stock_pcp *stock = this_cpu_stock(this);
-
 	if (stock_bypassed(this)) {
 		memcg_uncharge(this, memcg, nr_pages);
 		return;
@@ -332,10 +335,9 @@ static inline int stock_victim(struct pcb_cpu *this, int n)
 	return (int)(((uint64_t)x * (uint32_t)n) >> 32);
 }
 
-static inline void __refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				  unsigned int nr_pages)
+static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				  struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct memcg_stock_pcp *stock = this_cpu_stock(this);
 	struct mem_cgroup *cached;
 	uint8_t stock_pages;
 	bool success = false;
@@ -410,7 +412,7 @@ static inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 	}
 #endif
 	STOCK_LOCK_OR(this, stock, flags, memcg_uncharge(this, memcg, nr_pages); return);
-	__refill_stock(this, memcg, nr_pages);
+	__refill_stock(this, stock, memcg, nr_pages);
 	memcg_stock_unlock(this, stock, flags);
 }
 
@@ -422,7 +424,8 @@ static inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
  * whose reference the caller drops outside the lock.
  */
 static inline struct obj_cgroup *drain_obj_stock(struct pcb_cpu *this,
-						 struct memcg_stock_pcp *stock)
+						 struct memcg_stock_pcp *stock,
+						 struct memcg_stock_pcp *mine)
 {
 	struct obj_cgroup *old = stock->cached_objcg;
 
@@ -440,11 +443,11 @@ static inline struct obj_cgroup *drain_obj_stock(struct pcb_cpu *this,
 
 			memcg_account_kmem(this, memcg, -(long)nr_pages);
 			/*
-			 * __refill_stock() works on this_cpu_ptr(&memcg_stock): with a
-			 * remote drain (patch 4) the pages land in the drainer's own
-			 * stock, not in the one being drained, as in the series.
+			 * __refill_stock() works on this_cpu_ptr(&memcg_stock), `mine`:
+			 * with a remote drain (patch 4) the pages land in the drainer's
+			 * own stock, not in the one being drained, as in the series.
 			 */
-			__refill_stock(this, memcg, nr_pages);
+			__refill_stock(this, mine, memcg, nr_pages);
 
 			css_put(this, &memcg->css);
 		}
@@ -503,7 +506,7 @@ static inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgroup *objc
 	flags = memcg_stock_lock(this, stock);
 
 	if (stock->cached_objcg != objcg) {
-		old = drain_obj_stock(this, stock);
+		old = drain_obj_stock(this, stock, stock);
 		obj_cgroup_get(this, objcg);
 		stock->nr_bytes = atomic_load(&objcg->nr_charged_bytes)
 				? (unsigned int)atomic_exchange(&objcg->nr_charged_bytes, 0) : 0;
@@ -628,7 +631,7 @@ static inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *obj
 		      atomic_fetch_add(&objcg->nr_charged_bytes, (int)nr_bytes); return);
 
 	if (stock->cached_objcg != objcg) { /* reset if necessary */
-		old = drain_obj_stock(this, stock);
+		old = drain_obj_stock(this, stock, stock);
 		obj_cgroup_get(this, objcg);
 		WRITE_ONCE(stock->cached_objcg, objcg);
 		stock->nr_bytes = atomic_load(&objcg->nr_charged_bytes)
@@ -652,14 +655,18 @@ static inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *obj
 
 /* ---- draining ---- */
 
-/* drain_local_stock() / drain_stock_from(): both stocks of one CPU */
-static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
+/*
+ * drain_local_stock() / drain_stock_from(): both stocks of one CPU, from
+ * `this`, whose own stock is `mine` (the same one when the owner drains).
+ */
+static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				    struct memcg_stock_pcp *mine)
 {
 	struct obj_cgroup *old;
 	unsigned long flags;
 
 	flags = memcg_stock_lock(this, stock);
-	old = drain_obj_stock(this, stock);
+	old = drain_obj_stock(this, stock, mine);
 	drain_stock_fully(this, stock);
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	__atomic_fetch_and(&stock->flags, ~(1UL << FLUSHING_CACHED_CHARGE), __ATOMIC_SEQ_CST);
@@ -672,8 +679,10 @@ static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp
 /* the work item drain_all_stock() schedules runs this on the owner */
 static inline void drain_local_stock(struct pcb_cpu *this)
 {
+	struct memcg_stock_pcp *stock = this_cpu_stock(this);
+
 	pcb_drain_window(this);
-	drain_stock_from(this, this_cpu_stock(this));
+	drain_stock_from(this, stock, stock);
 	pcb_drain_window(this);
 }
 
@@ -726,7 +735,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			for (int i = 0; i < n; i++) {
 				pcb_tsan_acquire(&swapped[i]->preempt_count);
 				pcb_count(this, PCB_EV_REMOTE_DRAIN);
-				drain_stock_from(this, old[i]);
+				drain_stock_from(this, old[i], this_cpu_stock(this));
 				swapped[i]->stock_spare = old[i];
 				pcb_drain_window(swapped[i]);
 			}
@@ -751,7 +760,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		if (flush) {
 			pcb_count(this, PCB_EV_REMOTE_DRAIN);
 			pcb_drain_window(cpu);
-			drain_stock_from(this, stock);
+			drain_stock_from(this, stock, this_cpu_stock(this));
 			pcb_drain_window(cpu);
 		}
 #endif
