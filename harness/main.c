@@ -476,6 +476,9 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 
 		if (pcb_scenario_load(&base, path, err, sizeof(err)) < 0)
 			die_usage("%s", err);
+		for (int s = 0; s < nsets; s++)
+			if (pcb_scenario_set(&base, sets[s], err, sizeof(err)) < 0)
+				die_usage("%s", err);
 		grp[i].n = pcb_scenario_combos(&base);
 		if (grp[i].n > 1000)
 			die_usage("%s: [sweep] makes %d configurations (at most 1000)", path, grp[i].n);
@@ -485,10 +488,10 @@ static int cmd_run(int argc, char **argv, const char *topo_spec, const char *com
 
 			if (pcb_scenario_load_text(sc, path, base.text, err, sizeof(err)) < 0)
 				die_usage("%s", err);
-			pcb_scenario_apply_combo(sc, c);
 			for (int s = 0; s < nsets; s++)
 				if (pcb_scenario_set(sc, sets[s], err, sizeof(err)) < 0)
 					die_usage("%s", err);
+			pcb_scenario_apply_combo(sc, c);
 			if (runs)
 				pcb_scenario_override(sc, K_RUN_RUNS, runs, "--runs");
 			if (events)

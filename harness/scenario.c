@@ -402,6 +402,9 @@ int pcb_scenario_set(struct pcb_scenario *sc, const char *assignment, char *err,
 		return -1;
 	}
 	set_value(sc, k, eq + 1, -1, NULL);
+	/* --set wins over a [sweep] of the same key: one value, and the label says so */
+	free(sc->sweep[k]);
+	sc->sweep[k] = NULL;
 	return 0;
 }
 

@@ -56,5 +56,10 @@ out=$("$pcpbench" --topology "numa:8 core:16 pu:1" run --dry-run \
 if [[ "$out" == *"workers: 32 on CPUs 16-31,48-63"* && "$out" == *"cpu 16    node 1"*"isolated"* &&
       "$out" == *"cpu 48    node 3"* ]]; then ok; else bad "synthetic plan: $out"; fi
 
+# --set of a swept key replaces the sweep, and the plan says so
+out=$("$pcpbench" run --dry-run scenarios/static-key.scn --set run.accounting=none 2>&1)
+n=$(grep -c '^scenario static-key' <<<"$out")
+if [ "$n" -eq 1 ] && [[ "$out" != *"accounting=always"* ]]; then ok; else bad "--set over a sweep: $out"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
