@@ -150,17 +150,29 @@ static void *kworker(void *arg)
 	return NULL;
 }
 
-int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
-		    char *err, size_t errlen)
+static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		       void (*fn)(struct pcb_cpu *), atomic_long *data)
 {
 	memset(wq, 0, sizeof(*wq));
 	wq->mode = mode;
 	wq->fn = fn;
 	wq->data = data;
 	wq->cpu = cpu;
+}
+
+/* from here on drainers see the work queue of cpu */
+static void workq_publish(struct pcb_workq *wq)
+{
+	__atomic_store_n(&wq->cpu->wq, wq, __ATOMIC_RELEASE);
+}
+
+int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
+		    char *err, size_t errlen)
+{
+	workq_init(wq, cpu, mode, fn, data);
 	wq->owner = pthread_self();
-	__atomic_store_n(&cpu->wq, wq, __ATOMIC_RELEASE);	/* published to drainers */
+	workq_publish(wq);
 	self_cpu = cpu;
 
 	if (mode == PCB_DELIVER_SIGNAL) {
@@ -234,11 +246,7 @@ int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 {
 	int rc;
 
-	memset(wq, 0, sizeof(*wq));
-	wq->mode = PCB_DELIVER_KWORKER;
-	wq->fn = fn;
-	wq->data = data;
-	wq->cpu = cpu;
+	workq_init(wq, cpu, PCB_DELIVER_KWORKER, fn, data);
 	/* no owner runs on a virtual CPU: a plain thread drains it whenever woken */
 	rc = pthread_create(&wq->helper, NULL, kworker, wq);
 	if (rc) {
@@ -246,7 +254,7 @@ int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 		return -rc;
 	}
 	wq->helper_started = 1;
-	__atomic_store_n(&cpu->wq, wq, __ATOMIC_RELEASE);
+	workq_publish(wq);
 	return 0;
 }
 
