@@ -126,7 +126,7 @@ for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stol
 	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
 done
 expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
-grep -q "drain.rate_hz: 'fast' is not a rate" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
+grep -q "drain.rate_hz: 'fast' is not a number in 0..1000000" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -14,12 +14,11 @@
 #include <unistd.h>
 
 #include "testing.h"
-#include "../harness/check.h"
-#include "../harness/coordinator.h"
-#include "../harness/interrupts.h"
-#include "../harness/runner.h"
-#include "../harness/tsc.h"
-#include "../kernels/memcontrol.h"
+#include "../harness/measure/interrupts.h"
+#include "../harness/measure/tsc.h"
+#include "../harness/run/coordinator.h"
+#include "../harness/run/cpu_area.h"
+#include "../kernels/memcg/memcg_model.h"
 
 static void scripted_gaps(void)
 {
@@ -71,36 +70,38 @@ static void *holder_thread(void *arg)
 
 		while (atomic_load(&h->done) != r)	/* the owner's last round is over */
 			usleep(100);
-		flags = h->v->lock_stock(h->holder, h->owner);
+		flags = memcg_ops(h->v)->lock_stock(h->holder, h->owner);
 
 		atomic_store(&h->locked, r + 1);
 		while (atomic_load(&h->attempting) != r + 1)
 			;
 		usleep(50000);	/* the owner is spinning on the lock by now */
-		h->v->unlock_stock(h->holder, h->owner, flags);
+		memcg_ops(h->v)->unlock_stock(h->holder, h->owner, flags);
 	}
 	return NULL;
 }
 
 static unsigned long contended(const struct pcb_cpu *cpu, const char *fn)
 {
-	for (int i = 0; i < 8; i++)
-		if (cpu->cc[i].fn && !strcmp(cpu->cc[i].fn, fn))
-			return cpu->cc[i].contended;
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
+		if (cpu->h.cc[i].fn && !strcmp(cpu->h.cc[i].fn, fn))
+			return cpu->h.cc[i].contended;
 	return 0;
 }
 
 static struct pcb_cpu *new_cpu(const struct pcb_design *d, const struct pcb_variant *v, int id)
 {
-	void *area = aligned_alloc(4096, (pcb_cpu_area_size(v) + 4095) & ~(size_t)4095);
+	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
+	struct pcb_cpu *cpu = pcb_cpu_area_init(area, d, v, (unsigned int)id, 0);
 
-	return pcb_cpu_area_init(area, v, (unsigned int)id, 0);
+	memcg_cpu(cpu)->nr_slots = 1;
+	return cpu;
 }
 
 static void exact_contention(void)
 {
-	const struct pcb_design *d = pcb_design_find("spinlock");
-	const struct pcb_variant *v = d->variant[0][0];
+	const struct pcb_design *d = pcb_design_find(&memcg_model, "spinlock");
+	const struct pcb_variant *v = d->variant[0];
 	struct memcg_tree tree;
 	struct hold h = { .v = v, .rounds = 4 };
 	pthread_t t;
@@ -111,7 +112,7 @@ static void exact_contention(void)
 	h.holder = new_cpu(d, v, 1);
 	/* uncontended acquisitions count nothing */
 	for (int i = 0; i < 1000; i++)
-		v->consume(h.owner, tree.leaf[0], 1);
+		memcg_ops(v)->consume(h.owner, tree.leaf[0], 1);
 	CHECK(contended(h.owner, "consume_stock") == 0, "uncontended");
 
 	pthread_create(&t, NULL, holder_thread, &h);
@@ -120,28 +121,28 @@ static void exact_contention(void)
 		while (atomic_load(&h.locked) != r + 1)
 			usleep(100);
 		atomic_store(&h.attempting, r + 1);
-		hits += v->consume(h.owner, tree.leaf[0], 1);
+		hits += memcg_ops(v)->consume(h.owner, tree.leaf[0], 1);
 		atomic_store(&h.done, r + 1);
 	}
 	pthread_join(t, NULL);
 	CHECK(contended(h.owner, "consume_stock") == (unsigned long)h.rounds,
 	      "contended %lu, expected %d", contended(h.owner, "consume_stock"), h.rounds);
-	CHECK(h.owner->cc[0].wait_sum > 0 && h.owner->cc[0].wait_max > 0, "waits measured");
+	CHECK(h.owner->h.cc[0].wait_sum > 0 && h.owner->h.cc[0].wait_max > 0, "waits measured");
 	CHECK(hits == 0, "an empty stock serves nothing");
 	free(h.owner);
 	free(h.holder);
 	memcg_tree_destroy(&tree);
 
 	/* a local lock cannot be contended: nothing is ever counted */
-	d = pcb_design_find("local_lock");
-	v = d->variant[0][0];
+	d = pcb_design_find(&memcg_model, "local_lock");
+	v = d->variant[0];
 	{
 		struct pcb_cpu *c = new_cpu(d, v, 0);
 
 		memcg_tree_create(&tree, 2, 1);
 		for (int i = 0; i < 1000; i++)
-			v->consume(c, tree.leaf[0], 1);
-		CHECK(c->cc[0].fn == NULL, "local_lock counts no contention");
+			memcg_ops(v)->consume(c, tree.leaf[0], 1);
+		CHECK(c->h.cc[0].fn == NULL, "local_lock counts no contention");
 		free(c);
 		memcg_tree_destroy(&tree);
 	}
@@ -149,46 +150,53 @@ static void exact_contention(void)
 
 static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 {
-	const struct pcb_variant *v = d->variant[0][0];
+	const struct pcb_variant *v = d->variant[0];
 	struct pcb_workq wq[4];
 	struct pcb_cpu *cpus[4];
-	struct memcg_tree tree;
+	struct memcg_config cfg = { .workload = MEMCG_WL_MULTI_MEMCG, .depth = 3, .memcgs = 2,
+				    .slots = 1, .nr_pages = 1, .hold = 1 };
+	struct memcg_shared *shared;
+	struct memcg_tree *tree;
 	struct pcb_coord c;
 	struct pcb_topo topo;
 	struct pcb_coord_plan plan = { .count = 25, .burst = 1 };
-	char err[256];
+	char err[256], note[256];
 	uint64_t start, fired;
 	int stocks = 12;	/* 4 CPUs with stocks, 8 virtual */
 
 	CHECK(pcb_topo_load(&topo, "numa:2 core:4 pu:1", err, sizeof(err)) == 0, "%s", err);
-	memcg_tree_create(&tree, 3, 2);
-	pcb_nr_online_cpus = stocks;
+	shared = memcg_model.setup(&cfg, d, stocks, note, sizeof(note), err, sizeof(err));
+	CHECK(shared != NULL, "%s", err);
+	if (!shared)
+		return;
+	tree = &shared->tree;
 	for (int i = 0; i < 4; i++) {
 		cpus[i] = new_cpu(d, v, i);
 		cpus[i]->isolated = i == 3;
-		if (d->drain == PCB_DRAIN_WORK)	/* no owner runs: helpers deliver */
+		if (d->drain.queues_work)	/* no owner runs: helpers deliver */
 			pcb_workq_start_virtual(&wq[i], cpus[i], v->drain_local,
 						v->work_data(cpus[i]->stock), err, sizeof(err));
 	}
-	CHECK(pcb_coord_setup(&c, d, v, &topo, &tree, tree.memcg[0], cpus, 4, stocks, err,
-			      sizeof(err)) == 0, "%s: %s", d->name, err);
+	CHECK(pcb_coord_setup(&c, &memcg_model, d, v, shared, &topo, clk->tsc_hz, cpus, 4, stocks,
+			      err, sizeof(err)) == 0, "%s: %s", d->name, err);
+	CHECK(c.target == tree->memcg[0], "%s: the root is drained", d->name);
 	CHECK(c.nr_cpus == stocks && c.nr_virtual == 8, "%s: %d stocks", d->name, c.nr_cpus);
-	if (d->drain == PCB_DRAIN_WORK && c.self == NULL)
+	if (d->drain.queues_work && c.self == NULL)
 		return;
 	pcb_coord_reset(&c);
 	for (int i = 0; i < 4; i++)
-		v->prefill(cpus[i], tree.leaf[i % 2], MEMCG_CHARGE_BATCH);
+		v->prefill(cpus[i], shared);
 
 	start = pcb_tsc_now();
 	fired = pcb_coord_run(&c, &plan, clk->tsc_hz, start, start + (uint64_t)(clk->tsc_hz / 5), 1);
 	CHECK(fired == 25, "%s: fired %lu drains, asked for 25", d->name, (unsigned long)fired);
 	CHECK(c.drain.calls == 25, "%s: %lu timed", d->name, (unsigned long)c.drain.calls);
-	if (d->drain == PCB_DRAIN_WORK)
+	if (d->drain.queues_work)
 		CHECK(c.completed == 25 && c.incomplete == 0, "%s: %lu completed",
 		      d->name, (unsigned long)c.completed);
 
 	for (int i = 0; i < c.nr_cpus; i++) {
-		unsigned long pages = pcb_stock_pages_under(v, c.cpus[i]->stock, &tree, NULL);
+		unsigned long pages = memcg_stock_pages_under(v, c.cpus[i]->stock, tree, NULL);
 
 		if (d->skips_isolated && c.cpus[i]->isolated)
 			CHECK(pages > 0, "%s: isolated stock %d was left alone", d->name, i);
@@ -200,12 +208,12 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 		CHECK(c.stranded_n == 25 && c.stranded_max > 0, "%s: stranded pages reported", d->name);
 
 	for (int i = 0; i < 4; i++)
-		if (d->drain == PCB_DRAIN_WORK)
+		if (d->drain.queues_work)
 			pcb_workq_stop(&wq[i]);
 	pcb_coord_teardown(&c);
 	for (int i = 0; i < 4; i++)
 		free(cpus[i]);
-	memcg_tree_destroy(&tree);
+	memcg_model.teardown(shared);
 	pcb_topo_destroy(&topo);
 }
 
@@ -216,7 +224,7 @@ int main(void)
 	scripted_gaps();
 	exact_contention();
 	pcb_clock_calibrate(&clk, 20);
-	for (int i = 0; pcb_designs[i]; i++)
-		fixed_count(pcb_designs[i], &clk);
+	for (int i = 0; memcg_model.designs[i]; i++)
+		fixed_count(memcg_model.designs[i], &clk);
 	return check_summary();
 }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "testing.h"
-#include "counters.h"
+#include "../harness/measure/counters.h"
 
 static struct pcb_counters_cfg cfg;
 static struct pcb_counter_value val[PCB_MAX_EVENTS];

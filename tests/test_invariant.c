@@ -11,6 +11,10 @@
  * it (remote and QSBR draining at once; work-based ones once the work ran,
  * except on isolated CPUs for isolated_skip and local_trylock, whose charges
  * stay); at the end every stock is empty and the check still holds.
+ *
+ * The same torture runs over a throwaway design, tests/designs/test_xchg.h,
+ * built by tests/meson.build exactly as kernels/memcg/meson.build builds the
+ * model's own: adding a design takes one header and one registry line.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -20,12 +24,12 @@
 #include <unistd.h>
 
 #include "testing.h"
-#include "../harness/check.h"
-#include "../harness/design.h"
-#include "../harness/runner.h"
-#include "../harness/work.h"
-#include "../harness/worker.h"
-#include "../kernels/memcontrol.h"
+#include "../harness/run/cpu_area.h"
+#include "../harness/run/work.h"
+#include "../kernels/memcg/memcg_model.h"
+
+/* a design built from a header in tests/designs/, as a new design would be */
+extern const struct pcb_design memcg_design_test_xchg;
 
 #define NR_WORKERS 4
 #define ROUNDS 5
@@ -36,7 +40,8 @@ struct ctx {
 	const struct pcb_variant *v;
 	enum pcb_delivery delivery;
 	struct memcg_tree tree;
-	struct pcb_worker *w[NR_WORKERS];
+	struct memcg_worker *w[NR_WORKERS];
+	struct pcb_worker *pw[NR_WORKERS];	/* the same, as the harness sees them */
 	struct pcb_cpu *cpu[NR_WORKERS + 1];	/* the last is the drainer's */
 	struct pcb_workq wq[NR_WORKERS];
 	pthread_barrier_t bar;
@@ -54,9 +59,9 @@ struct warg {
 static struct pcb_cpu *new_cpu(const struct pcb_variant *v, const struct pcb_design *d,
 			       unsigned int id)
 {
-	void *area = aligned_alloc(4096, (pcb_cpu_area_size(v) + 4095) & ~(size_t)4095);
+	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
 
-	return pcb_cpu_area_init(area, v, id, 0);
+	return pcb_cpu_area_init(area, d, v, id, 0);
 }
 
 static void pin(int cpu)
@@ -72,12 +77,13 @@ static void *worker_thread(void *arg)
 {
 	struct warg *a = arg;
 	struct ctx *x = a->x;
-	struct pcb_worker *w = x->w[a->i];
+	struct memcg_worker *mw = x->w[a->i];
+	struct pcb_worker *w = &mw->w;
 	int os = a->i % x->ncpu;
 	char err[256];
 
 	pin(os);
-	if (x->d->drain == PCB_DRAIN_WORK &&
+	if (x->d->drain.queues_work &&
 	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
 			    x->v->work_data(w->cpu->stock), os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
@@ -93,7 +99,7 @@ static void *worker_thread(void *arg)
 		pthread_barrier_wait(&x->bar);	/* quiescent */
 		pthread_barrier_wait(&x->bar);	/* checked and drained */
 	}
-	if (x->d->drain == PCB_DRAIN_WORK)
+	if (x->d->drain.queues_work)
 		pcb_workq_stop(&x->wq[a->i]);
 	x->v->release(w);
 	x->v->drain_local(w->cpu);
@@ -127,20 +133,20 @@ static void wait_for_work(struct ctx *x)
 
 static int stock_empty(struct ctx *x, int i)
 {
-	return pcb_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
+	return memcg_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
 }
 
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
-	struct ctx x = { .d = d, .v = d->variant[multi][irq], .delivery = delivery };
+	struct ctx x = { .d = d, .v = d->variant[multi * 2 + irq], .delivery = delivery };
 	pthread_t tid[NR_WORKERS], drainer;
 	struct warg args[NR_WORKERS];
 	char name[128], msg[256];
 
 	snprintf(name, sizeof(name), "%s slots=%d irq=%d%s%s", d->name, multi ? 7 : 1, irq,
-		 d->drain == PCB_DRAIN_WORK ? " delivery=" : "",
-		 d->drain == PCB_DRAIN_WORK ? pcb_delivery_name[delivery] : "");
-	if (d->drain == PCB_DRAIN_WORK && delivery == PCB_DELIVER_KWORKER &&
+		 d->drain.queues_work ? " delivery=" : "",
+		 d->drain.queues_work ? pcb_delivery_name[delivery] : "");
+	if (d->drain.queues_work && delivery == PCB_DELIVER_KWORKER &&
 	    !pcb_workq_fifo_permitted()) {
 		printf("%s: skipped: SCHED_FIFO is not permitted here (CAP_SYS_NICE)\n", name);
 		return;
@@ -152,32 +158,34 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	pcb_nr_online_cpus = NR_WORKERS;
 	for (int i = 0; i <= NR_WORKERS; i++) {
 		x.cpu[i] = new_cpu(x.v, d, (unsigned int)i);
-		x.cpu[i]->nr_slots = multi ? 3 : 1;
-		x.cpu[i]->evict_round_robin = i & 1;
+		memcg_cpu(x.cpu[i])->nr_slots = multi ? 3 : 1;
+		memcg_cpu(x.cpu[i])->evict_round_robin = i & 1;
+		memcg_cpu(x.cpu[i])->evict_state = 2463534242u;
 	}
 	/* the last worker's CPU is isolated; nocache opts every CPU out but the first */
 	x.cpu[NR_WORKERS - 1]->isolated = true;
 	for (int i = 1; i < NR_WORKERS && d->nocache; i++)
-		x.cpu[i]->nocache = true;
+		memcg_cpu(x.cpu[i])->nocache = true;
 	for (int i = 0; i < NR_WORKERS; i++) {
-		struct pcb_worker *w = aligned_alloc(64, sizeof(*w));
+		struct memcg_worker *w = aligned_alloc(64, sizeof(*w));
 
 		memset(w, 0, sizeof(*w));
-		w->cpu = x.cpu[i];
-		x.cpu[i]->dbg = &w->dbg;
+		w->w.cpu = x.cpu[i];
+		x.cpu[i]->h.dbg = &w->w.dbg;
 		w->nr_memcgs = 3;
 		for (int m = 0; m < 3; m++)
 			w->memcg[m] = x.tree.leaf[(m + i) % 3];
 		w->pgdat = &x.tree.pgdat[0];
-		w->timing = PCB_TIMING_CALL;
-		w->workload = PCB_WL_MIXED;
+		w->w.timing = PCB_TIMING_CALL;
+		w->workload = MEMCG_WL_MIXED;
 		w->nr_pages = 1 + (unsigned int)i % 3;
 		w->hold = 200;
 		w->uncharge_refill = 40;
 		w->obj_share = 50;
 		w->obj_size = 16 + 512 * (unsigned int)i;	/* small, and past a page in 8 */
-		w->rng = 0x1234567ULL * (uint64_t)(i + 1);
+		w->w.rng = 0x1234567ULL * (uint64_t)(i + 1);
 		x.w[i] = w;
+		x.pw[i] = &w->w;
 	}
 	pthread_barrier_init(&x.bar, NULL, NR_WORKERS + 1);
 	for (int i = 0; i < NR_WORKERS; i++) {
@@ -194,14 +202,14 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		atomic_store(&x.stop_drainer, 1);
 		pthread_join(drainer, NULL);
 		wait_for_work(&x);
-		CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1,
+		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
 					msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
 
 		/* a drain of the root now empties the stocks the design promises to */
 		x.v->drain_all(x.cpu[NR_WORKERS], x.tree.memcg[0], x.cpu, NR_WORKERS);
 		wait_for_work(&x);
 		for (int i = 0; i < NR_WORKERS; i++) {
-			int promised = d->drain != PCB_DRAIN_WORK ||
+			int promised = !d->drain.queues_work ||
 				       (delivery != PCB_DELIVER_POLL &&
 					!(d->skips_isolated && x.cpu[i]->isolated));
 
@@ -209,7 +217,7 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 			if (promised && r == 0)
 				CHECK(stock_empty(&x, i), "%s: CPU %d's stock not drained", name, i);
 		}
-		CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1,
+		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
 					msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
 		pthread_barrier_wait(&x.bar);	/* checked and drained */
 	}
@@ -217,7 +225,7 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		pthread_join(tid[i], NULL);
 	CHECK(!x.failed_setup, "%s: setup", name);
 
-	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
 				sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
 	for (int i = 0; i < NR_WORKERS; i++)
 		CHECK(stock_empty(&x, i), "%s: CPU %d's stock not empty at the end", name, i);
@@ -225,8 +233,8 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		uint64_t ops = 0, hits = 0;
 
 		for (int i = 0; i < NR_WORKERS; i++) {
-			ops += x.w[i]->ops;
-			hits += x.cpu[i]->ev[PCB_EV_STOCK_HIT];
+			ops += x.w[i]->w.ops;
+			hits += x.cpu[i]->ev[MEMCG_EV_STOCK_HIT];
 		}
 		CHECK(ops > 0, "%s: the workers did work", name);
 		CHECK(d->nocache || hits > 0, "%s: the stock served charges", name);
@@ -235,16 +243,16 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 
 	/* the check itself catches a page counted twice, and a lost reference */
 	atomic_fetch_add(&x.tree.leaf[1]->memory.usage, 1);
-	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
 				sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name, msg);
 	atomic_fetch_sub(&x.tree.leaf[1]->memory.usage, 1);
-	x.cpu[0]->css_ref[x.tree.leaf[0]->css.id]--;
-	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]--;
+	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
 				sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
 	      name, msg);
-	x.cpu[0]->css_ref[x.tree.leaf[0]->css.id]++;
-	x.cpu[0]->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
-	CHECK(pcb_check_charges(x.v, &x.tree, x.w, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
+	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]++;
+	memcg_cpu(x.cpu[0])->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
+	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
 				sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name, msg);
 
 	for (int i = 0; i < NR_WORKERS; i++)
@@ -255,12 +263,11 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	memcg_tree_destroy(&x.tree);
 }
 
-int main(void)
+/* every variant and delivery the design has */
+static void torture(const struct pcb_design *d)
 {
-	for (int i = 0; pcb_designs[i]; i++) {
-		const struct pcb_design *d = pcb_designs[i];
-
-		if (d->drain == PCB_DRAIN_WORK) {
+	{
+		if (d->drain.queues_work) {
 			for (int del = 0; del < 3; del++) {
 #if defined(__SANITIZE_THREAD__)
 				/*
@@ -284,5 +291,14 @@ int main(void)
 			run_one(d, 1, 1, PCB_DELIVER_POLL);
 		}
 	}
+}
+
+int main(void)
+{
+	for (int i = 0; memcg_model.designs[i]; i++)
+		torture(memcg_model.designs[i]);
+	torture(&memcg_design_test_xchg);
+	CHECK(!strcmp(memcg_design_test_xchg.name, "test_xchg") &&
+	      !memcg_design_test_xchg.drain.queues_work, "the test design is what its header says");
 	return check_summary();
 }

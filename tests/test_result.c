@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "testing.h"
-#include "result.h"
+#include "../harness/output/result.h"
 
 static char *tables_of(json_t *result)
 {
@@ -27,26 +27,28 @@ static char *tables_of(json_t *result)
 static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 		 const struct pcb_scenario *sc, const double *consume, const double *refill, int runs)
 {
+	int consume_row = pcb_fn_find(sc->model, "consume_stock");
+
 	memset(r, 0, sizeof(*r));
 	r->design = d;
-	r->variant = d->variant[0][0];
+	r->variant = d->variant[0];
 	r->sc = sc;
 	snprintf(r->label, sizeof(r->label), "%s", d->name);
 	r->runs = runs;
 	r->nr_workers = 1;
 	r->worker = calloc(1, sizeof(*r->worker));
 	r->gaps = calloc(1, sizeof(*r->gaps));
-	r->drain_run_mean = calloc((size_t)runs, sizeof(double));
+	r->drain.run_mean = calloc((size_t)runs, sizeof(double));
 	r->worker[0].cpu = 1;
 	r->worker[0].node = 0;
 	r->worker[0].stock_node = -1;
 	snprintf(r->check, sizeof(r->check), "ok");
-	for (int f = 0; f < PCB_FN_NR; f++) {
+	for (int f = 0; f < PCB_MAX_FN; f++) {
 		r->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
 		r->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
 		for (int i = 0; i < runs; i++) {
-			r->fn[f].run_mean[i] = f == PCB_FN_CONSUME_STOCK ? consume[i] : refill[i];
-			r->fn[f].run_calls[i] = 100 + (uint64_t)f;
+			r->fn[f].run_mean[i] = f == consume_row ? consume[i] : refill[i];
+			r->fn[f].run_calls[i] = f < sc->model->nr_fn ? 100 + (uint64_t)f : 0;
 		}
 		for (uint64_t v = 1; v <= 100; v++)
 			r->fn[f].total.hist.count[pcb_hist_index(v)]++;
@@ -74,8 +76,8 @@ int main(void)
 	CHECK(pcb_topo_load(&topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
 	CHECK(pcb_scenario_load_text(&sc, "unit.scn", text, err, sizeof(err)) == 0, "%s", err);
 	CHECK(pcb_scenario_finish(&sc, &topo, err, sizeof(err)) == 0, "%s", err);
-	fill(&res[0], pcb_design_find("local_lock"), &sc, ll_consume, ll_refill, 3);
-	fill(&res[1], pcb_design_find("spinlock"), &sc, sl_consume, sl_refill, 3);
+	fill(&res[0], pcb_design_find(sc.model, "local_lock"), &sc, ll_consume, ll_refill, 3);
+	fill(&res[1], pcb_design_find(sc.model, "spinlock"), &sc, sl_consume, sl_refill, 3);
 
 	ctx = pcb_result_context(&topo, &clk, "pcpbench run unit.scn", "2026-01-01T00:00:00Z");
 	json_object_set_new(ctx, "complete", json_true());
@@ -101,7 +103,8 @@ int main(void)
 		CHECK(!strcmp(json_string_value(json_object_get(s, "text")), text), "full text");
 		CHECK(!strcmp(json_string_value(json_object_get(json_object_get(s, "settings"),
 								 "run.runs")), "3"), "settings");
-		CHECK(json_array_size(json_object_get(result, "functions")) == 2 * PCB_FN_NR, "rows");
+		CHECK(json_array_size(json_object_get(result, "functions")) == 2 * (size_t)sc.model->nr_fn,
+		      "rows");
 		json_array_foreach(json_object_get(result, "functions"), i, fj)
 			for (size_t k = 0; k < sizeof(fn_keys) / sizeof(fn_keys[0]); k++)
 				CHECK(json_object_get(fj, fn_keys[k]), "functions[%zu].%s", i, fn_keys[k]);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testing.h"
-#include "stats.h"
+#include "../harness/measure/stats.h"
 
 static struct pcb_stat st;
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "testing.h"
-#include "topo.h"
+#include "../harness/machine/topo.h"
 
 static struct pcb_topo topo;
 

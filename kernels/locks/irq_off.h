@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stock "lock" of designs whose owner only has to keep its own CPU:
- * local_irq_save() on !PREEMPT_RT, modeled as the preempt count (and
- * irq_model's flag save). An empty lock type: nothing another CPU can take.
- * Shared by local_lock (local_lock_irqsave()) and qsbr.
+ * A lock whose owner only has to keep its own CPU: local_lock_irqsave() on
+ * !PREEMPT_RT without lockdep, where local_lock_t is an empty struct and the
+ * lock is local_irq_save(). Modeled as the owner's preempt count (and
+ * irq_model's flag save), no atomics: nothing another CPU can take.
  */
 #ifndef PCB_LOCKS_IRQ_OFF_H
 #define PCB_LOCKS_IRQ_OFF_H
@@ -11,14 +11,20 @@
 #include "../percpu.h"
 #include "irq.h"
 
-#define memcg_stock_lock_init(stock) do { (void)(stock); } while (0)
+typedef struct { } local_lock_t;
 
-#define memcg_stock_lock(this, stock)					\
-	({ unsigned long f_ = local_irq_save_model(); (void)(stock);	\
-	   preempt_disable(this); f_; })
+static inline unsigned long local_lock_irqsave_model(struct pcb_cpu *this)
+{
+	unsigned long flags = local_irq_save_model();
 
-#define memcg_stock_unlock(this, stock, flags)				\
-	do { (void)(stock); preempt_enable(this);			\
-	     local_irq_restore_model(flags); } while (0)
+	preempt_disable(this);
+	return flags;
+}
+
+static inline void local_unlock_irqrestore_model(struct pcb_cpu *this, unsigned long flags)
+{
+	preempt_enable(this);
+	local_irq_restore_model(flags);
+}
 
 #endif

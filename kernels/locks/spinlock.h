@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spinlock: the 2023 series "Introduce memcg_stock_pcp remote draining"
- * (seed 000, patches 1-5). stock_lock becomes a spinlock_t taken with
- * spin_lock_irqsave(); drain_all_stock() drains every CPU's stock from the
- * calling CPU (drain_stock_from()), with no work and no flags.
- *
- * spin_lock_irqsave() on !PREEMPT_RT: local_irq_save(), preempt_disable()
- * and the qspinlock fast path, one cmpxchg of 0 -> locked
- * (queued_spin_lock()), falling back to spinning. spin_unlock is a release
- * store (smp_store_release()). Modeled on Concurrency Kit's CAS spinlock,
- * the same instruction sequence on x86 (lock cmpxchg; plain store).
+ * spinlock_t taken with spin_lock_irqsave() on !PREEMPT_RT:
+ * local_irq_save(), preempt_disable() and the qspinlock fast path, one
+ * cmpxchg of 0 -> locked (queued_spin_lock()), falling back to spinning.
+ * spin_unlock is a release store (smp_store_release()). Modeled on
+ * Concurrency Kit's CAS spinlock, the same instruction sequence on x86
+ * (lock cmpxchg; plain store).
  */
 #ifndef PCB_LOCKS_SPINLOCK_H
 #define PCB_LOCKS_SPINLOCK_H
@@ -20,21 +16,11 @@
 #include "../percpu.h"
 #include "irq.h"
 
-#define MEMCG_STOCK_DESIGN	spinlock
-#define MEMCG_STOCK_LAYOUT	MEMCG_STOCK_REMOTE
-#define MEMCG_STOCK_DRAIN	DRAIN_REMOTE
-
 typedef ck_spinlock_cas_t spinlock_t;
-typedef spinlock_t memcg_stock_lock_t;
 
-#define memcg_stock_lock_init(stock) ck_spinlock_cas_init(&(stock)->stock_lock)
-
-static inline unsigned long long pcb_rdtsc(void)
+static inline void spin_lock_init(spinlock_t *lock)
 {
-	unsigned int lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((unsigned long long)hi << 32) | lo;
+	ck_spinlock_cas_init(lock);
 }
 
 /*
@@ -44,27 +30,42 @@ static inline unsigned long long pcb_rdtsc(void)
  */
 static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
-	unsigned long long t0;
+	uint64_t t0;
 
 	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
 		ck_pr_fence_lock();	/* acquire */
 		pcb_tsan_acquire(lock);
 		return;
 	}
-	t0 = pcb_rdtsc();
+	t0 = pcb_tsc_now();
 	ck_spinlock_cas_lock(lock);
 	pcb_tsan_acquire(lock);
-	pcb_contended(this, fn, pcb_rdtsc() - t0);
+	pcb_contended(this, fn, pcb_tsc_now() - t0);
 }
 
-#define memcg_stock_lock(this, stock)					\
-	({ unsigned long f_ = local_irq_save_model();			\
-	   preempt_disable(this);					\
-	   pcb_spin_lock(this, &(stock)->stock_lock, __func__); f_; })
+static inline void pcb_spin_unlock(spinlock_t *lock)
+{
+	pcb_tsan_release(lock);
+	ck_spinlock_cas_unlock(lock);
+}
 
-#define memcg_stock_unlock(this, stock, flags)				\
-	do { pcb_tsan_release(&(stock)->stock_lock);			\
-	     ck_spinlock_cas_unlock(&(stock)->stock_lock);		\
-	     preempt_enable(this); local_irq_restore_model(flags); } while (0)
+/* spin_lock_irqsave(), counted under fn when contended */
+static inline unsigned long spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock,
+						 const char *fn)
+{
+	unsigned long flags = local_irq_save_model();
+
+	preempt_disable(this);
+	pcb_spin_lock(this, lock, fn);
+	return flags;
+}
+
+static inline void spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock,
+					  unsigned long flags)
+{
+	pcb_spin_unlock(lock);
+	preempt_enable(this);
+	local_irq_restore_model(flags);
+}
 
 #endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calibrate: a model's bare loop of one function, with no harness around
+ * it, beside the harness's batch figure for the same call on the same CPU.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../run/runner.h"
+#include "cli.h"
+
+int cmd_calibrate(int argc, char **argv, const char *topo_spec)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* the model whose bare loop stands beside the harness */
+	const struct pcb_model *m = pcb_models[0];
+	const char *cpu_arg = NULL, *runs_arg = "6";
+	struct pcb_design_result res;
+	struct pcb_scenario sc;
+	struct pcb_topo topo;
+	struct pcb_clock clk;
+	char err[1024], text[512];
+	double bare[6], overhead;
+	int c, cpu;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cpu_arg = optarg; break;
+		case 'r': runs_arg = optarg; break;
+		case 'h': fputs(calibrate_usage, stdout); return 0;
+		default: die_usage("calibrate: see pcpbench calibrate --help");
+		}
+	}
+	if (optind < argc)
+		die_usage("calibrate: unknown argument '%s'", argv[optind]);
+	load_topology(&topo, topo_spec);
+	if (topo.synthetic)
+		die_usage("calibrate: the topology is synthetic; it cannot run");
+	if (cpu_arg) {
+		snprintf(text, sizeof(text), "%s", cpu_arg);
+	} else {
+		hwloc_bitmap_t hk = hwloc_bitmap_alloc();
+
+		hwloc_bitmap_andnot(hk, topo.all, topo.isolated);
+		snprintf(text, sizeof(text), "%d", hwloc_bitmap_last(hk));
+		hwloc_bitmap_free(hk);
+	}
+	cpu = atoi(text);
+	{
+		char scn[1024];
+
+		snprintf(scn, sizeof(scn), "[scenario]\nname = calibrate\n[run]\nmodel = %s\n"
+			 "designs = %s\ntiming = batch\nruns = %s\nduration_ms = 500\n"
+			 "warmup_ms = 100\n[cpus]\nworkers = %s\n", m->name, m->calib_design,
+			 runs_arg, text);
+		if (pcb_scenario_load_text(&sc, "calibrate", scn, err, sizeof(err)) < 0 ||
+		    pcb_scenario_finish(&sc, &topo, err, sizeof(err)) < 0)
+			die_usage("%s", err);
+	}
+	if (pcb_topo_pin(&topo, (unsigned int)cpu) < 0)
+		fprintf(stderr, "%s: note: could not pin the bare loop to CPU %d\n", prog, cpu);
+	pcb_clock_calibrate(&clk, CALIBRATE_MS);
+	overhead = clk.overhead[PCB_TIMING_BATCH];
+	m->calib_bare(1 << 14, overhead);	/* warm */
+	for (int i = 0; i < 6; i++)
+		bare[i] = m->calib_bare(1 << 18, overhead);
+
+	if (pcb_run_design(&topo, &sc, sc.design[0], &clk, &res, NULL, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: calibrate: %s\n", prog, err);
+		return EXIT_RUNTIME;
+	}
+	double h = pcb_mean(res.fn[m->calib_fn].run_mean, res.runs);
+	double hs = pcb_stddev(res.fn[m->calib_fn].run_mean, res.runs);
+	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);
+
+	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
+	       cpu, clk.tsc_hz / 1e6, (unsigned long long)clk.step, overhead);
+	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib_fn], m->calib_design);
+	printf("%-40s%-16s%s\n", text, "cycles/call", "STDDEV");
+	printf("%-40s%-16.2f%.2f\n", "bare loop (one region, 2^24 calls):", b, bs);
+	printf("%-40s%-16.2f%.2f\n", "harness, batch mode (64 calls a region):", h, hs);
+	printf("%-40s%.2f\n", "harness - bare:", h - b);
+	pcb_design_result_free(&res);
+	pcb_scenario_free(&sc);
+	pcb_topo_destroy(&topo);
+	return 0;
+}
+

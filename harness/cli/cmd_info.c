@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The commands that describe: info (the machine), list (models, designs,
+ * workloads, keys) and cpus (CPU-set expressions).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../output/result.h"
+#include "cli.h"
+
+
+static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
+{
+	json_t *info = pcb_info_json(topo, clk);
+	json_t *perf = json_object_get(info, "perf"), *events = json_object_get(perf, "events");
+	const char *name;
+	json_t *v;
+	char buf[1024];
+
+	printf("Test System\n");
+	printf("  host:             %s\n", json_string_value(json_object_get(info, "host")));
+	if (topo->synthetic)
+		printf("  topology:         synthetic: %s\n", topo->source);
+	printf("  CPU model:        %s\n", topo->cpu_model);
+	printf("  CPUs:             %d (%d cores)\n", topo->nr_cpus, topo->nr_cores);
+	printf("  NUMA nodes:       %d\n", topo->nr_nodes);
+	for (int i = 0; i < topo->nr_nodes; i++) {
+		pcb_cpuset_format(topo->node[i].cpus, buf, sizeof(buf));
+		printf("    node%-3u         %s\n", topo->node[i].os, buf);
+	}
+	for (int l = 1; l <= 3; l++)
+		if (topo->cache[l].size)
+			printf("  L%d%s cache:        %llu KiB, %u-byte lines, %d of them, each shared by %d CPU%s\n",
+			       l, l == 1 ? "d" : " ", topo->cache[l].size / 1024, topo->cache[l].line,
+			       topo->cache[l].count, topo->cache[l].cpus, topo->cache[l].cpus == 1 ? "" : "s");
+	pcb_cpuset_format(topo->isolated, buf, sizeof(buf));
+	printf("  isolated CPUs:    %s (%s)\n", buf, topo->isolated_source);
+	pcb_cpuset_format(topo->nohz_full, buf, sizeof(buf));
+	printf("  nohz_full CPUs:   %s\n", buf);
+	printf("  kernel:           %s\n", json_string_value(json_object_get(info, "kernel")));
+	printf("  TSC frequency:    %.3f MHz calibrated against CLOCK_MONOTONIC_RAW", clk->tsc_hz / 1e6);
+	if (clk->kernel_tsc_hz > 0)
+		printf("; kernel: %.3f MHz (%s)\n", clk->kernel_tsc_hz / 1e6, clk->kernel_tsc_source);
+	else
+		printf("; kernel's figure unknown\n");
+	printf("  TSC step:         %llu tick(s) (gcd of increments); back-to-back read %llu ticks\n",
+	       (unsigned long long)clk->step, (unsigned long long)clk->read_min);
+	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++)
+		printf("  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence, per %s); "
+		       "after subtraction %+.2f +/- %.2f\n", pcb_timing_name(m),
+		       clk->overhead[m], m == PCB_TIMING_CALL ? "call" : "batch",
+		       clk->residual[m], clk->residual_stddev[m]);
+	printf("  perf events:      hardware %s (paranoid %d)\n",
+	       json_is_true(json_object_get(perf, "hardware_events")) ? "available" : "not available",
+	       pcb_perf_paranoid());
+	json_object_foreach(events, name, v)
+		printf("    %-16s %s\n", name, json_string_value(v));
+	json_decref(info);
+}
+
+int cmd_info(int argc, char **argv, const char *topo_spec)
+{
+	struct pcb_topo topo;
+	struct pcb_clock clk;
+	int as_json = 0;
+
+	if (wants_help(argc, argv, info_usage))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			as_json = 1;
+		else
+			die_usage("info: unknown argument '%s' (see pcpbench info --help)", argv[i]);
+	}
+	load_topology(&topo, topo_spec);
+	pcb_clock_calibrate(&clk, CALIBRATE_MS);
+	if (as_json) {
+		json_t *info = pcb_info_json(&topo, &clk);
+
+		json_dumpf(info, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(info);
+	} else {
+		print_info(&topo, &clk);
+	}
+	pcb_topo_destroy(&topo);
+	return 0;
+}
+
+
+int cmd_cpus(int argc, char **argv, const char *topo_spec)
+{
+	struct pcb_topo topo;
+	hwloc_bitmap_t set;
+	const char *isolated = "sysfs";
+	char err[512], buf[1024];
+	int first = 1, n = 0;
+
+	if (wants_help(argc, argv, cpus_usage))
+		return 0;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--isolated")) {
+			if (++i >= argc)
+				die_usage("cpus: --isolated needs a CPU list");
+			isolated = argv[i];
+			first = i + 1;
+		}
+	load_topology(&topo, topo_spec);
+	if (pcb_topo_set_isolated(&topo, isolated, err, sizeof(err)) < 0)
+		die_usage("cpus: --isolated %s", err);
+	set = hwloc_bitmap_alloc();
+	for (int i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "--isolated")) {
+			i++;
+			continue;
+		}
+		if (pcb_cpuset_parse(&topo, argv[i], set, err, sizeof(err)) < 0)
+			die_usage("cpus: %s", err);
+		pcb_cpuset_format(set, buf, sizeof(buf));
+		printf("%s\t%s\t(%d CPUs)\n", argv[i], buf, hwloc_bitmap_weight(set));
+		n++;
+	}
+	if (!n)
+		die_usage("cpus: no expression given (see pcpbench cpus --help)");
+	hwloc_bitmap_free(set);
+	pcb_topo_destroy(&topo);
+	return 0;
+}
+
+/* one key: section.key, help, what it accepts and its default */
+static void list_key(const struct pcb_key *k)
+{
+	char key[64], accepts[256];
+
+	snprintf(key, sizeof(key), "%s.%s", k->section, k->name);
+	pcb_key_accepts(k, accepts, sizeof(accepts));
+	printf("    %-24s %s%s%s%s (%s)\n", key, k->help, accepts[0] ? " [" : "", accepts,
+	       accepts[0] ? "]" : "", *k->def ? k->def : "none");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (wants_help(argc, argv, list_usage))
+		return 0;
+	if (argc > 1)
+		die_usage("list: unknown argument '%s'", argv[1]);
+	printf("harness keys (default):\n");
+	for (int k = 0; k < K_NR; k++)
+		list_key(&pcb_harness_keys[k]);
+	for (int i = 0; pcb_models[i]; i++) {
+		const struct pcb_model *m = pcb_models[i];
+
+		printf("\nmodel %s: %s\n", m->name, m->summary);
+		printf("  designs:\n");
+		for (int d = 0; m->designs[d]; d++)
+			printf("    %-22s %s [%s]; drained: %s\n", m->designs[d]->name,
+			       m->designs[d]->summary, m->designs[d]->follows, m->designs[d]->promise);
+		printf("  workloads:\n");
+		for (int w = 0; w < m->nr_workloads; w++)
+			printf("    %-22s %s\n", m->workloads[w].name, m->workloads[w].summary);
+		printf("  functions: ");
+		for (int f = 0; f < m->nr_fn; f++)
+			printf("%s%s", f ? ", " : "", m->fn_name[f]);
+		printf("\n  keys (default):\n");
+		for (int k = 0; k < m->nr_keys; k++)
+			list_key(&m->keys[k]);
+	}
+	return 0;
+}

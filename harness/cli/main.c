@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pcpbench: what a per-CPU cache's lock design costs on the hot path.
+ * Subcommands: info, list, run, report, calibrate, cpus (cmd_*.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+const char *const prog = "pcpbench";
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(EXIT_USAGE);
+}
+
+int wants_help(int argc, char **argv, const char *usage)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void load_topology(struct pcb_topo *topo, const char *spec)
+{
+	char err[512];
+
+	if (pcb_topo_load(topo, spec, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	for (int i = 0; s && i < argc; i++) {
+		strcat(s, argv[i]);
+		if (i + 1 < argc)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	const char *topo_spec = NULL;
+	char *command = join_args(argc, argv);
+	int i = 1, rc;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(main_usage, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			printf("pcpbench %s\n", PCB_VERSION);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--topology")) {
+			if (i + 1 >= argc)
+				die_usage("--topology needs an hwloc XML file or synthetic description");
+			topo_spec = argv[i + 1];
+			i += 2;
+			continue;
+		}
+		if (!strncmp(argv[i], "--topology=", 11)) {
+			topo_spec = argv[i] + 11;
+			i++;
+			continue;
+		}
+		die_usage("unknown option '%s' (see pcpbench --help)", argv[i]);
+	}
+	if (i >= argc) {
+		fputs(main_usage, stderr);
+		return EXIT_USAGE;
+	}
+	argc -= i;
+	argv += i;
+	if (!strcmp(argv[0], "run"))
+		rc = cmd_run(argc, argv, topo_spec, command);
+	else if (!strcmp(argv[0], "report"))
+		rc = cmd_report(argc, argv);
+	else if (!strcmp(argv[0], "info"))
+		rc = cmd_info(argc, argv, topo_spec);
+	else if (!strcmp(argv[0], "list"))
+		rc = cmd_list(argc, argv);
+	else if (!strcmp(argv[0], "calibrate"))
+		rc = cmd_calibrate(argc, argv, topo_spec);
+	else if (!strcmp(argv[0], "cpus"))
+		rc = cmd_cpus(argc, argv, topo_spec);
+	else
+		die_usage("unknown command '%s' (see pcpbench --help)", argv[0]);
+	free(command);
+	return rc;
+}

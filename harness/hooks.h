@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The harness as a kernel model may call it: the one header under harness/
+ * that kernels/ includes. It gives a model
+ *
+ *  - the clock and the statistics of a timed region (measure/),
+ *  - the harness's share of a modeled CPU (struct pcb_cpu_harness: where
+ *    timed calls are summed, contention counted, drain windows marked and
+ *    drain work delivered),
+ *  - the generic part of a worker (struct pcb_worker), which a model's own
+ *    worker embeds first, and what a worker loop needs around it,
+ *  - schedule_work_on() and __preempt_schedule(), which the harness's work
+ *    delivery implements (run/work.c),
+ *  - the struct pcb_model a model registers (model.h).
+ *
+ * Nothing here names a model's types.
+ */
+#ifndef PCB_HOOKS_H
+#define PCB_HOOKS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure/counters.h"
+#include "measure/interrupts.h"
+#include "measure/stats.h"
+#include "measure/tsc.h"
+
+struct pcb_cpu;
+struct pcb_workq;
+
+/* function rows a model can time, and event counters it can keep per CPU */
+#define PCB_MAX_FN		8
+#define PCB_MAX_EV		8
+/* kernel functions whose lock contention one CPU tells apart */
+#define PCB_MAX_CONTENDED_FNS	8
+
+/* a worker's figures start on a cache line of their own */
+#define PCB_CACHE_LINE		64
+
+/* operations between two looks at the clock */
+#define PCB_CHUNK		256
+
+/* bit 0 of work->data: WORK_STRUCT_PENDING (include/linux/workqueue.h) */
+#define WORK_STRUCT_PENDING	1L
+
+/* per-CPU instrumentation, as the cover letter's percpu struct dbg */
+struct pcb_dbg {
+	uint64_t overhead;		/* empty-region ticks, rounded, for histograms */
+	const struct pcb_counters *pmc;	/* per-call counter reads, NULL when off */
+	struct pcb_stat stat[PCB_MAX_FN];
+	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
+};
+
+/* contended stock locks taken on one CPU, as seed 000's spin_lock_irqsave_cc() */
+struct pcb_contention {
+	const char *fn;			/* the kernel function that took the lock */
+	unsigned long contended;
+	unsigned long long wait_sum, wait_max;
+};
+
+/* what the harness keeps for each modeled CPU, inside its struct pcb_cpu */
+struct pcb_cpu_harness {
+	struct pcb_dbg *dbg;		/* where this CPU's timed calls are summed */
+	struct pcb_workq *wq;		/* schedule_work_on() to this CPU, NULL without */
+	atomic_long *poll;		/* poll delivery: the work->data to look at */
+	unsigned long remote_drains;	/* stocks this CPU drained for others */
+	/* odd while a drain works on this CPU's stock: the drain's window */
+	atomic_uint drain_seq;
+	struct pcb_contention cc[PCB_MAX_CONTENDED_FNS];
+};
+
+/* a drain begins or ends on a CPU's stock (any design, any drainer) */
+static inline void pcb_hook_drain_window(struct pcb_cpu_harness *h)
+{
+	/* release: what the drain wrote is seen by whoever reads the window */
+	atomic_fetch_add_explicit(&h->drain_seq, 1, memory_order_release);
+}
+
+/* the slow path of a contended lock: count it under the calling function */
+static inline void pcb_hook_contended(struct pcb_cpu_harness *h, const char *fn,
+				      unsigned long long wait)
+{
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++) {
+		struct pcb_contention *c = &h->cc[i];
+
+		if (c->fn && c->fn != fn)
+			continue;
+		c->fn = fn;
+		c->contended++;
+		c->wait_sum += wait;
+		if (wait > c->wait_max)
+			c->wait_max = wait;
+		return;
+	}
+}
+
+/* around a timed call, outside its TSC reads */
+static inline void pcb_dbg_pmc_begin(const struct pcb_dbg *d, uint64_t *c0)
+{
+	if (__builtin_expect(d->pmc != NULL, 0))
+		pcb_counters_snap(d->pmc, c0);
+}
+
+static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0)
+{
+	uint64_t c1[PCB_MAX_EVENTS];
+
+	if (__builtin_expect(d->pmc == NULL, 1))
+		return;
+	pcb_counters_snap(d->pmc, c1);
+	for (int i = 0; i < d->pmc->n; i++)
+		d->ctr[fn][i] += c1[i] - c0[i];
+}
+
+/*
+ * PCB_TIMED(dbg, fn, expr) / PCB_TIMED_VOID(dbg, fn, stmt): one call between
+ * its own pair of TSC reads, summed under row fn, as the cover letter's
+ * instrumentation did.
+ */
+#define PCB_TIMED(dbg, fn, expr) ({					\
+	uint64_t c0_[PCB_MAX_EVENTS];					\
+	pcb_dbg_pmc_begin((dbg), c0_);					\
+	uint64_t t0_ = pcb_tsc_start();					\
+	__typeof__(expr) r_ = (expr);					\
+	uint64_t t1_ = pcb_tsc_end();					\
+	pcb_stat_record(&(dbg)->stat[fn], t1_ - t0_, (dbg)->overhead, 1); \
+	pcb_dbg_pmc_end((dbg), (fn), c0_);				\
+	r_; })
+
+#define PCB_TIMED_VOID(dbg, fn, stmt) do {				\
+	uint64_t c0_[PCB_MAX_EVENTS];					\
+	pcb_dbg_pmc_begin((dbg), c0_);					\
+	uint64_t t0_ = pcb_tsc_start();					\
+	stmt;								\
+	uint64_t t1_ = pcb_tsc_end();					\
+	pcb_stat_record(&(dbg)->stat[fn], t1_ - t0_, (dbg)->overhead, 1); \
+	pcb_dbg_pmc_end((dbg), (fn), c0_);				\
+} while (0)
+
+/*
+ * A worker: one thread pinned to one CPU running one design's loop. A
+ * model's worker embeds this first; everything it writes while measuring is
+ * its own, allocated on its node.
+ */
+struct pcb_worker {
+	/* set up by the harness */
+	struct pcb_cpu *cpu;
+	enum pcb_timing timing;
+	uint64_t ops_limit;		/* 0: run until the deadline */
+	uint64_t deadline;		/* TSC value to stop at */
+	uint64_t rng;			/* the worker's sequence, carried between runs */
+
+	/* one run's figures */
+	uint64_t failed;		/* operations that found no room */
+	uint64_t misses;		/* batch mode: hits that missed (the cache was drained) */
+	uint64_t ops;			/* workload operations */
+	uint64_t tsc_start, tsc_end;
+	struct pcb_gaps gaps;		/* interruptions of this run */
+	struct pcb_dbg dbg;
+} __attribute__((aligned(PCB_CACHE_LINE)));
+
+static inline uint64_t pcb_rng_next(uint64_t *s)
+{
+	/* xorshift64* */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static inline int pcb_loop_done(const struct pcb_worker *w)
+{
+	if (w->ops_limit)
+		return w->ops >= w->ops_limit;
+	return pcb_tsc_now() >= w->deadline;
+}
+
+/* __preempt_schedule(): runs work deferred to this CPU (run/work.c) */
+void pcb_preempt_schedule(struct pcb_cpu *this);
+/* schedule_work_on(): deliver the stock's drain work to cpu (run/work.c) */
+bool pcb_schedule_work_on(struct pcb_cpu *cpu);
+/* run the work queued to cpu if it is pending, in its owner's context */
+void pcb_run_work(struct pcb_cpu *cpu);
+
+/* poll delivery: between two operations of the owner */
+static inline void pcb_hook_work_poll(struct pcb_cpu *this, struct pcb_cpu_harness *h)
+{
+	atomic_long *data = h->poll;
+
+	if (data && __builtin_expect(atomic_load_explicit(data, memory_order_relaxed) &
+				     WORK_STRUCT_PENDING, 0))
+		pcb_run_work(this);
+}
+
+/* and the seam itself: what a model registers */
+#include "model.h"
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seam between the harness and a kernel model. A model is one folder
+ * under kernels/ that registers one struct pcb_model (run/models.c lists
+ * them); the harness knows it only through this header. A model's designs
+ * are one header each, built once per variant (the model's build
+ * parameters, for example one stock slot or seven), and the run picks one
+ * variant's loop once, so no operation makes an indirect call.
+ */
+#ifndef PCB_MODEL_H
+#define PCB_MODEL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "hooks.h"
+#include "scenario/keys.h"
+
+struct pcb_cpu;
+struct pcb_scenario;
+struct pcb_topo;
+
+/* what the harness must do for a drain protocol, as the design's flavour says */
+struct pcb_drain_flavour {
+	const char *name;		/* result.json's "drain": work, remote, qsbr */
+	bool queues_work;		/* drains queue work to owners: deliver it, time completion */
+	bool spare_stock;		/* each CPU has a spare stock a drain swaps in */
+};
+
+/* one build of a design */
+struct pcb_variant {
+	size_t cpu_size;		/* the model's per-CPU struct, struct pcb_cpu first */
+	size_t stock_size;		/* the per-CPU cache (the stock) */
+	size_t stock_hot_bytes;		/* the bytes its hot path touches */
+
+	void (*stock_init)(void *stock);
+	/* a registered thread's start and end (liburcu QSBR); may be NULL */
+	void (*thread_start)(void);
+	void (*thread_stop)(void);
+	/* one measured (or warm-up) run of the worker's loop */
+	void (*run)(struct pcb_worker *w);
+	/* give back what the worker still holds, untimed */
+	void (*release)(struct pcb_worker *w);
+	/* the stock's work->data, where queue_work_on() sets PENDING; NULL without work */
+	atomic_long *(*work_data)(void *stock);
+	/* the owner drains its own cache (drain_local_stock()) */
+	void (*drain_local)(struct pcb_cpu *this);
+	/* the drain the coordinator calls, from `this`, over the online cpus[] */
+	void (*drain_all)(struct pcb_cpu *this, void *target, struct pcb_cpu *const *cpus, int nr);
+	/* fill an idle (virtual) CPU's cache as its owner would, untimed */
+	void (*prefill)(struct pcb_cpu *cpu, void *shared);
+	/* the model's own operations on this build, for its checks and tests */
+	const void *ops;
+};
+
+#define PCB_MAX_VARIANTS 4
+
+struct pcb_design {
+	const char *name;
+	const char *summary;		/* one line for `pcpbench list` */
+	const char *follows;		/* the seed, patch or kernel it models */
+	const char *promise;		/* what a return from the drain means */
+	struct pcb_drain_flavour drain;
+	bool skips_isolated;		/* leaves isolated CPUs' caches alone */
+	bool nocache;			/* CPUs can opt out of caching */
+	const struct pcb_variant *variant[PCB_MAX_VARIANTS];
+};
+
+struct pcb_workload_info {
+	const char *name;
+	const char *summary;
+};
+
+/* what a model may add to its design's entry in result.json */
+struct pcb_model_figures {
+	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_variant *variant;
+	const uint64_t *ev;		/* the model's per-CPU events, summed */
+	const struct pcb_stat *fn_total;	/* each row's statistics, all runs */
+	double overhead;		/* mean empty-region ticks subtracted */
+	double tsc_hz;
+	const char *note;		/* what setup() said of its implementation */
+};
+
+struct pcb_model {
+	const char *name;
+	const char *summary;
+	const char *const *fn_name;	/* the table rows, kernel names */
+	int nr_fn;
+	const char *const *ev_name;	/* per-CPU event counters */
+	int nr_ev;
+	const struct pcb_design *const *designs;	/* NULL-terminated */
+	const struct pcb_workload_info *workloads;
+	int nr_workloads;
+
+	/* its scenario keys, and the settings struct their values land in */
+	const struct pcb_key *keys;
+	int nr_keys;
+	size_t config_size;
+	/*
+	 * Checks across its keys and the harness's timing; -1 with err, from
+	 * pcb_scenario_key_error() on the key at fault.
+	 */
+	int (*finish)(void *config, int timing, const struct pcb_scenario *sc,
+		      char *err, size_t errlen);
+	/* "workload charge, memcg depth 2" for --dry-run */
+	void (*describe)(const void *config, char *buf, size_t len);
+	/* the build a configuration runs: an index into pcb_design.variant[] */
+	int (*variant_index)(const void *config);
+
+	/* one design's runs: shared state (memcgs, zones) before the workers start */
+	void *(*setup)(const void *config, const struct pcb_design *d, int nr_cpus,
+		       char *note, size_t notelen, char *err, size_t errlen);
+	void (*teardown)(void *shared);
+	/* a CPU's model data, after the harness set up its struct pcb_cpu */
+	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+	/* the model's worker: its size (struct pcb_worker first) and set up */
+	size_t worker_size;
+	void (*worker_setup)(void *shared, struct pcb_worker *w);
+	/* what the coordinator drains */
+	void *(*drain_target)(void *shared);
+	/* after a drain: what it left on isolated CPUs (pages), for skipping designs */
+	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
+				  struct pcb_cpu *cpu);
+	/*
+	 * The invariant at a quiescent point: workers w[], every modeled CPU
+	 * cpus[] whose cache or counters may hold something. 0, or -1 with the
+	 * first discrepancy in msg.
+	 */
+	int (*check)(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
+		     int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
+		     char *msg, size_t len);
+	/* after the final drain: is cpu's cache empty? */
+	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+	/* the model's figures in a design's result.json entry */
+	void (*result_json)(json_t *design, const struct pcb_model_figures *f);
+	const char *note_key;		/* result.json key of setup()'s note */
+
+	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
+	const char *calib_design;
+	int calib_fn;
+	double (*calib_bare)(uint64_t rounds, double overhead);
+};
+
+/* for a model's finish(): the key section.name, and an error naming where it was set */
+int pcb_key_find(const char *section, const char *name);
+void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, size_t errlen,
+			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* every model, NULL-terminated (run/models.c) */
+extern const struct pcb_model *const pcb_models[];
+const struct pcb_model *pcb_model_find(const char *name);
+const struct pcb_design *pcb_design_find(const struct pcb_model *m, const char *name);
+int pcb_fn_find(const struct pcb_model *m, const char *name);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run's output: result.json (jansson, result_json.c), the CSV files and
+ * tables.txt (result_write.c), written into a temporary directory and
+ * renamed into place when complete, and the cover-letter tables
+ * (tables.c), printed from result.json alone.
+ */
+#ifndef PCB_RESULT_H
+#define PCB_RESULT_H
+
+#include <jansson.h>
+
+#include "../machine/topo.h"
+#include "../measure/tsc.h"
+#include "../run/runner.h"
+#include "../scenario/scenario.h"
+
+#define PCB_RESULT_FORMAT "pcpbench-result-1"
+
+json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
+			   const char *command, const char *started);
+json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
+			 const struct pcb_design_result *res, int nr_designs);
+/* the machine as info prints it */
+json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
+
+/*
+ * Write DIR/<scenario>-<UTC timestamp>/ with result.json, functions.csv,
+ * runs.csv, histogram.csv and tables.txt. path receives the directory.
+ */
+int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
+		     char *err, size_t errlen);
+
+/* the cover-letter tables of a result, as run and report print them */
+int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen);
+
+void pcb_utc_timestamp(char *buf, size_t len, int compact);
+
+#endif

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a result: DIR/<scenario>-<UTC timestamp>/ with result.json, the
+ * CSV files for plotting and tables.txt, built in a temporary directory and
+ * renamed into place when complete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "result.h"
+
+static int write_text(const char *dir, const char *name, const char *text, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* a growing string for CSV and tables */
+struct sbuf {
+	char *p;
+	size_t len;
+};
+
+static FILE *sbuf_open(struct sbuf *b)
+{
+	b->p = NULL;
+	b->len = 0;
+	return open_memstream(&b->p, &b->len);
+}
+
+static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
+{
+	json_t *functions = json_object_get(result, "functions"), *fj;
+	struct sbuf fb, rb, hb, cb, db;
+	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb), *c = sbuf_open(&cb);
+	FILE *dr = sbuf_open(&db);
+	size_t i;
+	int rc;
+
+	fprintf(f, "design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max\n");
+	fprintf(r, "design,function,timing,run,avg_cycles,calls\n");
+	fprintf(h, "design,function,timing,cycles_lower,count\n");
+	json_array_foreach(functions, i, fj) {
+		const char *d = json_string_value(json_object_get(fj, "design"));
+		const char *fn = json_string_value(json_object_get(fj, "function"));
+		const char *tm = json_string_value(json_object_get(fj, "timing"));
+		json_t *runs = json_object_get(fj, "runs"), *x;
+		size_t j;
+
+		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
+			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+			d, fn, tm, json_number_value(json_object_get(fj, "avg_cycles")),
+			json_number_value(json_object_get(fj, "stddev")),
+			json_integer_value(json_object_get(fj, "calls")),
+			json_integer_value(json_object_get(fj, "p50")),
+			json_integer_value(json_object_get(fj, "p99")),
+			json_integer_value(json_object_get(fj, "p999")),
+			json_integer_value(json_object_get(fj, "max")));
+		json_array_foreach(runs, j, x)
+			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
+				json_number_value(json_object_get(x, "avg_cycles")),
+				json_integer_value(json_object_get(x, "calls")));
+		json_array_foreach(json_object_get(fj, "histogram"), j, x)
+			fprintf(h, "%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+				d, fn, tm, json_integer_value(json_array_get(x, 0)),
+				json_integer_value(json_array_get(x, 1)));
+	}
+	fprintf(dr, "design,design_name,stocks,count,avg_cycles,stddev,completion_p50,completion_p99\n");
+	json_array_foreach(json_object_get(result, "drains"), i, fj) {
+		const char *label = json_string_value(json_object_get(fj, "design"));
+		const char *name = json_string_value(json_object_get(fj, "design_name"));
+
+		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
+			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", label, name,
+			json_integer_value(json_object_get(fj, "stocks")),
+			json_integer_value(json_object_get(fj, "count")),
+			json_number_value(json_object_get(fj, "avg_cycles")),
+			json_number_value(json_object_get(fj, "stddev")),
+			json_integer_value(json_object_get(fj, "completion_p50")),
+			json_integer_value(json_object_get(fj, "completion_p99")));
+	}
+	fprintf(c, "design,thread,event,status,value,enabled_ns,running_ns\n");
+	json_array_foreach(json_object_get(result, "counters"), i, fj)
+		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
+			JSON_INTEGER_FORMAT "\n",
+			json_string_value(json_object_get(fj, "design")),
+			json_string_value(json_object_get(fj, "thread")),
+			json_string_value(json_object_get(fj, "event")),
+			json_string_value(json_object_get(fj, "status")),
+			json_integer_value(json_object_get(fj, "value")),
+			json_integer_value(json_object_get(fj, "enabled_ns")),
+			json_integer_value(json_object_get(fj, "running_ns")));
+	fclose(f);
+	fclose(r);
+	fclose(h);
+	fclose(c);
+	fclose(dr);
+	rc = write_text(dir, "functions.csv", fb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "runs.csv", rb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "histogram.csv", hb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "counters.csv", cb.p, err, errlen);
+	if (!rc)
+		rc = write_text(dir, "drains.csv", db.p, err, errlen);
+	free(cb.p);
+	free(db.p);
+	free(fb.p);
+	free(rb.p);
+	free(hb.p);
+	return rc;
+}
+
+static void remove_tree(const char *dir)
+{
+	static const char *const files[] = {
+		"result.json", "functions.csv", "runs.csv", "histogram.csv", "counters.csv",
+		"drains.csv", "tables.txt",
+	};
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
+		     char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
+	char tmp[PATH_MAX], ts[32], jpath[PATH_MAX];
+	struct sbuf tb;
+	FILE *t;
+	int rc;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", dir, name, ts, (int)getpid());
+	if (mkdir(tmp, 0777) < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	snprintf(jpath, sizeof(jpath), "%s/result.json", tmp);
+	if (json_dump_file(result, jpath, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0) {
+		snprintf(err, errlen, "%s: cannot write", jpath);
+		goto fail;
+	}
+	if (write_csvs(result, tmp, err, errlen) < 0)
+		goto fail;
+	t = sbuf_open(&tb);
+	rc = pcb_tables_print(t, result, err, errlen);
+	fclose(t);
+	if (rc == 0)
+		rc = write_text(tmp, "tables.txt", tb.p, err, errlen);
+	free(tb.p);
+	if (rc < 0)
+		goto fail;
+
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(path, pathlen, "%s/%s-%s", dir, name, ts);
+		else
+			snprintf(path, pathlen, "%s/%s-%s-%d", dir, name, ts, n);
+		/* rename() would replace an empty directory: refuse to */
+		if (access(path, F_OK) == 0)
+			continue;
+		if (rename(tmp, path) == 0)
+			return 0;
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			snprintf(err, errlen, "rename %s -> %s: %s", tmp, path, strerror(errno));
+			goto fail;
+		}
+	}
+	snprintf(err, errlen, "%s: no free result name", dir);
+fail:
+	remove_tree(tmp);
+	return -1;
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../measure/tsc.h"
+#include "coordinator.h"
+#include "cpu_area.h"
+#include "threads.h"
+
+static void *area_on(size_t size, int node)
+{
+	void *p = pcb_alloc_on_node(size, node);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct pcb_design *d,
+		    const struct pcb_variant *v, void *shared, const struct pcb_topo *topo,
+		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers, int stocks,
+		    char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->model = m;
+	c->d = d;
+	c->v = v;
+	c->shared = shared;
+	c->tsc_hz = tsc_hz;
+	c->target = m->drain_target(shared);
+	c->nr_workers = nr_workers;
+	c->area_size = pcb_cpu_area_size(d, v);
+	c->nr_virtual = stocks > nr_workers ? stocks - nr_workers : 0;
+	c->nr_cpus = nr_workers + c->nr_virtual;
+	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
+	c->varea = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->varea));
+	c->vwq = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->vwq));
+	c->self_area = area_on(c->area_size, -1);
+	if (!c->cpus || !c->varea || !c->vwq || !c->self_area) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->self = pcb_cpu_area_init(c->self_area, d, v, PCB_CPU_ID_COORDINATOR, -1);
+	m->cpu_setup(shared, d, c->self);
+	for (int i = 0; i < nr_workers; i++)
+		c->cpus[i] = workers[i];
+	for (int i = 0; i < c->nr_virtual; i++) {
+		/* placed as the (workers + i)-th CPU of the machine would be */
+		int node = topo->nr_cpus ? topo->cpu[(nr_workers + i) % topo->nr_cpus].node : -1;
+		struct pcb_cpu *cpu;
+
+		c->varea[i] = area_on(c->area_size, node);
+		if (!c->varea[i]) {
+			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
+			return -1;
+		}
+		cpu = pcb_cpu_area_init(c->varea[i], d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node);
+		cpu->isolated = true;	/* idle, holding charges */
+		m->cpu_setup(shared, d, cpu);
+		c->cpus[nr_workers + i] = cpu;
+		if (d->drain.queues_work &&
+		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, v->work_data(cpu->stock),
+					    err, errlen) < 0)
+			return -1;
+	}
+	c->overhead = pcb_clock_overhead(PCB_TIMING_BATCH);
+	return 0;
+}
+
+void pcb_coord_teardown(struct pcb_coord *c)
+{
+	for (int i = 0; i < c->nr_virtual; i++) {
+		if (!c->varea || !c->varea[i])
+			continue;
+		if (c->d->drain.queues_work)
+			pcb_workq_stop(&c->vwq[i]);
+		c->v->drain_local(c->cpus[c->nr_workers + i]);
+		pcb_free_on_node(c->varea[i], c->area_size);
+	}
+	if (c->self_area)
+		pcb_free_on_node(c->self_area, c->area_size);
+	free(c->varea);
+	free(c->vwq);
+	free(c->cpus);
+	memset(c, 0, sizeof(*c));
+}
+
+void pcb_coord_reset(struct pcb_coord *c)
+{
+	memset(&c->drain, 0, sizeof(c->drain));
+	memset(&c->completion, 0, sizeof(c->completion));
+	c->completed = c->incomplete = 0;
+	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
+	memset(c->self->h.cc, 0, sizeof(c->self->h.cc));
+	memset(c->self->ev, 0, sizeof(c->self->ev));
+	c->self->h.remote_drains = 0;
+}
+
+void pcb_coord_drain_once(struct pcb_coord *c)
+{
+	uint64_t t0, t1;
+
+	/* virtual stocks hold what their owners would have left, untimed */
+	for (int i = 0; i < c->nr_virtual; i++)
+		c->v->prefill(c->cpus[c->nr_workers + i], c->shared);
+
+	t0 = pcb_tsc_start();
+	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
+	t1 = pcb_tsc_end();
+	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1);
+
+	if (c->d->drain.queues_work) {
+		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);
+
+		/* until every work item queued has run */
+		if (pcb_work_wait_idle(c->cpus, c->nr_cpus, timeout, 1) == 0) {
+			c->completion.count[pcb_hist_index(pcb_tsc_end() - t0)]++;
+			c->completed++;
+		} else {
+			c->incomplete++;
+		}
+	}
+	/* what a drain leaves behind: isolated CPUs' pages of the target */
+	if (c->d->skips_isolated) {
+		uint64_t left = 0;
+
+		for (int i = 0; i < c->nr_cpus; i++)
+			if (c->cpus[i]->isolated)
+				left += c->model->stranded(c->shared, c->v, c->target, c->cpus[i]);
+		c->stranded_sum += left;
+		c->stranded_n++;
+		if (left > c->stranded_max)
+			c->stranded_max = left;
+	}
+}
+
+static void wait_until(uint64_t when, double tsc_hz)
+{
+	for (;;) {
+		uint64_t now = pcb_tsc_now();
+		double left_ns;
+
+		if (now >= when)
+			return;
+		left_ns = (double)(when - now) * 1e9 / tsc_hz;
+		if (left_ns > 200000) {
+			struct timespec ts = { 0, (long)(left_ns - 100000) };
+
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec = ts.tv_nsec / 1000000000L;
+				ts.tv_nsec %= 1000000000L;
+			}
+			nanosleep(&ts, NULL);
+		} else {
+			__builtin_ia32_pause();
+		}
+	}
+}
+
+uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, double tsc_hz,
+		       uint64_t start, uint64_t deadline, uint64_t seed)
+{
+	uint64_t fired = 0, next = start, rng = seed | 1;
+	double mean_ticks;
+
+	if (p->count > 0)
+		mean_ticks = (double)(deadline - start) / (double)(p->count + 1);
+	else if (p->rate_hz > 0)
+		mean_ticks = tsc_hz / p->rate_hz;
+	else
+		return 0;
+
+	for (;;) {
+		double gap = mean_ticks;
+
+		if (p->poisson && p->count <= 0) {
+			double u;
+
+			rng ^= rng >> 12;
+			rng ^= rng << 25;
+			rng ^= rng >> 27;
+			u = (double)((rng * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
+			gap = -log(1.0 - u) * mean_ticks;
+		}
+		next += (uint64_t)gap;
+		if (next >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
+			break;
+		wait_until(next, tsc_hz);
+		for (int b = 0; b < p->burst; b++) {
+			pcb_coord_drain_once(c);
+			fired++;
+		}
+	}
+	return fired;
+}
+
+/* the coordinator thread: set up once, then one plan of drains per run */
+void *pcb_coord_main(void *arg)
+{
+	struct run_shared *s = arg;
+	const struct pcb_scenario *sc = s->sc;
+	struct pcb_coord_plan plan = {
+		.rate_hz = sc->drain_rate_hz, .poisson = sc->drain_poisson,
+		.burst = sc->drain_burst, .count = sc->drain_count,
+	};
+	int set_up = 0, run = 0;
+
+	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
+		snprintf(s->coord_err, sizeof(s->coord_err), "cannot pin the coordinator to CPU %d",
+			 s->coord_cpu);
+	pcb_counters_open(&s->coord_pmc, &sc->counters);
+	pthread_barrier_wait(&s->bar);		/* set up */
+	for (;;) {
+		pthread_barrier_wait(&s->bar);	/* a run released, or stop */
+		if (s->stop)
+			break;
+		if (!set_up) {
+			if (pcb_coord_setup(&s->coord, s->model, s->d, s->v, s->model_shared, s->topo,
+					    s->tsc_hz, s->cpus, s->nr, sc->drain_stocks, s->coord_err,
+					    sizeof(s->coord_err)) < 0)
+				s->coord_failed = 1;
+			set_up = 1;
+		}
+		pcb_coord_reset(&s->coord);
+		pthread_barrier_wait(&s->bar);	/* every worker starts together */
+		if (!s->coord_failed) {
+			uint64_t start;
+
+			pcb_counters_start(&s->coord_pmc);
+			start = pcb_tsc_now();
+			s->fired = pcb_coord_run(&s->coord, &plan, s->tsc_hz, start,
+						 start + s->duration_ticks,
+						 ((uint64_t)sc->seed + 1) * 0x9E3779B97F4A7C15ULL +
+						 (uint64_t)run);
+			pcb_counters_stop(&s->coord_pmc, s->coord_ctr);
+		}
+		run++;
+		pthread_barrier_wait(&s->bar);	/* run over */
+	}
+	pcb_counters_close(&s->coord_pmc);
+	return NULL;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One modeled CPU's area: the model's per-CPU struct (struct pcb_cpu
+ * first), then its stock and, for designs whose drain swaps stocks, a spare,
+ * each on its own cache lines.
+ */
+#ifndef PCB_RUN_CPU_AREA_H
+#define PCB_RUN_CPU_AREA_H
+
+#include <stddef.h>
+
+#include "../../kernels/percpu.h"
+#include "../model.h"
+
+/* CPU numbers of modeled CPUs that are not this machine's */
+#define PCB_CPU_ID_COORDINATOR	100000u	/* the coordinator's own area */
+#define PCB_CPU_ID_VIRTUAL	10000u	/* virtual CPU i is PCB_CPU_ID_VIRTUAL + i */
+
+size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v);
+/* area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node */
+struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
+				  const struct pcb_variant *v, unsigned int os, int node);
+
+#endif

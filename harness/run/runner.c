@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "threads.h"
+
+/* how long the runner waits for queued work to finish before it checks */
+#define PCB_QUIESCE_TIMEOUT_S	0.75
+
+void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_contention *cc,
+			  int coordinator)
+{
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS && cc[i].fn; i++) {
+		struct pcb_contention_row *row = NULL;
+
+		for (int r = 0; r < res->nr_cc; r++)
+			if (res->cc[r].coordinator == coordinator && !strcmp(res->cc[r].fn, cc[i].fn))
+				row = &res->cc[r];
+		if (!row && res->nr_cc < PCB_MAX_CC_ROWS) {
+			row = &res->cc[res->nr_cc++];
+			snprintf(row->fn, sizeof(row->fn), "%s", cc[i].fn);
+			row->coordinator = coordinator;
+		}
+		if (!row)
+			continue;
+		row->contended += cc[i].contended;
+		row->wait_sum += cc[i].wait_sum;
+		if (cc[i].wait_max > row->wait_max)
+			row->wait_max = cc[i].wait_max;
+	}
+}
+
+static int alloc_result(struct pcb_design_result *res, int runs, int nr)
+{
+	memset(res, 0, sizeof(*res));
+	res->runs = runs;
+	res->nr_workers = nr;
+	res->worker = calloc((size_t)nr, sizeof(*res->worker));
+	res->counters.ctr = calloc((size_t)nr * PCB_MAX_EVENTS, sizeof(*res->counters.ctr));
+	res->gaps = calloc((size_t)nr, sizeof(*res->gaps));
+	res->drain.run_mean = calloc((size_t)runs, sizeof(double));
+	if (!res->worker || !res->counters.ctr || !res->gaps || !res->drain.run_mean)
+		return -1;
+	for (int f = 0; f < PCB_MAX_FN; f++) {
+		res->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
+		res->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
+		if (!res->fn[f].run_mean || !res->fn[f].run_calls)
+			return -1;
+	}
+	return 0;
+}
+
+void pcb_design_result_free(struct pcb_design_result *res)
+{
+	for (int f = 0; f < PCB_MAX_FN; f++) {
+		free(res->fn[f].run_mean);
+		free(res->fn[f].run_calls);
+	}
+	free(res->worker);
+	free(res->counters.ctr);
+	free(res->gaps);
+	free(res->drain.run_mean);
+	memset(res, 0, sizeof(*res));
+}
+
+/* the main thread's look at one finished run */
+static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int nr, int run,
+			const struct pcb_clock *clk)
+{
+	uint64_t max_start = 0, min_end = UINT64_MAX, span = 0;
+	struct pcb_counter_result *cr = &res->counters;
+
+	for (int f = 0; f < PCB_MAX_FN; f++) {
+		double sum = 0;
+		uint64_t calls = 0;
+
+		for (int i = 0; i < nr; i++) {
+			const struct pcb_stat *s = &t[i].w->dbg.stat[f];
+
+			sum += (double)s->sum_raw - t[i].overhead * (double)s->samples;
+			calls += s->calls;
+			pcb_stat_merge(&res->fn[f].total, s);
+		}
+		res->fn[f].run_mean[run] = calls ? sum / (double)calls : 0;
+		res->fn[f].run_calls[run] = calls;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct pcb_worker *w = t[i].w;
+
+		for (int e = 0; e < cr->nr_events; e++) {
+			pcb_counter_add(&cr->ctr[i * PCB_MAX_EVENTS + e], &t[i].ctr[e]);
+			for (int f = 0; f < PCB_MAX_FN; f++)
+				cr->ctr_fn[f][e] += w->dbg.ctr[f][e];
+		}
+		cr->kernel_dropped |= t[i].pmc.kernel_dropped;
+		cr->rdpmc = t[i].pmc.rdpmc;
+		pcb_merge_contention(res, w->cpu->h.cc, 0);
+		pcb_gaps_merge(&res->gaps[i], &w->gaps);
+		for (int e = 0; e < PCB_MAX_EV; e++)
+			res->ev[e] += w->cpu->ev[e];
+		res->overhead += t[i].overhead / (nr * res->runs);
+		res->ops += w->ops;
+		res->failed += w->failed;
+		res->misses += w->misses;
+		if (w->tsc_start > max_start)
+			max_start = w->tsc_start;
+		if (w->tsc_end < min_end)
+			min_end = w->tsc_end;
+		if (w->tsc_end - w->tsc_start > span)
+			span = w->tsc_end - w->tsc_start;
+	}
+	if (max_start >= min_end)
+		res->nonoverlap++;
+	res->run_seconds += pcb_clock_ns(clk, (double)span) / 1e9 / res->runs;
+}
+
+/* a housekeeping CPU without a worker, else a housekeeping one, else the first */
+static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+			  struct pcb_design_result *res)
+{
+	hwloc_bitmap_t hk = hwloc_bitmap_alloc(), free_hk = hwloc_bitmap_alloc();
+	int cpu;
+
+	hwloc_bitmap_andnot(hk, topo->all, topo->isolated);
+	hwloc_bitmap_andnot(free_hk, hk, sc->workers);
+	if (sc->drain_cpu >= 0)
+		cpu = sc->drain_cpu;
+	else if (!hwloc_bitmap_iszero(free_hk))
+		cpu = hwloc_bitmap_first(free_hk);
+	else if (!hwloc_bitmap_iszero(hk))
+		cpu = hwloc_bitmap_first(hk);
+	else
+		cpu = hwloc_bitmap_first(topo->all);
+	if (hwloc_bitmap_isset(sc->workers, (unsigned int)cpu))
+		res->drain.shares_cpu = 1;
+	hwloc_bitmap_free(hk);
+	hwloc_bitmap_free(free_hk);
+	return cpu;
+}
+
+/* the coordinator's figures of one run */
+static void collect_coord(struct pcb_design_result *res, struct run_shared *s, int run)
+{
+	struct pcb_coord *c = &s->coord;
+	struct pcb_drain_result *dr = &res->drain;
+
+	dr->run_mean[run] = c->drain.calls ?
+		((double)c->drain.sum_raw - c->overhead * (double)c->drain.samples) /
+		(double)c->drain.calls : 0;
+	dr->count += s->fired;
+	pcb_stat_merge(&dr->total, &c->drain);
+	pcb_hist_merge(&dr->completion, &c->completion);
+	dr->completed += c->completed;
+	dr->incomplete += c->incomplete;
+	dr->stranded_sum += c->stranded_sum;
+	dr->stranded_n += c->stranded_n;
+	if (c->stranded_max > dr->stranded_max)
+		dr->stranded_max = c->stranded_max;
+	dr->nr_virtual = c->nr_virtual;
+	dr->nr_stocks = c->nr_cpus;
+	pcb_merge_contention(res, c->self->h.cc, 1);
+	dr->remote += c->self->h.remote_drains;
+	for (int e = 0; e < res->counters.nr_events; e++)
+		pcb_counter_add(&res->counters.coord[e], &s->coord_ctr[e]);
+}
+
+/* the model's invariant over workers, the coordinator and virtual CPUs */
+static int check_all(struct run_shared *s, struct pcb_worker *const *ws, int nr,
+		     char *msg, size_t len)
+{
+	int n = nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
+	struct pcb_cpu **all = calloc((size_t)n, sizeof(*all));
+	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
+
+	if (!all) {
+		snprintf(msg, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < nr; i++)
+		all[k++] = s->cpus[i];
+	if (s->coord.self) {
+		pcb_work_wait_idle(s->coord.cpus + nr, s->coord.nr_virtual, timeout, 0);
+		all[k++] = s->coord.self;
+		for (int i = 0; i < s->coord.nr_virtual; i++)
+			all[k++] = s->coord.cpus[nr + i];
+	}
+	rc = s->model->check(s->model_shared, s->v, ws, nr, all, k, msg, len);
+	free(all);
+	return rc;
+}
+
+static void check_failed(struct pcb_design_result *res, const char *when, const char *msg)
+{
+	res->check_failed = 1;
+	snprintf(res->check, sizeof(res->check), "%s: %s", when, msg);
+}
+
+/* the threads, each on the one barrier; returns -1 with err if one cannot start */
+static void start_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t *coord)
+{
+	if (s->coord_cpu >= 0) {
+		int e = pthread_create(coord, NULL, pcb_coord_main, s);
+
+		if (e) {
+			fprintf(stderr, "pcpbench: cannot start the coordinator: %s\n", strerror(e));
+			exit(1);
+		}
+	}
+	for (int i = 0; i < nr; i++) {
+		int e = pthread_create(&t[i].tid, NULL, pcb_worker_main, &t[i]);
+
+		if (e) {
+			/* the started workers wait on a barrier sized for all: no way back */
+			fprintf(stderr, "pcpbench: cannot start a worker thread: %s\n", strerror(e));
+			exit(1);
+		}
+	}
+}
+
+static void stop_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t coord)
+{
+	s->stop = 1;
+	pthread_barrier_wait(&s->bar);
+	for (int i = 0; i < nr; i++)
+		pthread_join(t[i].tid, NULL);
+	if (s->coord_cpu >= 0) {
+		pthread_join(coord, NULL);
+		s->coord_cpu = -1;
+	}
+}
+
+/* the runs themselves, after every thread is set up */
+static int run_all(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws, int nr,
+		   struct pcb_design_result *res, const struct pcb_clock *clk,
+		   pcb_progress_fn progress, void *ctx, char *err, size_t errlen)
+{
+	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
+	char msg[256], when[32];
+
+	for (int run = 0; run < s->sc->runs; run++) {
+		if (progress)
+			progress(ctx, s->d, run, s->sc->runs);
+		pthread_barrier_wait(&s->bar);	/* release the run */
+		pthread_barrier_wait(&s->bar);	/* start together */
+		pthread_barrier_wait(&s->bar);	/* run over */
+		if (s->coord_failed) {
+			snprintf(err, errlen, "coordinator: %s", s->coord_err);
+			return -1;
+		}
+		collect_run(res, t, nr, run, clk);
+		if (s->coord_cpu >= 0)
+			collect_coord(res, s, run);
+		/* nothing runs on any CPU before the check reads it */
+		pcb_work_wait_idle(s->cpus, nr, timeout, 0);
+		/* quiescent: every worker waits at the next barrier */
+		if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0) {
+			snprintf(when, sizeof(when), "after run %d", run + 1);
+			check_failed(res, when, msg);
+		}
+	}
+	return 0;
+}
+
+/* after every owner drained its cache: nothing held, every cache empty */
+static void final_check(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws,
+			int nr, struct pcb_design_result *res)
+{
+	char msg[256];
+
+	if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0)
+		check_failed(res, "after the final drain", msg);
+	for (int i = 0; i < nr; i++) {
+		res->drain.work_queued += (uint64_t)atomic_load(&t[i].wq.queued);
+		res->drain.work_ran += (uint64_t)atomic_load(&t[i].wq.ran);
+		res->drain.work_deferred += (uint64_t)atomic_load(&t[i].wq.deferred);
+	}
+	/* what is left is in the model's shared state (the objcgs' remainders) */
+	for (int i = 0; i < nr && !res->check_failed; i++)
+		if (!s->model->cache_empty(s->model_shared, s->v, s->cpus[i])) {
+			snprintf(msg, sizeof(msg), "the stock of CPU %u is not empty", s->cpus[i]->cpu);
+			check_failed(res, "after the final drain", msg);
+		}
+}
+
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		   const struct pcb_design *d, const struct pcb_clock *clk,
+		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
+		   char *err, size_t errlen)
+{
+	const struct pcb_model *m = sc->model;
+	const struct pcb_variant *v = d->variant[m->variant_index(sc->config)];
+	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo };
+	int nr = hwloc_bitmap_weight(sc->workers), i = 0, rc = -1;
+	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
+	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
+	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
+	pthread_t coord_tid = 0;
+	unsigned int cpu;
+
+	if (!t || !ws || !cpus || alloc_result(res, sc->runs, nr) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	res->design = d;
+	res->variant = v;
+	res->sc = sc;
+	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
+		 sc->label);
+	s.model_shared = m->setup(sc->config, d, nr, res->model_note, sizeof(res->model_note),
+				  err, errlen);
+	if (!s.model_shared)
+		goto out_free;
+	res->counters.nr_events = sc->counters.n;
+	res->counters.per_call = sc->counters.per_call;
+	snprintf(res->check, sizeof(res->check), "ok");
+	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
+	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
+	s.tsc_hz = clk->tsc_hz;
+	s.nr = nr;
+	s.cpus = cpus;
+	s.coord_cpu = -1;
+	if (sc->drain_rate_hz > 0 || sc->drain_count > 0) {
+		s.coord_cpu = pick_coord_cpu(topo, sc, res);
+		res->drain.active = 1;
+		res->drain.cpu = s.coord_cpu;
+	}
+	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1 + (s.coord_cpu >= 0));
+
+	hwloc_bitmap_foreach_begin(cpu, sc->workers) {
+		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
+
+		t[i].cpu = cpu;
+		t[i].node = tc ? tc->node : -1;
+		t[i].shared = &s;
+		res->worker[i].cpu = cpu;
+		res->worker[i].node = t[i].node;
+		i++;
+	} hwloc_bitmap_foreach_end();
+
+	start_threads(&s, t, nr, &coord_tid);
+	pthread_barrier_wait(&s.bar);		/* set up */
+	for (i = 0; i < nr; i++) {
+		if (t[i].error) {
+			if (t[i].errmsg[0])
+				snprintf(err, errlen, "worker on CPU %u: %s", t[i].cpu, t[i].errmsg);
+			else
+				snprintf(err, errlen, "worker on CPU %u: %s: %s", t[i].cpu,
+					 t[i].error == -ENOMEM ? "allocation" : "pinning",
+					 strerror(-t[i].error));
+			break;
+		}
+		ws[i] = t[i].w;
+		cpus[i] = t[i].w->cpu;
+		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
+	}
+	if (i == nr && run_all(&s, t, ws, nr, res, clk, progress, ctx, err, errlen) == 0)
+		rc = 0;
+	stop_threads(&s, t, nr, coord_tid);
+	if (rc == 0)
+		final_check(&s, t, ws, nr, res);
+
+	pcb_coord_teardown(&s.coord);
+	for (i = 0; i < nr; i++) {
+		pcb_free_on_node(t[i].area, t[i].area_size);
+		pcb_free_on_node(t[i].w, t[i].w_size);
+	}
+	pthread_barrier_destroy(&s.bar);
+	m->teardown(s.model_shared);
+out_free:
+	free(cpus);
+	free(ws);
+	free(t);
+	return rc;
+}

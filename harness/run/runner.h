@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runs one configuration of a scenario for one design: pinned workers, one
+ * start barrier per run, warm-up, R runs, a coordinator firing drains, and
+ * the model's invariant checked after every run. The figures land in a
+ * struct pcb_design_result, one part per concern.
+ */
+#ifndef PCB_RUNNER_H
+#define PCB_RUNNER_H
+
+#include <stdint.h>
+
+#include "../machine/topo.h"
+#include "../measure/counters.h"
+#include "../measure/interrupts.h"
+#include "../measure/stats.h"
+#include "../measure/tsc.h"
+#include "../model.h"
+#include "../scenario/scenario.h"
+
+/* one table row: a function's run means and its statistics over all runs */
+struct pcb_fn_result {
+	double *run_mean;		/* [runs], cycles per call */
+	uint64_t *run_calls;		/* [runs] */
+	struct pcb_stat total;		/* every run and worker merged */
+};
+
+struct pcb_worker_info {
+	unsigned int cpu;
+	int node;			/* node the stock was placed on */
+	int stock_node;			/* node the kernel reports for its page, -1 unknown */
+};
+
+/* perf counters of the workers and the coordinator */
+struct pcb_counter_result {
+	int nr_events;
+	struct pcb_counter_value *ctr;	/* [worker * PCB_MAX_EVENTS + event], summed over runs */
+	uint64_t ctr_fn[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call sums */
+	struct pcb_counter_value coord[PCB_MAX_EVENTS];	/* the coordinator's, summed */
+	int per_call, rdpmc, kernel_dropped;
+};
+
+/* the coordinator's drains */
+struct pcb_drain_result {
+	int active;			/* a coordinator ran */
+	int cpu, shares_cpu;		/* its CPU, and whether a worker is on it */
+	int nr_virtual, nr_stocks;
+	uint64_t count;			/* drains fired */
+	uint64_t remote;		/* stocks drained from the coordinator's CPU */
+	double *run_mean;		/* [runs], cycles inside the drain */
+	struct pcb_stat total;
+	struct pcb_hist completion;	/* queued work: ticks until it all ran */
+	uint64_t completed, incomplete;
+	uint64_t stranded_sum, stranded_n, stranded_max;	/* left on isolated CPUs */
+	uint64_t work_queued, work_ran, work_deferred;
+};
+
+/* contention, per function and side */
+#define PCB_MAX_CC_ROWS 16
+struct pcb_contention_row {
+	char fn[48];
+	int coordinator;
+	uint64_t contended, wait_sum, wait_max;
+};
+
+struct pcb_design_result {
+	const struct pcb_design *design;
+	const struct pcb_variant *variant;
+	const struct pcb_scenario *sc;	/* this configuration */
+	char label[PCB_LABEL_LEN + 32];	/* design and configuration, as the tables name it */
+	char model_note[256];		/* what the model's setup said of itself */
+	int runs;
+	int nr_workers;
+	struct pcb_worker_info *worker;
+	struct pcb_fn_result fn[PCB_MAX_FN];
+	double overhead;		/* mean empty-region ticks subtracted */
+	uint64_t ops, failed, misses;
+	double run_seconds;		/* mean measured span of a run */
+	int nonoverlap;			/* runs whose workers did not all overlap */
+	int check_failed;
+	char check[256];		/* "ok" or the first discrepancy */
+	uint64_t ev[PCB_MAX_EV];	/* the model's per-CPU events, summed */
+
+	struct pcb_counter_result counters;
+	struct pcb_drain_result drain;
+	struct pcb_contention_row cc[PCB_MAX_CC_ROWS];
+	int nr_cc;
+	struct pcb_gaps *gaps;		/* interruptions, per worker, over all runs */
+};
+
+void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_contention *cc,
+			  int coordinator);
+
+typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);
+
+/* 0, or -1 with a message (a runtime failure, exit 1) */
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		   const struct pcb_design *d, const struct pcb_clock *clk,
+		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
+		   char *err, size_t errlen);
+void pcb_design_result_free(struct pcb_design_result *res);
+
+#endif

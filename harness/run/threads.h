@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the runner shares with its worker and coordinator threads while one
+ * design runs (internal to run/).
+ */
+#ifndef PCB_RUN_THREADS_H
+#define PCB_RUN_THREADS_H
+
+#include <pthread.h>
+
+#include "coordinator.h"
+#include "runner.h"
+#include "work.h"
+
+struct run_shared {
+	const struct pcb_scenario *sc;
+	const struct pcb_model *model;
+	const struct pcb_design *d;
+	const struct pcb_variant *v;
+	const struct pcb_topo *topo;
+	void *model_shared;		/* the model's setup() */
+	uint64_t duration_ticks, warmup_ticks;
+	int stop;			/* set by the main thread before the last barrier */
+	pthread_barrier_t bar;
+	/* the coordinator */
+	int coord_cpu;			/* -1: none */
+	struct pcb_coord coord;
+	struct pcb_cpu **cpus;		/* the workers' CPUs, filled after set up */
+	int nr;
+	uint64_t fired;			/* drains in the last run */
+	struct pcb_counters coord_pmc;	/* the coordinator's perf events */
+	struct pcb_counter_value coord_ctr[PCB_MAX_EVENTS];	/* its last run's counts */
+	char coord_err[256];
+	int coord_failed;
+	double tsc_hz;
+};
+
+struct thread_ctx {
+	pthread_t tid;
+	unsigned int cpu;
+	int node;
+	struct run_shared *shared;
+	struct pcb_worker *w;		/* the model's worker, node-local, allocated by the thread */
+	size_t w_size;
+	void *area;			/* the CPU's area, node-local */
+	size_t area_size;
+	double overhead;		/* this run's empty region, ticks */
+	int error;			/* -errno of pinning or allocation */
+	char errmsg[256];
+	struct pcb_counters pmc;	/* this thread's perf events */
+	struct pcb_workq wq;		/* schedule_work_on() to this CPU */
+	int wq_started;
+	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
+};
+
+/* the thread bodies (worker.c, coordinator_thread.c) */
+void *pcb_worker_main(void *arg);
+void *pcb_coord_main(void *arg);
+
+#endif

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../measure/tsc.h"
+#include "work.h"
+
+const char *const pcb_delivery_name[3] = { "kworker", "signal", "poll" };
+
+/* the CPU the calling thread owns, for the signal handler */
+static __thread struct pcb_cpu *self_cpu;
+
+static void futex_wait(atomic_uint *word, unsigned int val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(atomic_uint *word)
+{
+	atomic_fetch_add(word, 1);
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void pcb_run_work(struct pcb_cpu *cpu)
+{
+	struct pcb_workq *wq = cpu->h.wq;
+
+	/* the kworker clears PENDING before it calls work->func */
+	if (!wq)
+		return;
+	atomic_store(&wq->busy, 1);
+	if (!(atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)) {
+		atomic_store(&wq->busy, 0);
+		return;
+	}
+	wq->fn(cpu);
+	atomic_fetch_add_explicit(&wq->ran, 1, memory_order_relaxed);
+	atomic_store(&wq->busy, 0);
+}
+
+/* one instruction each: atomic against a thread interrupted on this CPU */
+static inline void set_need_resched(struct pcb_cpu *cpu)
+{
+	__asm__ __volatile__("andl %1, %0" : "+m"(cpu->preempt_count)
+			     : "i"(~PREEMPT_NEED_RESCHED) : "memory");
+}
+
+static inline void clear_need_resched(struct pcb_cpu *cpu)
+{
+	__asm__ __volatile__("orl %1, %0" : "+m"(cpu->preempt_count)
+			     : "i"(PREEMPT_NEED_RESCHED) : "memory");
+}
+
+static inline int enter_cpu(struct pcb_cpu *cpu)
+{
+	unsigned int old = PREEMPT_ENABLED;
+
+	/* cmpxchg without lock: atomic against this CPU, which is all it races with */
+	__asm__ __volatile__("cmpxchgl %2, %1" : "+a"(old), "+m"(cpu->preempt_count)
+			     : "r"(PREEMPT_ENABLED + 1) : "memory", "cc");
+	if (old == PREEMPT_ENABLED)
+		pcb_tsan_acquire(&cpu->preempt_count);
+	return old == PREEMPT_ENABLED;
+}
+
+static inline void leave_cpu(struct pcb_cpu *cpu)
+{
+	pcb_tsan_release(&cpu->preempt_count);
+	__asm__ __volatile__("decl %0" : "+m"(cpu->preempt_count) :: "memory", "cc");
+}
+
+void pcb_preempt_schedule(struct pcb_cpu *this)
+{
+	struct pcb_workq *wq = this->h.wq;
+
+	clear_need_resched(this);
+	if (!wq)
+		return;
+	if (wq->mode == PCB_DELIVER_KWORKER) {
+		/* preempted here: the kworker gets the CPU */
+		futex_wake(&wq->futex);
+		sched_yield();
+		return;
+	}
+	preempt_disable(this);
+	pcb_run_work(this);
+	preempt_enable(this);
+}
+
+static void on_signal(int sig)
+{
+	struct pcb_cpu *cpu = self_cpu;
+	int saved = errno;
+
+	(void)sig;
+	if (cpu && cpu->h.wq && pcb_work_pending(cpu->h.wq)) {
+		if (preempt_nesting(cpu)) {
+			/* inside a section: the owner's preempt_enable() runs it */
+			set_need_resched(cpu);
+			atomic_fetch_add_explicit(&cpu->h.wq->deferred, 1, memory_order_relaxed);
+		} else {
+			preempt_disable(cpu);
+			pcb_run_work(cpu);
+			preempt_enable(cpu);
+		}
+	}
+	errno = saved;
+}
+
+static void install_handler(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+static void *kworker(void *arg)
+{
+	struct pcb_workq *wq = arg;
+	struct pcb_cpu *cpu = wq->cpu;
+
+	for (;;) {
+		unsigned int seen = atomic_load(&wq->futex);
+
+		if (atomic_load(&wq->stop))
+			break;
+		if (!pcb_work_pending(wq)) {
+			futex_wait(&wq->futex, seen);
+			continue;
+		}
+		if (enter_cpu(cpu)) {
+			pcb_run_work(cpu);
+			leave_cpu(cpu);
+		} else {
+			set_need_resched(cpu);
+			atomic_fetch_add_explicit(&wq->deferred, 1, memory_order_relaxed);
+			futex_wait(&wq->futex, seen);
+		}
+	}
+	return NULL;
+}
+
+static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		       void (*fn)(struct pcb_cpu *), atomic_long *data)
+{
+	memset(wq, 0, sizeof(*wq));
+	wq->mode = mode;
+	wq->fn = fn;
+	wq->data = data;
+	wq->cpu = cpu;
+}
+
+/* from here on drainers see the work queue of cpu */
+static void workq_publish(struct pcb_workq *wq)
+{
+	if (wq->mode == PCB_DELIVER_POLL)
+		wq->cpu->h.poll = wq->data;
+	__atomic_store_n(&wq->cpu->h.wq, wq, __ATOMIC_RELEASE);
+}
+
+int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
+		    char *err, size_t errlen)
+{
+	workq_init(wq, cpu, mode, fn, data);
+	wq->owner = pthread_self();
+	workq_publish(wq);
+	self_cpu = cpu;
+
+	if (mode == PCB_DELIVER_SIGNAL) {
+		static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+		pthread_once(&once, install_handler);
+	} else if (mode == PCB_DELIVER_KWORKER) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+		int rc;
+
+		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+
+		if (os_cpu < 0) {
+			snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
+			return -EINVAL;
+		}
+
+		/*
+		 * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
+		 * section, the helper runs until it blocks, so the owner cannot enter
+		 * the stock while the drain is half done.
+		 */
+		CPU_ZERO(&set);
+		CPU_SET(os_cpu, &set);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &prio);
+		rc = pthread_create(&wq->helper, &attr, kworker, wq);
+		pthread_attr_destroy(&attr);
+		if (rc) {
+			snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
+				 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
+				 "or use run.work_delivery = signal)" : "");
+			return -rc;
+		}
+		wq->helper_started = 1;
+	}
+	return 0;
+}
+
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+int pcb_workq_fifo_permitted(void)
+{
+	struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &prio);
+	rc = pthread_create(&t, &attr, noop, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc)
+		return 0;
+	pthread_join(t, NULL);
+	return 1;
+}
+
+int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			    void (*fn)(struct pcb_cpu *), atomic_long *data,
+			    char *err, size_t errlen)
+{
+	int rc;
+
+	workq_init(wq, cpu, PCB_DELIVER_KWORKER, fn, data);
+	/* no owner runs on a virtual CPU: a plain thread drains it whenever woken */
+	rc = pthread_create(&wq->helper, NULL, kworker, wq);
+	if (rc) {
+		snprintf(err, errlen, "cannot start a helper for a virtual CPU: %s", strerror(rc));
+		return -rc;
+	}
+	wq->helper_started = 1;
+	workq_publish(wq);
+	return 0;
+}
+
+void pcb_workq_stop(struct pcb_workq *wq)
+{
+	if (wq->helper_started) {
+		atomic_store(&wq->stop, 1);
+		futex_wake(&wq->futex);
+		pthread_join(wq->helper, NULL);
+		wq->helper_started = 0;
+	}
+	if (wq->cpu && wq->cpu->h.wq == wq) {
+		clear_need_resched(wq->cpu);
+		pcb_run_work(wq->cpu);
+	}
+}
+
+int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, int polled)
+{
+	uint64_t give_up = pcb_tsc_now() + timeout;
+
+	for (;;) {
+		int busy = 0;
+
+		for (int i = 0; i < nr; i++) {
+			struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
+
+			busy += wq && (atomic_load(&wq->busy) ||
+				       ((polled || wq->mode != PCB_DELIVER_POLL) && pcb_work_pending(wq)));
+		}
+		if (!busy)
+			return 0;
+		if (pcb_tsc_now() > give_up)
+			return -1;
+		sched_yield();
+	}
+}
+
+bool pcb_schedule_work_on(struct pcb_cpu *cpu)
+{
+	struct pcb_workq *wq = __atomic_load_n(&cpu->h.wq, __ATOMIC_ACQUIRE);
+
+	if (!wq)
+		return false;
+	/* queue_work_on(): test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) */
+	if (atomic_fetch_or(wq->data, WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)
+		return false;
+	atomic_fetch_add_explicit(&wq->queued, 1, memory_order_relaxed);
+	switch (wq->mode) {
+	case PCB_DELIVER_SIGNAL:
+		pthread_kill(wq->owner, SIGUSR1);
+		break;
+	case PCB_DELIVER_KWORKER:
+		futex_wake(&wq->futex);
+		break;
+	case PCB_DELIVER_POLL:
+		break;
+	}
+	return true;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * schedule_work_on() for the work-based designs: the stock's drain work
+ * reaches its owning CPU in one of three ways (work_delivery).
+ *
+ *  poll     the owner checks for pending work between operations
+ *  signal   pthread_kill(); the handler runs the work at once when the
+ *           owner is outside a preempt-disabled section, else sets
+ *           need-resched and the owner's preempt_enable() runs it
+ *  kworker  a SCHED_FIFO helper pinned to the owner's CPU, woken by futex; it
+ *           enters the CPU with a local cmpxchg on the owner's preempt count
+ *           (atomic against a thread on the same CPU, as an interrupt would
+ *           be), or sets need-resched and waits for the owner's
+ *           preempt_enable() to yield to it: two context switches a drain.
+ */
+#ifndef PCB_WORK_H
+#define PCB_WORK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../kernels/percpu.h"
+
+enum pcb_delivery {
+	PCB_DELIVER_KWORKER,
+	PCB_DELIVER_SIGNAL,
+	PCB_DELIVER_POLL,
+};
+
+extern const char *const pcb_delivery_name[3];
+
+struct pcb_workq {
+	enum pcb_delivery mode;
+	/*
+	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING
+	 * there, in the owner's hot cache line, as the kernel does.
+	 */
+	atomic_long *data;
+	atomic_int busy;		/* the work is running */
+	void (*fn)(struct pcb_cpu *cpu);	/* work->func: the model's local drain */
+	struct pcb_cpu *cpu;
+	pthread_t owner;
+	/* kworker */
+	pthread_t helper;
+	int helper_started;
+	atomic_uint futex;		/* bumped to wake the helper */
+	atomic_int stop;
+	/* what happened */
+	atomic_long queued, ran, deferred;
+};
+
+/*
+ * Set up delivery to cpu, whose owner is the calling thread (pinned to
+ * os_cpu for kworker mode); data is its stock's work->data. 0, or -errno
+ * with a message.
+ */
+int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
+		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
+		    char *err, size_t errlen);
+/* may this process start SCHED_FIFO threads (kworker delivery)? */
+int pcb_workq_fifo_permitted(void);
+/* a virtual CPU's delivery: a helper thread, no owner */
+int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			    void (*fn)(struct pcb_cpu *), atomic_long *data,
+			    char *err, size_t errlen);
+/* stop the helper; pending work is run by the caller (the owner) */
+void pcb_workq_stop(struct pcb_workq *wq);
+static inline int pcb_work_pending(const struct pcb_workq *wq)
+{
+	return atomic_load_explicit(wq->data, memory_order_relaxed) & WORK_STRUCT_PENDING;
+}
+
+/*
+ * Wait until no CPU of cpus[] runs its work or has work queued; polled work
+ * counts only with `polled` (it waits for its owner's next operation, so
+ * only while owners run). 0, or -1 after timeout ticks.
+ */
+int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, int polled);
+
+#endif

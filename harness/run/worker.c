@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A worker thread: pinned to its CPU, it allocates and first touches its
+ * CPU's area and its worker on the CPU's node, then runs the design's loop
+ * once per run between the runner's barriers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu_area.h"
+#include "threads.h"
+
+/* the generic part of a worker; the model sets up the rest */
+static void worker_setup(struct thread_ctx *t, struct pcb_worker *w, struct pcb_cpu *cpu)
+{
+	struct run_shared *s = t->shared;
+
+	w->cpu = cpu;
+	w->timing = (enum pcb_timing)s->sc->timing;
+	w->rng = ((uint64_t)s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^
+		 ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
+	if (!w->rng)
+		w->rng = 1;
+	s->model->worker_setup(s->model_shared, w);
+}
+
+/* before a run: a fresh empty region and fresh figures */
+static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_cpu *cpu)
+{
+	struct run_shared *s = t->shared;
+	uint64_t period = s->warmup_ticks && w->gaps.checks ? s->warmup_ticks / w->gaps.checks : 0;
+	uint64_t floor = (uint64_t)(s->tsc_hz * PCB_GAP_FLOOR_NS / 1e9);
+
+	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
+	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
+	memset(cpu->ev, 0, sizeof(cpu->ev));
+	memset(cpu->h.cc, 0, sizeof(cpu->h.cc));
+	memset(&w->gaps, 0, sizeof(w->gaps));
+	w->gaps.period = period;
+	w->gaps.threshold = s->sc->gap_threshold_ns ?
+		(uint64_t)(s->tsc_hz * (double)s->sc->gap_threshold_ns / 1e9) :
+		pcb_max(floor, PCB_GAP_PERIODS * period);
+	w->failed = w->misses = w->ops = 0;
+	w->ops_limit = (uint64_t)s->sc->ops;
+}
+
+/* pinning, allocation and set up; 0 or -1 with t->error */
+static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
+{
+	struct run_shared *s = t->shared;
+	const struct pcb_variant *v = s->v;
+	struct pcb_cpu *cpu;
+	int rc = pcb_topo_pin(s->topo, t->cpu);
+
+	if (rc < 0)
+		t->error = rc;
+	/* allocated after pinning and touched first here: node-local pages */
+	t->area_size = pcb_cpu_area_size(s->d, v);
+	t->area = pcb_alloc_on_node(t->area_size, t->node);
+	t->w_size = s->model->worker_size;
+	t->w = pcb_alloc_on_node(t->w_size, t->node);
+	pcb_counters_open(&t->pmc, &s->sc->counters);
+	if (!t->area || !t->w) {
+		t->error = -ENOMEM;
+		return -1;
+	}
+	memset(t->w, 0, t->w_size);
+	cpu = pcb_cpu_area_init(t->area, s->d, v, t->cpu, t->node);
+	cpu->isolated = hwloc_bitmap_isset(s->topo->isolated, t->cpu);
+	s->model->cpu_setup(s->model_shared, s->d, cpu);
+	cpu->h.dbg = &t->w->dbg;
+	if (s->sc->counters.per_call)
+		t->w->dbg.pmc = &t->pmc;
+	if (s->d->drain.queues_work) {
+		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)s->sc->delivery, v->drain_local,
+				    v->work_data(cpu->stock), (int)t->cpu, t->errmsg,
+				    sizeof(t->errmsg)) < 0)
+			t->error = -EINVAL;
+		else
+			t->wq_started = 1;
+	}
+	if (v->thread_start)
+		v->thread_start();
+	worker_setup(t, t->w, cpu);
+	*cpup = cpu;
+	return 0;
+}
+
+void *pcb_worker_main(void *arg)
+{
+	struct thread_ctx *t = arg;
+	struct run_shared *s = t->shared;
+	const struct pcb_variant *v = s->v;
+	struct pcb_cpu *cpu = NULL;
+	struct pcb_worker *w;
+
+	if (worker_start(t, &cpu) < 0) {
+		pthread_barrier_wait(&s->bar);	/* set up */
+		pthread_barrier_wait(&s->bar);	/* the main thread stops */
+		pcb_counters_close(&t->pmc);
+		return NULL;
+	}
+	w = t->w;
+	pthread_barrier_wait(&s->bar);		/* set up */
+
+	for (;;) {
+		pthread_barrier_wait(&s->bar);	/* the main thread released a run, or stop */
+		if (s->stop)
+			break;
+		t->overhead = pcb_clock_overhead(w->timing);
+		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
+
+		/* warm-up: also measures an operation's span for the gap threshold */
+		w->ops_limit = 0;
+		w->gaps.checks = 0;
+		w->gaps.threshold = UINT64_MAX;
+		w->deadline = pcb_tsc_now() + s->warmup_ticks;
+		if (s->warmup_ticks)
+			v->run(w);
+		worker_reset(t, w, cpu);
+
+		pthread_barrier_wait(&s->bar);	/* every worker starts together */
+		pcb_counters_start(&t->pmc);
+		w->tsc_start = pcb_tsc_now();
+		w->deadline = w->tsc_start + s->duration_ticks;
+		v->run(w);
+		w->tsc_end = pcb_tsc_now();
+		pcb_counters_stop(&t->pmc, t->ctr);
+		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
+	}
+	/* give back what it holds, and empty its cache as its own drain would */
+	if (t->wq_started)
+		pcb_workq_stop(&t->wq);
+	v->release(w);
+	v->drain_local(cpu);
+	if (v->thread_stop)
+		v->thread_stop();
+	pcb_counters_close(&t->pmc);
+	return NULL;
+}

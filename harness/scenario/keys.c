@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario.h"
+
+static const char *const timings[] = { "call", "batch", NULL };
+static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
+static const char *const arrivals[] = { "periodic", "poisson", NULL };
+static const char *const yesno[] = { "no", "yes", NULL };
+static const char *const offon[] = { "off", "on", NULL };
+
+#define SC struct pcb_scenario
+
+const struct pcb_key pcb_harness_keys[K_NR] = {
+	[K_SCENARIO_NAME] = { .section = "scenario", .name = "name", .def = "",
+		.help = "name of the result directory and the tables (default: the file name)",
+		.type = PCB_KEY_SPECIAL, .no_sweep = true },
+	[K_SCENARIO_DESCRIPTION] = { .section = "scenario", .name = "description", .def = "",
+		.help = "one line saying what the scenario shows", .type = PCB_KEY_STRING,
+		.no_sweep = true },
+	[K_RUN_MODEL] = { .section = "run", .name = "model", .def = "memcg",
+		.help = "the kernel model the designs belong to (`pcpbench list` names them)",
+		.type = PCB_KEY_SPECIAL, .no_sweep = true },
+	[K_RUN_DESIGNS] = PCB_KEY_SPECIAL_KEY("run", "designs", "local_lock, spinlock",
+		"designs to compare, the first is the baseline of the Diff block"),
+	[K_RUN_TIMING] = PCB_KEY_CHOICE_FIELD("run", "timing", "batch", timings, SC, timing,
+		"call: every call timed; batch: many calls between two reads"),
+	[K_RUN_RUNS] = PCB_KEY_INT_FIELD("run", "runs", "6", 1, 1000, SC, runs,
+		"repetitions; a row is the mean of the run means"),
+	[K_RUN_DURATION_MS] = PCB_KEY_INT_FIELD("run", "duration_ms", "2000", 1, 3600000, SC,
+		duration_ms, "length of each measured run in ms"),
+	[K_RUN_OPS] = PCB_KEY_INT_FIELD("run", "ops", "0", 0, 1L << 40, SC, ops,
+		"if > 0, each worker stops after this many workload operations instead"),
+	[K_RUN_WARMUP_MS] = PCB_KEY_INT_FIELD("run", "warmup_ms", "200", 0, 60000, SC, warmup_ms,
+		"unmeasured warm-up before each run, ms"),
+	[K_RUN_WORK_DELIVERY] = PCB_KEY_CHOICE_FIELD("run", "work_delivery", "kworker", deliveries,
+		SC, delivery, "how drain work reaches its CPU in work-based designs"),
+	[K_CPUS_WORKERS] = PCB_KEY_SPECIAL_KEY("cpus", "workers", "all,!0",
+		"CPU set of the workers: all, node:N, isolated, housekeeping, N, N-M, !term"),
+	[K_CPUS_ISOLATED] = PCB_KEY_SPECIAL_KEY("cpus", "isolated", "sysfs",
+		"what cpu_is_isolated() says: sysfs, none, or a CPU list"),
+	[K_WORKLOAD_SEED] = PCB_KEY_INT_FIELD("workload", "seed", "1", 0, LONG_MAX, SC, seed,
+		"seed of each worker's operation sequence (mixed with its CPU)"),
+	[K_DRAIN_RATE_HZ] = PCB_KEY_DOUBLE_FIELD("drain", "rate_hz", "0", 0, 1e6, SC,
+		drain_rate_hz, "drains a second from the coordinator (0: none)"),
+	[K_DRAIN_ARRIVALS] = PCB_KEY_CHOICE_FIELD("drain", "arrivals", "periodic", arrivals, SC,
+		drain_poisson, "when they come"),
+	[K_DRAIN_BURST] = PCB_KEY_INT_FIELD("drain", "burst", "1", 1, 1000, SC, drain_burst,
+		"drains back to back at each arrival"),
+	[K_DRAIN_COUNT] = PCB_KEY_INT_FIELD("drain", "count", "0", 0, 100000000, SC, drain_count,
+		"if > 0, exactly this many drains a run, evenly spread (overrides rate_hz)"),
+	[K_DRAIN_CPU] = PCB_KEY_SPECIAL_KEY("drain", "cpu", "auto",
+		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N"),
+	[K_DRAIN_STOCKS] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
+		"caches a drain walks: the workers' plus idle virtual CPUs up to this many "
+		"(0: workers only)"),
+	[K_INTERRUPTS_THRESHOLD_NS] = PCB_KEY_INT_FIELD("interrupts", "threshold_ns", "0", 0,
+		1000000000L, SC, gap_threshold_ns,
+		"a gap between operations longer than this is an interruption "
+		"(0: 2 us or 20 operations, whichever is longer)"),
+	[K_COUNTERS_EVENTS] = PCB_KEY_SPECIAL_KEY("counters", "events", "",
+		"perf events by libpfm4 name, read per thread at the start and end of each run"),
+	[K_COUNTERS_KERNEL] = PCB_KEY_CHOICE_FIELD("counters", "kernel", "no", yesno, SC,
+		counters_kernel, "count hardware events in kernel mode too, where permitted"),
+	[K_COUNTERS_PER_CALL] = PCB_KEY_CHOICE_FIELD("counters", "per_call", "off", offon, SC,
+		counters_per_call,
+		"call timing: read the counters around every timed call, by rdpmc where possible"),
+};
+
+int pcb_nr_keys(void)
+{
+	int n = K_NR;
+
+	for (int m = 0; pcb_models[m]; m++)
+		n += pcb_models[m]->nr_keys;
+	return n;
+}
+
+/* the model of key id and the id's index in its table */
+static const struct pcb_model *key_owner(int id, int *index)
+{
+	id -= K_NR;
+	for (int m = 0; id >= 0 && pcb_models[m]; m++) {
+		if (id < pcb_models[m]->nr_keys) {
+			*index = id;
+			return pcb_models[m];
+		}
+		id -= pcb_models[m]->nr_keys;
+	}
+	return NULL;
+}
+
+const struct pcb_key *pcb_key_get(int id)
+{
+	const struct pcb_model *m;
+	int i;
+
+	if (id < K_NR)
+		return &pcb_harness_keys[id];
+	m = key_owner(id, &i);
+	return m ? &m->keys[i] : NULL;
+}
+
+const struct pcb_model *pcb_key_model(int id)
+{
+	int i;
+
+	return id < K_NR ? NULL : key_owner(id, &i);
+}
+
+int pcb_key_find(const char *section, const char *name)
+{
+	int n = pcb_nr_keys();
+
+	for (int k = 0; k < n; k++) {
+		const struct pcb_key *key = pcb_key_get(k);
+
+		if (!strcmp(key->section, section) && !strcmp(key->name, name))
+			return k;
+	}
+	return -1;
+}
+
+void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len)
+{
+	buf[0] = 0;
+	switch (k->type) {
+	case PCB_KEY_INT:
+		snprintf(buf, len, "%ld..%ld", k->min, k->max);
+		break;
+	case PCB_KEY_DOUBLE:
+		snprintf(buf, len, "%.15g..%.15g", k->dmin, k->dmax);
+		break;
+	case PCB_KEY_CHOICE:
+		for (int i = 0; k->choices[i]; i++)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "",
+				 k->choices[i]);
+		break;
+	default:
+		break;
+	}
+}

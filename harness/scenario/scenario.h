@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario files (INI, read with inih) and --set overrides.
+ *
+ * The keys are the harness's (scenario/keys.c) and each model's, declared
+ * once with type and range; a scenario's values are kept as written (with
+ * where they came from, for errors) and converted once by
+ * pcb_scenario_finish() into the fields below and the chosen model's
+ * settings. Any error stops before a run starts: exit 2 and
+ * FILE:LINE: section.key: why.
+ */
+#ifndef PCB_SCENARIO_H
+#define PCB_SCENARIO_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include <hwloc.h>
+
+#include "../machine/topo.h"
+#include "../measure/counters.h"
+#include "../measure/tsc.h"
+#include "../model.h"
+#include "keys.h"
+
+#define PCB_MAX_DESIGNS 16
+/* every key of the harness and of all models */
+#define PCB_MAX_KEYS 96
+/* a scenario's label, "slots=7 memcgs=12" */
+#define PCB_LABEL_LEN 160
+
+/* the harness's keys; models' keys follow from K_NR on (pcb_key_get()) */
+enum pcb_key_id {
+	K_SCENARIO_NAME,
+	K_SCENARIO_DESCRIPTION,
+	K_RUN_MODEL,
+	K_RUN_DESIGNS,
+	K_RUN_TIMING,
+	K_RUN_RUNS,
+	K_RUN_DURATION_MS,
+	K_RUN_OPS,
+	K_RUN_WARMUP_MS,
+	K_RUN_WORK_DELIVERY,
+	K_CPUS_WORKERS,
+	K_CPUS_ISOLATED,
+	K_WORKLOAD_SEED,
+	K_DRAIN_RATE_HZ,
+	K_DRAIN_ARRIVALS,
+	K_DRAIN_BURST,
+	K_DRAIN_COUNT,
+	K_DRAIN_CPU,
+	K_DRAIN_STOCKS,
+	K_INTERRUPTS_THRESHOLD_NS,
+	K_COUNTERS_EVENTS,
+	K_COUNTERS_KERNEL,
+	K_COUNTERS_PER_CALL,
+	K_NR,
+};
+
+/* the harness's own keys, [K_NR] */
+extern const struct pcb_key pcb_harness_keys[K_NR];
+
+/* every key: the harness's, then each model's in pcb_models[] order */
+int pcb_nr_keys(void);
+const struct pcb_key *pcb_key_get(int id);
+/* the model a key belongs to, NULL for the harness's */
+const struct pcb_model *pcb_key_model(int id);
+/* id of section.name, or -1 */
+int pcb_key_find(const char *section, const char *name);
+
+struct pcb_scenario {
+	char file[PATH_MAX];
+	char *text;			/* the file as read */
+	/* each key's value as given, and where: line > 0, 0 default, -1 --set, -2 option */
+	char *value[PCB_MAX_KEYS];
+	int line[PCB_MAX_KEYS];
+	const char *opt[PCB_MAX_KEYS];	/* the option that set it, line -2 */
+
+	/* the checked values */
+	char name[64];
+	const struct pcb_model *model;
+	void *config;			/* the model's settings (model->config_size) */
+	const struct pcb_design *design[PCB_MAX_DESIGNS];
+	int nr_designs;
+	int timing;			/* enum pcb_timing */
+	int runs;
+	long duration_ms;
+	long ops;			/* per worker and run; 0: bounded by time */
+	long warmup_ms;
+	hwloc_bitmap_t workers;
+	int delivery;			/* enum pcb_delivery */
+	long seed;
+	struct pcb_counters_cfg counters;
+	int counters_kernel, counters_per_call;
+
+	/* the coordinator */
+	double drain_rate_hz;
+	int drain_poisson;
+	int drain_burst;
+	long drain_count;
+	int drain_cpu;			/* -1: chosen */
+	int drain_stocks;		/* 0: the workers' only */
+	long gap_threshold_ns;		/* 0: derived */
+
+	/* [sweep] section.key = v1, v2, ...: one configuration per combination */
+	char *sweep[PCB_MAX_KEYS];
+	int sweep_line[PCB_MAX_KEYS];
+	char label[PCB_LABEL_LEN];	/* this configuration's settings, "slots=7 memcgs=12" */
+};
+
+/*
+ * Load a scenario file. On error returns -1 with "FILE:LINE: section.key:
+ * message" in err.
+ */
+int pcb_scenario_load(struct pcb_scenario *sc, const char *path, char *err, size_t errlen);
+/* the same from text; file names it in errors */
+int pcb_scenario_load_text(struct pcb_scenario *sc, const char *file, const char *text,
+			   char *err, size_t errlen);
+/* one "section.key=value" override */
+int pcb_scenario_set(struct pcb_scenario *sc, const char *assignment, char *err, size_t errlen);
+/* an override from a command-line option, which errors then name */
+void pcb_scenario_override(struct pcb_scenario *sc, int key, const char *value,
+			   const char *option);
+/* a value as given, trimmed; line as in struct pcb_scenario */
+void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value, int line,
+			    const char *opt);
+/* check and convert every value against the topology; -1 with err */
+int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen);
+/* "FILE:LINE: section.key: msg" for a key, wherever its value came from */
+void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, size_t errlen,
+			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void pcb_scenario_free(struct pcb_scenario *sc);
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The charge invariant, checked at quiescent points. For every memcg m:
+ *   page_counter usage(m) = pages workers hold inside m
+ *                         + pages stocked for memcgs inside m
+ *                         + object bytes inside m / PAGE_SIZE
+ * where object bytes are those of allocated objects, of object stocks and
+ * of each objcg's shared remainder (and must come to whole pages); css and
+ * objcg references equal those held by charges and by stocks caching them;
+ * MEMCG_KMEM counts the object pages and the slab statistics plus the bytes
+ * stocks still hold equal the allocated object bytes.
+ */
+#include <stdio.h>
+
+#include "memcg_model.h"
+
+/* every stock a CPU has: its own and, with QSBR, its spare */
+static int stocks_of(const struct pcb_cpu *cpu, const void *out[2])
+{
+	int n = 0;
+
+	if (cpu->stock)
+		out[n++] = cpu->stock;
+	if (cpu->stock_spare)
+		out[n++] = cpu->stock_spare;
+	return n;
+}
+
+/* object bytes belonging to memcg alone: allocated, stocked, remainder */
+static long obj_bytes(const struct pcb_variant *v, const struct mem_cgroup *memcg,
+		      struct pcb_worker *const *w, int nr_workers,
+		      struct pcb_cpu *const *cpus, int nr_cpus, long *slab)
+{
+	long bytes = atomic_load(&memcg->objcg->nr_charged_bytes), allocated = 0, stocked_slab = 0;
+
+	for (int i = 0; i < nr_workers; i++)
+		allocated += memcg_worker(w[i])->objs[memcg->css.id] *
+			     (long)memcg_worker(w[i])->obj_size;
+	for (int c = 0; c < nr_cpus; c++) {
+		const void *st[2];
+		int n = stocks_of(cpus[c], st);
+
+		for (int s = 0; s < n; s++) {
+			struct memcg_stock_view view;
+
+			memcg_ops(v)->stock_view(st[s], &view);
+			if (view.objcg == memcg->objcg) {
+				bytes += view.nr_bytes;
+				stocked_slab += view.slab_reclaimable + view.slab_unreclaimable;
+			}
+		}
+	}
+	*slab = memcg_stat_sum(memcg, NR_SLAB_RECLAIMABLE_B, cpus, nr_cpus) +
+		memcg_stat_sum(memcg, NR_SLAB_UNRECLAIMABLE_B, cpus, nr_cpus) + stocked_slab - allocated;
+	return bytes + allocated;
+}
+
+int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree,
+		      struct pcb_worker *const *w, int nr_workers,
+		      struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+{
+	for (int m = 0; m < tree->nr; m++) {
+		struct mem_cgroup *memcg = tree->memcg[m];
+		long usage = (long)page_counter_read(&memcg->memory), expect = 0, slab;
+		long bytes = obj_bytes(v, memcg, w, nr_workers, cpus, nr_cpus, &slab);
+		long refs_expect = 0, objrefs_expect = 0, kmem;
+
+		if (bytes % (long)PAGE_SIZE) {
+			snprintf(msg, len, "memcg level %d (id %u): %ld object bytes are not whole pages",
+				 memcg->level, memcg->css.id, bytes);
+			return -1;
+		}
+		kmem = memcg_stat_sum(memcg, MEMCG_KMEM, cpus, nr_cpus);
+		if (kmem != bytes / (long)PAGE_SIZE) {
+			snprintf(msg, len, "memcg level %d (id %u): MEMCG_KMEM %ld, object pages %ld",
+				 memcg->level, memcg->css.id, kmem, bytes / (long)PAGE_SIZE);
+			return -1;
+		}
+		if (slab) {
+			snprintf(msg, len, "memcg level %d (id %u): slab statistics off by %ld bytes",
+				 memcg->level, memcg->css.id, slab);
+			return -1;
+		}
+
+		/* usage counts the whole subtree */
+		for (int d = 0; d < tree->nr; d++) {
+			struct mem_cgroup *desc = tree->memcg[d];
+			long dslab;
+
+			if (!mem_cgroup_is_descendant(desc, memcg))
+				continue;
+			expect += obj_bytes(v, desc, w, nr_workers, cpus, nr_cpus, &dslab) /
+				  (long)PAGE_SIZE;
+			for (int i = 0; i < nr_workers; i++)
+				expect += memcg_worker(w[i])->held[desc->css.id];
+			for (int c = 0; c < nr_cpus; c++) {
+				const void *st[2];
+				int n = stocks_of(cpus[c], st);
+
+				for (int s = 0; s < n; s++)
+					expect += memcg_ops(v)->stock_pages(st[s], desc);
+			}
+		}
+		if (usage != expect) {
+			snprintf(msg, len, "memcg level %d (id %u): page_counter usage %ld, "
+				 "but held + stocked + object pages are %ld", memcg->level,
+				 memcg->css.id, usage, expect);
+			return -1;
+		}
+
+		if (mem_cgroup_is_root(memcg))
+			continue;	/* CSS_NO_REF */
+		for (int i = 0; i < nr_workers; i++)
+			refs_expect += memcg_worker(w[i])->css_held[memcg->css.id];
+		for (int c = 0; c < nr_cpus; c++) {
+			const void *st[2];
+			int n = stocks_of(cpus[c], st);
+
+			for (int s = 0; s < n; s++) {
+				struct memcg_stock_view view;
+
+				refs_expect += memcg_ops(v)->stock_refs(st[s], memcg);
+				memcg_ops(v)->stock_view(st[s], &view);
+				objrefs_expect += view.objcg == memcg->objcg;
+			}
+		}
+		if (memcg_css_refs(memcg, cpus, nr_cpus) != refs_expect) {
+			snprintf(msg, len, "memcg level %d (id %u): %ld css references, expected %ld",
+				 memcg->level, memcg->css.id, memcg_css_refs(memcg, cpus, nr_cpus),
+				 refs_expect);
+			return -1;
+		}
+		if (memcg_objcg_refs(memcg, cpus, nr_cpus) != objrefs_expect) {
+			snprintf(msg, len, "memcg level %d (id %u): %ld objcg references, expected %ld",
+				 memcg->level, memcg->css.id, memcg_objcg_refs(memcg, cpus, nr_cpus),
+				 objrefs_expect);
+			return -1;
+		}
+	}
+	snprintf(msg, len, "ok");
+	return 0;
+}
+
+unsigned long memcg_stock_pages_under(const struct pcb_variant *v, const void *stock,
+				    const struct memcg_tree *tree, const struct mem_cgroup *root)
+{
+	unsigned long pages = 0;
+
+	for (int m = 0; m < tree->nr; m++)
+		if (!root || mem_cgroup_is_descendant(tree->memcg[m], (struct mem_cgroup *)root))
+			pages += memcg_ops(v)->stock_pages(stock, tree->memcg[m]);
+	return pages;
+}
+
+bool memcg_stock_empty(const struct pcb_variant *v, const void *stock,
+		     const struct memcg_tree *tree)
+{
+	struct memcg_stock_view view;
+
+	memcg_ops(v)->stock_view(stock, &view);
+	return !view.objcg && !memcg_stock_pages_under(v, stock, tree, NULL);
+}

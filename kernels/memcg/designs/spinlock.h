@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spinlock: the 2023 series "Introduce memcg_stock_pcp remote draining"
+ * (seed 000, patches 1-5). stock_lock becomes a spinlock_t taken with
+ * spin_lock_irqsave(); drain_all_stock() drains every CPU's stock from the
+ * calling CPU (drain_stock_from()), with no work and no flags.
+ */
+#ifndef PCB_MEMCG_DESIGN_SPINLOCK_H
+#define PCB_MEMCG_DESIGN_SPINLOCK_H
+
+#include "../../locks/spinlock.h"
+
+#define DESIGN_SUMMARY "per-CPU spin_lock_irqsave(); any CPU drains any stock directly"
+#define DESIGN_FOLLOWS "seed 000: \"Introduce memcg_stock_pcp remote draining\" v2, patches 1-5"
+#define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
+
+#define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
+#define MEMCG_STOCK_DRAIN_HEADER	"drain_remote.h"
+
+typedef spinlock_t memcg_stock_lock_t;
+
+#define memcg_stock_lock_init(stock) spin_lock_init(&(stock)->stock_lock)
+/* counted under the kernel function the macro expands in (__func__) */
+#define memcg_stock_lock(this, stock) spin_lock_irqsave_cc(this, &(stock)->stock_lock, __func__)
+#define memcg_stock_unlock(this, stock, flags) \
+	spin_unlock_irqrestore(this, &(stock)->stock_lock, flags)
+
+#endif

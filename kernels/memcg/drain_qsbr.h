@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RCU-based drain (the RFC cited in seed 004), with liburcu QSBR: each
+ * stock that needs draining is swapped for the CPU's empty spare
+ * (rcu_xchg_pointer()), synchronize_rcu() waits until every owner passed a
+ * quiescent state, then the old stocks, now private, are drained from the
+ * calling CPU and kept as the next spares. Owners report a quiescent state
+ * between operations. A drain flavour: included at the end of memcg_stock.h.
+ */
+#ifndef PCB_MEMCG_DRAIN_QSBR_H
+#define PCB_MEMCG_DRAIN_QSBR_H
+
+#include <urcu-qsbr.h>
+
+/* each CPU has a spare stock to swap in */
+#define MEMCG_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
+
+static inline void memcg_drain_between_ops(struct pcb_cpu *this)
+{
+	(void)this;
+	rcu_quiescent_state();
+}
+
+/* a worker is an RCU reader while its loop runs, offline otherwise */
+static inline void memcg_drain_online(void)
+{
+	rcu_thread_online();
+}
+
+static inline void memcg_drain_offline(void)
+{
+	rcu_thread_offline();
+}
+
+static void memcg_drain_thread_start(void)
+{
+	rcu_register_thread();
+	rcu_thread_offline();
+}
+
+static void memcg_drain_thread_stop(void)
+{
+	rcu_unregister_thread();
+}
+
+#define MEMCG_DRAIN_THREAD_START memcg_drain_thread_start
+#define MEMCG_DRAIN_THREAD_STOP memcg_drain_thread_stop
+
+static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	struct pcb_cpu *swapped[nr > 0 ? nr : 1];
+	struct memcg_stock_pcp *old[nr > 0 ? nr : 1];
+	int n = 0;
+
+	if (pthread_mutex_trylock(&percpu_charge_mutex))
+		return;
+
+	for (int i = 0; i < nr; i++) {
+		struct pcb_cpu *cpu = cpus[i];
+
+		if (!is_drain_needed(this, this_cpu_stock(cpu), root_memcg) || !cpu->stock_spare)
+			continue;
+		/* readers see the empty stock from now on */
+		pcb_drain_window(cpu);
+		pcb_tsan_release(&cpu->preempt_count);
+		old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
+					  (struct memcg_stock_pcp *)cpu->stock_spare);
+		cpu->stock_spare = NULL;
+		swapped[n++] = cpu;
+	}
+	if (n) {
+		/* every owner passed a quiescent state: the old stocks are private */
+		synchronize_rcu();
+		for (int i = 0; i < n; i++) {
+			pcb_tsan_acquire(&swapped[i]->preempt_count);
+			this->h.remote_drains++;
+			drain_stock_from(this, old[i], this_cpu_stock(this));
+			swapped[i]->stock_spare = old[i];
+			pcb_drain_window(swapped[i]);
+		}
+	}
+	pthread_mutex_unlock(&percpu_charge_mutex);
+}
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The remote drain of seed 000's series (patches 4 and 5): drain_all_stock()
+ * takes each stock's lock from the calling CPU and drains it there
+ * (drain_stock_from()), with no work and no flags. A drain flavour:
+ * included at the end of memcg_stock.h.
+ */
+#ifndef PCB_MEMCG_DRAIN_REMOTE_H
+#define PCB_MEMCG_DRAIN_REMOTE_H
+
+#define MEMCG_DRAIN_FLAVOUR { .name = "remote" }
+
+static inline void memcg_drain_between_ops(struct pcb_cpu *this)
+{
+	(void)this;
+}
+
+#include "drain_unregistered.h"
+
+static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	if (pthread_mutex_trylock(&percpu_charge_mutex))
+		return;
+
+	for (int i = 0; i < nr; i++) {
+		struct pcb_cpu *cpu = cpus[i];
+		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
+
+		if (is_drain_needed(this, stock, root_memcg)) {
+			this->h.remote_drains++;
+			pcb_drain_window(cpu);
+			drain_stock_from(this, stock, this_cpu_stock(this));
+			pcb_drain_window(cpu);
+		}
+	}
+	pthread_mutex_unlock(&percpu_charge_mutex);
+}
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The work-item drain of v6.2: drain_all_stock() sets
+ * FLUSHING_CACHED_CHARGE on each stock that needs draining and schedules
+ * drain_local_stock() on its CPU (schedule_work_on()); the caller's own
+ * stock is drained in place. MEMCG_STOCK_SKIP_ISOLATED leaves
+ * cpu_is_isolated() CPUs alone (Michal Hocko's patch in seed 000, today's
+ * upstream). A drain flavour: included at the end of memcg_stock.h.
+ */
+#ifndef PCB_MEMCG_DRAIN_WORK_H
+#define PCB_MEMCG_DRAIN_WORK_H
+
+/* what the harness must do for it: deliver work, wait for its completion */
+#define MEMCG_DRAIN_FLAVOUR { .name = "work", .queues_work = true }
+
+/* between two operations: a polled work item (poll delivery) */
+static inline void memcg_drain_between_ops(struct pcb_cpu *this)
+{
+	pcb_hook_work_poll(this, &this->h);
+}
+
+#include "drain_unregistered.h"
+
+/*
+ * drain_all_stock(): cpus[] are the online CPUs, `this` the caller's. The
+ * memcgs of a run are never freed, so rcu_read_lock() is preempt_disable().
+ */
+static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	/* If someone's already draining, avoid adding running more workers. */
+	if (pthread_mutex_trylock(&percpu_charge_mutex))
+		return;
+
+	for (int i = 0; i < nr; i++) {
+		struct pcb_cpu *cpu = cpus[i];
+		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
+		bool flush = is_drain_needed(this, stock, root_memcg);
+
+		if (flush &&
+		    !(__atomic_fetch_or(&stock->flags, 1UL << FLUSHING_CACHED_CHARGE,
+					__ATOMIC_SEQ_CST) & (1UL << FLUSHING_CACHED_CHARGE))) {
+			if (cpu == this)
+				drain_local_stock(this);
+			else if (!(MEMCG_STOCK_SKIP_ISOLATED && cpu->isolated))
+				pcb_schedule_work_on(cpu);
+		}
+	}
+	pthread_mutex_unlock(&percpu_charge_mutex);
+}
+
+#endif

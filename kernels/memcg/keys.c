@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memcg model's scenario keys, and the checks across them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "memcg_model.h"
+
+static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", NULL };
+static const char *const irq_models[] = { "none", "pushf_popf", NULL };
+static const char *const accounting[] = { "memcg", "none", "always", "static_key",
+					  "static_key_on", NULL };
+static const char *const eviction[] = { "random", "round_robin", NULL };
+static const char *const nocache[] = { "all", "isolated", NULL };
+static const char *const targets[] = { "root", "leaf", NULL };
+
+#define CFG struct memcg_config
+
+enum {
+	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
+	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
+	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_NR,
+};
+
+const struct pcb_key memcg_keys[KEY_NR] = {
+	[KEY_WORKLOAD] = PCB_KEY_CHOICE_FIELD("run", "workload", "charge", workloads, CFG,
+		workload, "what each worker runs (see workloads)"),
+	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
+		irq_model, "cost of local_irq_save/restore in the lock paths"),
+	[KEY_ACCOUNTING] = PCB_KEY_CHOICE_FIELD("run", "accounting", "memcg", accounting, CFG,
+		accounting, "seed 003's kernels: memcg (charge the scenario's memcgs), none, "
+		"always, static_key, static_key_on (batch charge workload, root memcg only)"),
+	[KEY_DEPTH] = PCB_KEY_INT_FIELD("memcg", "depth", "2", 2, 32, CFG, depth,
+		"levels from the root to the charged memcg, root included"),
+	[KEY_SLOTS] = PCB_KEY_INT_FIELD("stock", "slots", "1", 1, 7, CFG, slots,
+		"memcgs a stock caches, NR_MEMCG_STOCK of seed 002 (> 1 uses its layout)"),
+	[KEY_EVICTION] = PCB_KEY_CHOICE_FIELD("stock", "eviction", "random", eviction, CFG,
+		eviction_round_robin, "the slot a new memcg takes when all are used"),
+	[KEY_NOCACHE] = PCB_KEY_CHOICE_FIELD("stock", "nocache", "all", nocache, CFG,
+		nocache_isolated_only, "nocache design: which CPUs opt out of caching"),
+	[KEY_NR_PAGES] = PCB_KEY_INT_FIELD("workload", "nr_pages", "1", 1, 512, CFG, nr_pages,
+		"pages per charge and uncharge (batch timing: at most MEMCG_CHARGE_BATCH)"),
+	[KEY_HOLD] = PCB_KEY_INT_FIELD("workload", "hold", "512", 1, 1L << 20, CFG, hold,
+		"most pages (or objects) a worker holds per memcg before it must free"),
+	[KEY_UNCHARGE_REFILL] = PCB_KEY_INT_FIELD("workload", "uncharge_refill", "25", 0, 100,
+		CFG, uncharge_refill, "percent of uncharges that go back through refill_stock()"),
+	[KEY_OBJECT_SIZE] = PCB_KEY_INT_FIELD("workload", "object_size", "8", 1, 8192, CFG,
+		object_size, "kmalloc() size in bytes; the charge adds the obj_cgroup pointer"),
+	[KEY_OBJ_SHARE] = PCB_KEY_INT_FIELD("workload", "obj_share", "55", 0, 100, CFG,
+		obj_share, "mixed: percent of operations that allocate or free objects"),
+	[KEY_MEMCGS] = PCB_KEY_INT_FIELD("workload", "memcgs", "1", 1, 60, CFG, memcgs,
+		"multi_memcg: memcgs each worker charges in turn"),
+	[KEY_BURST] = PCB_KEY_INT_FIELD("workload", "burst", "1048576", 1, 1L << 24, CFG, burst,
+		"batch kmalloc: allocations timed as one burst"),
+	[KEY_TARGET] = PCB_KEY_CHOICE_FIELD("drain", "target", "root", targets, CFG,
+		drain_target_leaf, "memcg drained: root (the whole tree) or leaf (the workers' memcg)"),
+};
+_Static_assert(KEY_NR == MEMCG_NR_KEYS, "MEMCG_NR_KEYS counts the keys");
+
+static int key_id(int k)
+{
+	return pcb_key_find(memcg_keys[k].section, memcg_keys[k].name);
+}
+
+int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
+		 char *err, size_t errlen)
+{
+	struct memcg_config *c = config;
+
+	c->timing = timing;
+	if (timing == PCB_TIMING_BATCH && c->nr_pages > (int)MEMCG_CHARGE_BATCH) {
+		pcb_scenario_key_error(sc, key_id(KEY_NR_PAGES), err, errlen, "%d: batch timing "
+				       "drives the stock between empty and MEMCG_CHARGE_BATCH (%u) "
+				       "pages, so nr_pages must be at most %u (or use run.timing = "
+				       "call)", c->nr_pages, MEMCG_CHARGE_BATCH, MEMCG_CHARGE_BATCH);
+		return -1;
+	}
+	if (c->hold < c->nr_pages) {
+		pcb_scenario_key_error(sc, key_id(KEY_HOLD), err, errlen,
+				       "%ld is less than nr_pages (%d)", c->hold, c->nr_pages);
+		return -1;
+	}
+	if (c->accounting != MEMCG_ACCT_MEMCG &&
+	    (c->workload != MEMCG_WL_CHARGE || timing != PCB_TIMING_BATCH)) {
+		pcb_scenario_key_error(sc, key_id(KEY_ACCOUNTING), err, errlen,
+				       "%s needs run.workload = charge and run.timing = batch",
+				       accounting[c->accounting]);
+		return -1;
+	}
+	if (c->depth - 1 + c->memcgs > PCB_MAX_MEMCG_IDS) {
+		pcb_scenario_key_error(sc, key_id(KEY_MEMCGS), err, errlen, "%d memcgs below a "
+				       "depth of %d need more than %d memcg ids", c->memcgs, c->depth,
+				       PCB_MAX_MEMCG_IDS);
+		return -1;
+	}
+	if (timing == PCB_TIMING_BATCH && c->workload != MEMCG_WL_CHARGE &&
+	    c->workload != MEMCG_WL_KMALLOC) {
+		pcb_scenario_key_error(sc, pcb_key_find("run", "timing"), err, errlen,
+				       "batch timing is defined for the charge and kmalloc "
+				       "workloads; use call timing for %s", workloads[c->workload]);
+		return -1;
+	}
+	return 0;
+}
+
+void memcg_describe(const void *config, char *buf, size_t len)
+{
+	const struct memcg_config *c = config;
+
+	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)",
+		 workloads[c->workload], c->nr_pages, c->depth, c->slots);
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The callers of the stock (mm/memcontrol.c v6.2, the slab hooks of
+ * mm/slab.h), so that a workload calls consume_stock(), refill_stock(),
+ * consume_obj_stock(), refill_obj_stock() and mod_objcg_state() in the
+ * kernel's proportions. Include after memcg_stock.h.
+ *
+ * A template with no include guard: CALLER(name) names the functions and
+ * MEMCG_TIMED(fn, expr) / MEMCG_TIMED_VOID(fn, stmt) wrap each stock call, so
+ * the harness includes it twice: once with the cover letter's per-call
+ * instrumentation, once bare under the kernel's own names.
+ */
+#include <errno.h>
+
+#include "memcg_stock.h"
+
+#ifndef CALLER
+#define CALLER(name) name
+#endif
+#ifndef MEMCG_TIMED
+#define MEMCG_TIMED(fn, expr) (expr)
+#define MEMCG_TIMED_VOID(fn, stmt) do { stmt; } while (0)
+#endif
+
+/*
+ * try_charge_memcg(): the stock first, else a batch on the page_counter with
+ * the excess refilled into the stock. Reclaim, OOM and the memory.high
+ * throttling are not modeled: a failed charge returns -ENOMEM after the
+ * retry with nr_pages alone, as when reclaim makes no progress.
+ */
+static inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+					   unsigned int nr_pages)
+{
+	unsigned int batch = pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
+	struct page_counter *counter;
+
+retry:
+	if (MEMCG_TIMED(consume_stock, consume_stock(this, memcg, nr_pages))) {
+		pcb_count(this, MEMCG_EV_STOCK_HIT);
+		return 0;
+	}
+	pcb_count(this, MEMCG_EV_STOCK_MISS);
+
+	pcb_count(this, MEMCG_EV_PC_CHARGE);
+	if (page_counter_try_charge(&memcg->memory, batch, &counter))
+		goto done_restock;
+
+	if (batch > nr_pages) {
+		batch = nr_pages;
+		goto retry;
+	}
+	return -ENOMEM;
+
+done_restock:
+	if (batch > nr_pages)
+		MEMCG_TIMED_VOID(refill_stock, refill_stock(this, memcg, batch - nr_pages));
+
+	/* the memory.high walk after done_restock reads usage at each level */
+	do {
+		bool mem_high = page_counter_read(&memcg->memory) > READ_ONCE(memcg->memory.high);
+
+		if (unlikely(mem_high))
+			break;	/* set_notify_resume(): not modeled */
+	} while ((memcg = parent_mem_cgroup(memcg)));
+
+	return 0;
+}
+
+static inline int CALLER(try_charge)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				     unsigned int nr_pages)
+{
+	if (mem_cgroup_is_root(memcg))
+		return 0;
+
+	return CALLER(try_charge_memcg)(this, memcg, nr_pages);
+}
+
+/* charge_memcg(): a folio charge holds a css reference */
+static inline int CALLER(charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				       unsigned int nr_pages)
+{
+	int ret = CALLER(try_charge)(this, memcg, nr_pages);
+
+	if (ret == 0)
+		css_get(this, &memcg->css);
+	return ret;
+}
+
+/* uncharge_batch() for one folio: straight to the page_counter */
+static inline void CALLER(uncharge_batch)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+					  unsigned int nr_pages)
+{
+	if (!mem_cgroup_is_root(memcg))
+		memcg_uncharge(this, memcg, nr_pages);
+	css_put(this, &memcg->css);
+}
+
+/*
+ * mem_cgroup_uncharge_skmem(): an uncharge that goes back through the
+ * stock. The reference the folio-style charge took is dropped here too.
+ */
+static inline void CALLER(mem_cgroup_uncharge_skmem)(struct pcb_cpu *this,
+						      struct mem_cgroup *memcg,
+						      unsigned int nr_pages)
+{
+	MEMCG_TIMED_VOID(refill_stock, refill_stock(this, memcg, nr_pages));
+	css_put(this, &memcg->css);
+}
+
+/* obj_cgroup_charge_pages() */
+static inline int CALLER(obj_cgroup_charge_pages)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						  unsigned int nr_pages)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = get_mem_cgroup_from_objcg(this, objcg);
+
+	ret = CALLER(try_charge_memcg)(this, memcg, nr_pages);
+	if (ret)
+		goto out;
+
+	memcg_account_kmem(this, memcg, nr_pages);
+out:
+	css_put(this, &memcg->css);
+
+	return ret;
+}
+
+/* obj_cgroup_charge(): the object stock first, else whole pages */
+static inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+					    size_t size)
+{
+	unsigned int nr_pages, nr_bytes;
+	int ret;
+
+	if (MEMCG_TIMED(consume_obj_stock, consume_obj_stock(this, objcg, (unsigned int)size)))
+		return 0;
+
+	nr_pages = (unsigned int)(size >> PAGE_SHIFT);
+	nr_bytes = (unsigned int)(size & (PAGE_SIZE - 1));
+
+	if (nr_bytes)
+		nr_pages += 1;
+
+	ret = CALLER(obj_cgroup_charge_pages)(this, objcg, nr_pages);
+	if (!ret && nr_bytes)
+		MEMCG_TIMED_VOID(refill_obj_stock,
+			       refill_obj_stock(this, objcg, (unsigned int)(PAGE_SIZE - nr_bytes), false));
+
+	return ret;
+}
+
+static inline void CALLER(obj_cgroup_uncharge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+					       size_t size)
+{
+	MEMCG_TIMED_VOID(refill_obj_stock, refill_obj_stock(this, objcg, (unsigned int)size, true));
+}
+
+/*
+ * kmalloc(size, GFP_KERNEL_ACCOUNT) as the slab hooks account it:
+ * memcg_slab_pre_alloc_hook() charges obj_full_size() (the object and its
+ * obj_cgroup pointer), memcg_slab_post_alloc_hook() counts the slab bytes.
+ */
+static inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	int ret = CALLER(obj_cgroup_charge)(this, objcg, full_size);
+
+	if (ret)
+		return ret;
+	MEMCG_TIMED_VOID(mod_objcg_state,
+		       mod_objcg_state(this, objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, (int)full_size));
+	return 0;
+}
+
+/* memcg_slab_free_hook() */
+static inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	CALLER(obj_cgroup_uncharge)(this, objcg, full_size);
+	MEMCG_TIMED_VOID(mod_objcg_state,
+		       mod_objcg_state(this, objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, -(int)full_size));
+}
+
+#undef CALLER
+#undef MEMCG_TIMED
+#undef MEMCG_TIMED_VOID

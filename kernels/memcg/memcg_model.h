@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memcg model as the harness sees it (model.c registers it): its
+ * settings, its worker, the state one design's runs share, and the
+ * operations each build exports for the invariant and the tests.
+ */
+#ifndef PCB_MEMCG_MODEL_H
+#define PCB_MEMCG_MODEL_H
+
+#include "../jump_label.h"
+#include "memcontrol.h"
+
+/* the table rows, under their kernel names */
+enum memcg_fn {
+	MEMCG_FN_CONSUME_STOCK,
+	MEMCG_FN_REFILL_STOCK,
+	MEMCG_FN_MOD_OBJCG_STATE,
+	MEMCG_FN_CONSUME_OBJ_STOCK,
+	MEMCG_FN_REFILL_OBJ_STOCK,
+	MEMCG_FN_KMALLOC,		/* batch kmalloc: a burst of kmalloc()s */
+	MEMCG_FN_MEMCG_HOOKS,		/* accounting: a page's charge and uncharge hooks */
+	MEMCG_FN_NR,
+};
+_Static_assert(MEMCG_FN_NR <= PCB_MAX_FN, "memcg rows fit the worker's statistics");
+
+enum memcg_workload {
+	MEMCG_WL_CHARGE,
+	MEMCG_WL_KMALLOC,
+	MEMCG_WL_MIXED,
+	MEMCG_WL_MULTI_MEMCG,
+	MEMCG_WL_NR,
+};
+
+/* accounting modes (seed 003) */
+enum memcg_accounting {
+	MEMCG_ACCT_MEMCG,		/* charges go to the scenario's memcgs */
+	MEMCG_ACCT_NONE,		/* no memcg calls compiled in (003's nomemcg) */
+	MEMCG_ACCT_ALWAYS,		/* only the root memcg; hooks always called (003's base) */
+	MEMCG_ACCT_STATIC_KEY,		/* hooks behind a patched-out jump label (003's bypassed) */
+	MEMCG_ACCT_STATIC_KEY_ON,	/* the same with the key enabled: a memcg exists */
+};
+
+/* the model's scenario settings (its keys in model.c) */
+struct memcg_config {
+	int workload;			/* enum memcg_workload */
+	int timing;			/* the harness's run.timing */
+	int irq_model;			/* 0 none, 1 pushf_popf */
+	int accounting;			/* enum memcg_accounting */
+	int depth;			/* memcg.depth */
+	int slots;			/* NR_MEMCG_STOCK, 1..7 */
+	int eviction_round_robin;
+	int nocache_isolated_only;
+	int nr_pages;
+	long hold;
+	int uncharge_refill;		/* percent of uncharges through refill_stock() */
+	int object_size;		/* kmalloc() size; obj_full_size() adds a pointer */
+	int obj_share;			/* mixed: percent of operations on objects */
+	int memcgs;			/* multi_memcg: memcgs each worker charges */
+	long burst;			/* batch kmalloc: allocations a burst */
+	int drain_target_leaf;		/* drain the workers' memcg, not the root */
+};
+
+/* the model's scenario keys (keys.c) */
+#define MEMCG_NR_KEYS 15
+
+/* memcgs a worker can charge (multi_memcg), indexed by css id */
+#define MEMCG_WORKER_MEMCGS 64
+
+struct memcg_worker {
+	struct pcb_worker w;		/* the harness's part, first */
+	struct mem_cgroup *memcg[MEMCG_WORKER_MEMCGS];	/* the memcgs it charges, in turn */
+	int nr_memcgs;
+	struct pglist_data *pgdat;	/* the node its slab statistics go to */
+	int workload;			/* enum memcg_workload */
+	unsigned int nr_pages;
+	long hold;			/* most pages (or objects) held per memcg */
+	int uncharge_refill;
+	int obj_share;
+	unsigned int obj_size;		/* obj_full_size(): object + its objcg pointer */
+	uint64_t burst;
+	int accounting;			/* enum memcg_accounting */
+	int key_patched;		/* the jump label can be rewritten here */
+
+	/* state carried between runs, per css id */
+	int next;			/* the memcg charged next */
+	long held[MEMCG_WORKER_MEMCGS];		/* pages charged, not yet uncharged */
+	long css_held[MEMCG_WORKER_MEMCGS];	/* css references those charges hold */
+	long objs[MEMCG_WORKER_MEMCGS];		/* objects allocated, not yet freed */
+	uint64_t charged, uncharged;	/* pages, over the run */
+};
+
+/* a worker's statistics stay small enough to live in its L2 */
+_Static_assert(sizeof(struct memcg_worker) <= 65536, "worker statistics within 64 KiB");
+
+static inline struct memcg_worker *memcg_worker(struct pcb_worker *w)
+{
+	return (struct memcg_worker *)w;
+}
+
+/* what one CPU's object stock holds, for the invariant */
+struct memcg_stock_view {
+	const struct obj_cgroup *objcg;
+	unsigned int nr_bytes;
+	int slab_reclaimable, slab_unreclaimable;
+};
+
+/* what each build exports besides the harness's operations (pcb_variant.ops) */
+struct memcg_ops {
+	int slots;			/* NR_MEMCG_STOCK of the layout */
+	/* tests: one consume_stock() as cpu; hold and release cpu's stock lock */
+	bool (*consume)(struct pcb_cpu *cpu, struct mem_cgroup *memcg, unsigned int nr);
+	unsigned long (*lock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner);
+	void (*unlock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner, unsigned long flags);
+	/* the stock's pages for memcg, and the slots that cache it */
+	unsigned int (*stock_pages)(const void *stock, const struct mem_cgroup *memcg);
+	int (*stock_refs)(const void *stock, const struct mem_cgroup *memcg);
+	void (*stock_view)(const void *stock, struct memcg_stock_view *view);
+};
+
+static inline const struct memcg_ops *memcg_ops(const struct pcb_variant *v)
+{
+	return v->ops;
+}
+
+/* the state one design's runs share */
+struct memcg_shared {
+	struct memcg_config cfg;
+	const struct pcb_design *design;
+	struct memcg_tree tree;
+	int key_patched;
+};
+
+extern const struct pcb_model memcg_model;
+
+/* seed 003: memcg_in_use_key, off while only the root memcg exists */
+extern struct static_key_false memcg_in_use_key;
+extern int mem_cgroup_subsys_disabled;
+
+/* the invariant (check.c): see check.h */
+int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree,
+			struct pcb_worker *const *w, int nr_workers,
+			struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len);
+/* pages a stock holds for root's subtree in tree (every memcg of it: root NULL) */
+unsigned long memcg_stock_pages_under(const struct pcb_variant *v, const void *stock,
+				      const struct memcg_tree *tree, const struct mem_cgroup *root);
+/* a stock holding no pages and no objcg */
+bool memcg_stock_empty(const struct pcb_variant *v, const void *stock,
+		       const struct memcg_tree *tree);
+
+/* the calibration loop (calib.c) */
+double memcg_bare_consume_loop(uint64_t rounds, double overhead);
+
+#endif

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-CPU memcg charge and object stock, mm/memcontrol.c: v6.2, the
+ * 2023 remote-draining series (seed 000), the multi-memcg stock (seed 002)
+ * and today's local_trylock_t upstream.
+ *
+ * A template: include a design header from designs/ first. It defines
+ *   memcg_stock_lock_t			the type of stock_lock
+ *   MEMCG_STOCK_LAYOUT			MEMCG_STOCK_V6_2 (work + flags) or MEMCG_STOCK_REMOTE
+ *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h",
+ *					"drain_remote.h" or "drain_qsbr.h"
+ *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
+ *   MEMCG_STOCK_TRYLOCK		a failed lock falls back to the page_counter
+ *   MEMCG_STOCK_NOCACHE		CPUs with this->nocache bypass both stocks
+ *   memcg_stock_lock(this, stock)	-> flags (bool trylock with MEMCG_STOCK_TRYLOCK)
+ *   memcg_stock_unlock(this, stock, flags)
+ *   memcg_stock_lock_init(stock)
+ * MEMCG_STOCK_SLOTS (1, or NR_MEMCG_STOCK = 7 for seed 002's layout) comes
+ * from the build. Every function below is then compiled for that design
+ * alone, so the worker loop that includes it makes no indirect call per
+ * operation.
+ */
+#ifndef PCB_KERNELS_MEMCG_STOCK_H
+#define PCB_KERNELS_MEMCG_STOCK_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memcontrol.h"
+
+#define MEMCG_STOCK_V6_2	1	/* upstream before the series: work + flags */
+#define MEMCG_STOCK_REMOTE	2	/* after patches 1-5: no work, no flags */
+
+#if !defined(MEMCG_STOCK_LAYOUT) || !defined(MEMCG_STOCK_DRAIN_HEADER)
+#error "include a design header from kernels/memcg/designs/ before memcg_stock.h"
+#endif
+#ifndef MEMCG_STOCK_SLOTS
+#define MEMCG_STOCK_SLOTS 1
+#endif
+#ifndef MEMCG_STOCK_SKIP_ISOLATED
+#define MEMCG_STOCK_SKIP_ISOLATED 0
+#endif
+#ifndef MEMCG_STOCK_TRYLOCK
+#define MEMCG_STOCK_TRYLOCK 0
+#endif
+#ifndef MEMCG_STOCK_NOCACHE
+#define MEMCG_STOCK_NOCACHE 0
+#endif
+
+/* struct work_struct, include/linux/workqueue.h (32 bytes on 64-bit) */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+struct work_struct {
+	atomic_long data;		/* bit 0: WORK_STRUCT_PENDING */
+	struct list_head entry;
+	void (*func)(struct work_struct *work);
+};
+
+#if MEMCG_STOCK_SLOTS > 1
+/*
+ * Seed 002: "The value of NR_MEMCG_STOCK is selected to keep the cached
+ * memcgs and their nr_pages in a single cacheline." The slots searched are
+ * this->nr_slots (1..7), read once per call; the kernel's bound is the
+ * constant 7.
+ */
+#define NR_MEMCG_STOCK MEMCG_STOCK_SLOTS
+#define MEMCG_STOCK_PAGES						\
+	uint8_t nr_pages[NR_MEMCG_STOCK];				\
+	struct mem_cgroup *cached[NR_MEMCG_STOCK];
+#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+#define MEMCG_STOCK_PAGES						\
+	struct mem_cgroup *cached; /* this never be root cgroup */	\
+	unsigned int nr_pages;
+#else	/* patch 3: nr_pages moved into the hole after the lock */
+#define MEMCG_STOCK_PAGES						\
+	unsigned int nr_pages;						\
+	struct mem_cgroup *cached; /* this never be root cgroup */
+#endif
+
+struct memcg_stock_pcp {
+	memcg_stock_lock_t stock_lock;
+	MEMCG_STOCK_PAGES
+
+	/* CONFIG_MEMCG_KMEM */
+	struct obj_cgroup *cached_objcg;
+	struct pglist_data *cached_pgdat;
+	unsigned int nr_bytes;
+	int nr_slab_reclaimable_b;
+	int nr_slab_unreclaimable_b;
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+	struct work_struct work;
+	unsigned long flags;
+#define FLUSHING_CACHED_CHARGE	0
+#endif
+};
+/* placed on its own cache line(s) per CPU: DEFINE_PER_CPU_SHARED_ALIGNED (patch 1) */
+
+#if MEMCG_STOCK_SLOTS > 1
+_Static_assert(sizeof(memcg_stock_lock_t) > 1 ||
+	       offsetof(struct memcg_stock_pcp, cached) + sizeof(void *) * NR_MEMCG_STOCK
+	       <= SMP_CACHE_BYTES, "seed 002: cached memcgs and nr_pages in one cache line");
+#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+/* v6.2 with an empty local_lock_t (!CONFIG_DEBUG_LOCK_ALLOC), as pahole shows */
+_Static_assert(sizeof(memcg_stock_lock_t) > 1 ||
+	       (offsetof(struct memcg_stock_pcp, cached) == 8 * (sizeof(memcg_stock_lock_t) != 0) &&
+		offsetof(struct memcg_stock_pcp, cached_objcg) == 16 + 8 * (sizeof(memcg_stock_lock_t) != 0) &&
+		offsetof(struct memcg_stock_pcp, work) == 48 + 8 * (sizeof(memcg_stock_lock_t) != 0)),
+	       "memcg_stock_pcp: v6.2 layout");
+_Static_assert(sizeof(memcg_stock_lock_t) != 0 || sizeof(struct memcg_stock_pcp) == 88,
+	       "memcg_stock_pcp: 88 bytes in v6.2");
+#else
+/* the 48-byte layout of patches 1-5: lock at 0, nr_pages at 4, cached at 8 */
+_Static_assert(sizeof(memcg_stock_lock_t) != 4 ||
+	       (offsetof(struct memcg_stock_pcp, nr_pages) == 4 &&
+		offsetof(struct memcg_stock_pcp, cached) == 8 &&
+		sizeof(struct memcg_stock_pcp) == 48),
+	       "memcg_stock_pcp: 48-byte layout after patches 1-5");
+#endif
+
+/* the fields consume_stock() and refill_stock() touch share the first line */
+_Static_assert(MEMCG_STOCK_SLOTS > 1 || offsetof(struct memcg_stock_pcp, cached_objcg) < SMP_CACHE_BYTES,
+	       "memcg_stock_pcp: hot fields in the first cache line");
+
+#define PCB_MEMCG_STOCK_HOT_BYTES offsetof(struct memcg_stock_pcp, cached_objcg)
+
+/*
+ * this_cpu_ptr(&memcg_stock). With DRAIN_QSBR the pointer is RCU-protected
+ * (rcu_dereference()); QSBR readers need no barrier to read it.
+ */
+static inline struct memcg_stock_pcp *this_cpu_stock(struct pcb_cpu *this)
+{
+	return (struct memcg_stock_pcp *)READ_ONCE(this->stock);
+}
+
+static inline void memcg_stock_init(struct memcg_stock_pcp *stock)
+{
+	memset(stock, 0, sizeof(*stock));
+	memcg_stock_lock_init(stock);
+}
+
+#if MEMCG_STOCK_NOCACHE
+#define stock_bypassed(this) unlikely(memcg_cpu(this)->nocache)
+#else
+#define stock_bypassed(this) 0
+#endif
+
+/*
+ * The lock consume_stock() and refill_stock() take: local_trylock_irqsave()
+ * where a failed trylock sends the caller to the page_counter, as upstream
+ * writes "if (!local_trylock_irqsave(...)) return"; elsewhere a lock that
+ * cannot fail.
+ */
+#if MEMCG_STOCK_TRYLOCK
+#define memcg_stock_lock_hot(this, stock, flagsp) memcg_stock_trylock(this, stock, flagsp)
+#else
+#define memcg_stock_lock_hot(this, stock, flagsp) \
+	({ *(flagsp) = memcg_stock_lock(this, stock); true; })
+#endif
+
+/* memcg_uncharge(): straight back to the page_counter */
+static inline void memcg_uncharge(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
+{
+	pcb_count(this, MEMCG_EV_PC_UNCHARGE);
+	page_counter_uncharge(&memcg->memory, nr_pages);
+}
+
+/* ---- the page stock ---- */
+
+#if MEMCG_STOCK_SLOTS == 1
+#include "stock_page.h"
+#else
+#include "stock_slots.h"
+#endif
+
+static inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				unsigned int nr_pages)
+{
+	struct memcg_stock_pcp *stock = this_cpu_stock(this);
+	unsigned long flags;
+
+#if MEMCG_STOCK_SLOTS > 1
+	/* the uint8_t nr_pages of seed 002 cannot hold more than a batch */
+	if (nr_pages > MEMCG_CHARGE_BATCH) {
+		memcg_uncharge(this, memcg, nr_pages);
+		return;
+	}
+#endif
+	if (!memcg_stock_lock_hot(this, stock, &flags)) {
+		memcg_uncharge(this, memcg, nr_pages);
+		return;
+	}
+	__refill_stock(this, stock, memcg, nr_pages);
+	memcg_stock_unlock(this, stock, flags);
+}
+
+#include "obj_stock.h"
+
+/* ---- draining ---- */
+
+/*
+ * drain_local_stock() / drain_stock_from(): both stocks of one CPU, from
+ * `this`, whose own stock is `mine` (the same one when the owner drains).
+ */
+static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				    struct memcg_stock_pcp *mine)
+{
+	struct obj_cgroup *old;
+	unsigned long flags;
+
+	flags = memcg_stock_lock(this, stock);
+	old = drain_obj_stock(this, stock, mine);
+	drain_stock_fully(this, stock);
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+	__atomic_fetch_and(&stock->flags, ~(1UL << FLUSHING_CACHED_CHARGE), __ATOMIC_SEQ_CST);
+#endif
+	memcg_stock_unlock(this, stock, flags);
+	if (old)
+		obj_cgroup_put(this, old);
+}
+
+/* the work item drain_all_stock() schedules runs this on the owner */
+static inline void drain_local_stock(struct pcb_cpu *this)
+{
+	struct memcg_stock_pcp *stock = this_cpu_stock(this);
+
+	pcb_drain_window(this);
+	drain_stock_from(this, stock, stock);
+	pcb_drain_window(this);
+}
+
+/* is_drain_needed() (seed 002) / the v6.2 test under rcu_read_lock() */
+static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				   struct mem_cgroup *root_memcg)
+{
+	bool flush;
+
+	preempt_disable(this);			/* rcu_read_lock() */
+	flush = stock_flush_required(stock, root_memcg) ||
+		obj_stock_flush_required(stock, root_memcg);
+	preempt_enable(this);
+	return flush;
+}
+
+/* drain_all_stock(), as the design's drain flavour does it */
+#include MEMCG_STOCK_DRAIN_HEADER
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memcontrol.h"
+
+pthread_mutex_t percpu_charge_mutex = PTHREAD_MUTEX_INITIALIZER;
+atomic_int stats_flush_threshold;
+int pcb_nr_online_cpus = 1;
+
+static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent)
+{
+	struct mem_cgroup *memcg;
+
+	memcg = aligned_alloc(SMP_CACHE_BYTES,
+			      (sizeof(*memcg) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1));
+	if (!memcg)
+		return NULL;
+	memset(memcg, 0, sizeof(*memcg));
+	memcg->objcg = aligned_alloc(SMP_CACHE_BYTES, sizeof(*memcg->objcg));
+	if (!memcg->objcg) {
+		free(memcg);
+		return NULL;
+	}
+	memset(memcg->objcg, 0, sizeof(*memcg->objcg));
+	memcg->objcg->ref_id = PCB_MAX_MEMCG_IDS + id;
+	memcg->objcg->memcg = memcg;
+	memcg->css.id = id;
+	memcg->css.parent = parent ? &parent->css : NULL;
+	memcg->level = parent ? parent->level + 1 : 0;
+	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
+	return memcg;
+}
+
+int memcg_tree_create(struct memcg_tree *tree, int depth, int nr_leaves)
+{
+	struct mem_cgroup *parent = NULL;
+	int i;
+
+	memset(tree, 0, sizeof(*tree));
+	if (depth < 2 || nr_leaves < 1 || depth - 1 + nr_leaves > PCB_MAX_MEMCG_IDS)
+		return -EINVAL;
+	tree->nr_nodes = 1;
+	tree->pgdat = calloc(1, sizeof(*tree->pgdat));
+	if (!tree->pgdat)
+		return -ENOMEM;
+	tree->depth = depth;
+	tree->nr_leaves = nr_leaves;
+	tree->memcg = calloc((size_t)(depth - 1 + nr_leaves), sizeof(*tree->memcg));
+	if (!tree->memcg)
+		return -ENOMEM;
+	for (i = 0; i < depth - 1; i++) {
+		parent = memcg_alloc((unsigned int)i, parent);
+		if (!parent)
+			goto nomem;
+		tree->memcg[tree->nr++] = parent;
+	}
+	tree->leaf = tree->memcg + tree->nr;
+	for (i = 0; i < nr_leaves; i++) {
+		struct mem_cgroup *leaf = memcg_alloc((unsigned int)tree->nr, parent);
+
+		if (!leaf)
+			goto nomem;
+		tree->memcg[tree->nr++] = leaf;
+	}
+	return 0;
+nomem:
+	memcg_tree_destroy(tree);
+	return -ENOMEM;
+}
+
+void memcg_tree_destroy(struct memcg_tree *tree)
+{
+	for (int i = 0; i < tree->nr; i++) {
+		free(tree->memcg[i]->objcg);
+		free(tree->memcg[i]);
+	}
+	free(tree->memcg);
+	free(tree->pgdat);
+	memset(tree, 0, sizeof(*tree));
+}
+
+long memcg_css_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += memcg_cpu(cpus[i])->css_ref[memcg->css.id];
+	return sum;
+}
+
+long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += memcg_cpu(cpus[i])->css_ref[memcg->objcg->ref_id];
+	return sum;
+}
+
+long memcg_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
+		    struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += memcg_cpu(cpus[i])->vmstat[memcg->css.id][idx];
+	return sum;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memcg charge and object stock model, as the harness knows it: one
+ * struct pcb_model. Its designs are listed in designs.def, its keys in
+ * keys.c, its invariant in check.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memcg_model.h"
+
+#define MEMCG_DESIGN_ENTRY(d) extern const struct pcb_design memcg_design_##d;
+#include "designs.def"
+#undef MEMCG_DESIGN_ENTRY
+
+static const struct pcb_design *const memcg_designs[] = {
+#define MEMCG_DESIGN_ENTRY(d) &memcg_design_##d,
+#include "designs.def"
+#undef MEMCG_DESIGN_ENTRY
+	NULL,
+};
+
+static const char *const memcg_fn_name[MEMCG_FN_NR] = {
+	[MEMCG_FN_CONSUME_STOCK] = "consume_stock",
+	[MEMCG_FN_REFILL_STOCK] = "refill_stock",
+	[MEMCG_FN_MOD_OBJCG_STATE] = "mod_objcg_state",
+	[MEMCG_FN_CONSUME_OBJ_STOCK] = "consume_obj_stock",
+	[MEMCG_FN_REFILL_OBJ_STOCK] = "refill_obj_stock",
+	[MEMCG_FN_KMALLOC] = "kmalloc",
+	[MEMCG_FN_MEMCG_HOOKS] = "memcg_hooks",
+};
+
+static const char *const memcg_ev_name[MEMCG_NR_EV] = {
+	[MEMCG_EV_STOCK_HIT] = "stock_hits",
+	[MEMCG_EV_STOCK_MISS] = "stock_misses",
+	[MEMCG_EV_PC_CHARGE] = "page_counter_charges",
+	[MEMCG_EV_PC_UNCHARGE] = "page_counter_uncharges",
+};
+
+static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {
+	[MEMCG_WL_CHARGE] = { "charge",
+		"page charges and uncharges as try_charge_memcg()/uncharge_batch() make them; "
+		"a random walk of each worker's held pages" },
+	[MEMCG_WL_KMALLOC] = { "kmalloc",
+		"kmalloc()/kfree() of accounted objects through the slab hooks "
+		"(obj_cgroup_charge(), mod_objcg_state()); batch timing: seed 000's burst benchmark" },
+	[MEMCG_WL_MIXED] = { "mixed",
+		"page and object operations mixed (workload.obj_share): all five functions "
+		"from their callers, as seed 000's 2.2 stress test" },
+	[MEMCG_WL_MULTI_MEMCG] = { "multi_memcg",
+		"page charges to workload.memcgs memcgs in turn, as seed 002's netperf "
+		"clients in different cgroups" },
+};
+
+/* seed 003: memcg_in_use_key, off while only the root memcg exists */
+struct static_key_false memcg_in_use_key = STATIC_KEY_FALSE_INIT;
+int mem_cgroup_subsys_disabled;
+
+extern const struct pcb_key memcg_keys[];
+int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
+		 char *err, size_t errlen);
+void memcg_describe(const void *config, char *buf, size_t len);
+
+/* variant[] of a design: [slots > 1][irq_model] */
+static int memcg_variant_index(const void *config)
+{
+	const struct memcg_config *c = config;
+
+	return (c->slots > 1) * 2 + (c->irq_model != 0);
+}
+
+/* the seed 003 jump label: rewritten where the text can be, else a test, and said so */
+static void set_up_static_key(struct memcg_shared *s, char *note, size_t notelen)
+{
+	char why[200];
+	bool on = s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON;
+
+	s->key_patched = pcb_static_key_patchable(why, sizeof(why)) == 0;
+	if (s->key_patched) {
+		snprintf(note, notelen, "jump label: %d sites rewritten to %s",
+			 pcb_static_key_sites(&memcg_in_use_key), on ? "jmp" : "a 5-byte nop");
+		pcb_static_key_set(&memcg_in_use_key, on);
+	} else {
+		snprintf(note, notelen, "NOT a jump label: a test of the key (%s)", why);
+		memcg_in_use_key.enabled = on;
+	}
+}
+
+static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_cpus,
+			 char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct memcg_shared *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->cfg = *(const struct memcg_config *)config;
+	s->design = d;
+	if (memcg_tree_create(&s->tree, s->cfg.depth,
+			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ? s->cfg.memcgs : 1) < 0) {
+		snprintf(err, errlen, "out of memory for the memcg tree");
+		free(s);
+		return NULL;
+	}
+	pcb_nr_online_cpus = nr_cpus;
+	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
+		set_up_static_key(s, note, notelen);
+	return s;
+}
+
+static void memcg_teardown(void *shared)
+{
+	struct memcg_shared *s = shared;
+
+	if (!s)
+		return;
+	if (s->key_patched)
+		pcb_static_key_set(&memcg_in_use_key, false);
+	memcg_in_use_key.enabled = 0;
+	memcg_tree_destroy(&s->tree);
+	free(s);
+}
+
+static void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
+{
+	struct memcg_shared *s = shared;
+	struct memcg_cpu *mc = memcg_cpu(cpu);
+
+	mc->nocache = d->nocache && (!s->cfg.nocache_isolated_only || cpu->isolated);
+	mc->nr_slots = (unsigned char)s->cfg.slots;
+	mc->evict_round_robin = s->cfg.eviction_round_robin;
+	mc->evict_state = 2463534242u;	/* xorshift32's customary seed */
+}
+
+static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
+{
+	struct memcg_shared *s = shared;
+	const struct memcg_config *c = &s->cfg;
+	struct memcg_worker *w = memcg_worker(pw);
+
+	if (c->workload == MEMCG_WL_MULTI_MEMCG) {
+		w->nr_memcgs = c->memcgs;
+		for (int m = 0; m < c->memcgs; m++)
+			w->memcg[m] = s->tree.leaf[m];
+	} else {
+		w->nr_memcgs = 1;
+		w->memcg[0] = s->tree.leaf[0];
+	}
+	w->pgdat = &s->tree.pgdat[0];
+	w->workload = c->workload;
+	w->nr_pages = (unsigned int)c->nr_pages;
+	w->hold = c->hold;
+	w->uncharge_refill = c->uncharge_refill;
+	w->obj_share = c->obj_share;
+	w->obj_size = (unsigned int)c->object_size + (unsigned int)sizeof(void *);	/* obj_full_size() */
+	w->burst = (uint64_t)c->burst;
+	w->accounting = c->accounting;
+	w->key_patched = s->key_patched;
+	if (c->accounting != MEMCG_ACCT_MEMCG)
+		w->memcg[0] = s->tree.memcg[0];	/* only the root memcg exists */
+}
+
+static void *memcg_drain_target(void *shared)
+{
+	struct memcg_shared *s = shared;
+
+	return s->cfg.drain_target_leaf ? s->tree.leaf[0] : s->tree.memcg[0];
+}
+
+static unsigned long memcg_stranded(void *shared, const struct pcb_variant *v, void *target,
+				    struct pcb_cpu *cpu)
+{
+	struct memcg_shared *s = shared;
+
+	return memcg_stock_pages_under(v, cpu->stock, &s->tree, target);
+}
+
+static int memcg_check(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
+		       int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
+		       char *msg, size_t len)
+{
+	struct memcg_shared *s = shared;
+
+	return memcg_check_charges(v, &s->tree, w, nr_workers, cpus, nr_cpus, msg, len);
+}
+
+static bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)
+{
+	struct memcg_shared *s = shared;
+
+	return memcg_stock_empty(v, cpu->stock, &s->tree);
+}
+
+/* the stock's size, its hit rate and atomics, the kmalloc burst */
+static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
+{
+	const struct memcg_config *c = f->config;
+	const struct pcb_stat *k = &f->fn_total[MEMCG_FN_KMALLOC];
+	uint64_t hit = f->ev[MEMCG_EV_STOCK_HIT], miss = f->ev[MEMCG_EV_STOCK_MISS];
+	json_t *ev = json_object();
+
+	json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)f->variant->stock_size));
+	json_object_set_new(dj, "stock_hot_bytes",
+			    json_integer((json_int_t)f->variant->stock_hot_bytes));
+	json_object_set_new(dj, "slots", json_integer(c->slots));
+	json_object_set_new(dj, "irq_model", json_string(c->irq_model ? "pushf_popf" : "none"));
+	if (k->samples) {
+		double min = (double)k->min_raw - f->overhead;
+
+		json_object_set_new(dj, "kmalloc_burst", json_pack("{s:I,s:I,s:f,s:f}",
+			"bursts", (json_int_t)k->samples, "objects", (json_int_t)c->burst,
+			"min_us", f->tsc_hz > 0 ? min / f->tsc_hz * 1e6 : 0.0,
+			"min_cycles_per_op", min / (double)c->burst));
+	}
+	for (int e = 0; e < MEMCG_NR_EV; e++)
+		json_object_set_new(ev, memcg_ev_name[e], json_integer((json_int_t)f->ev[e]));
+	if (hit + miss) {
+		json_object_set_new(ev, "hit_rate", json_real((double)hit / (double)(hit + miss)));
+		/* each page_counter call is one atomic per level up to the root */
+		json_object_set_new(ev, "atomics_per_charge",
+				    json_real((double)(f->ev[MEMCG_EV_PC_CHARGE] +
+						       f->ev[MEMCG_EV_PC_UNCHARGE]) *
+					      c->depth / (double)(hit + miss)));
+	}
+	json_object_set_new(dj, "events", ev);
+}
+
+const struct pcb_model memcg_model = {
+	.name = "memcg",
+	.summary = "struct memcg_stock_pcp: the charge and object stock, page_counter, "
+		   "drain_all_stock() (mm/memcontrol.c)",
+	.fn_name = memcg_fn_name,
+	.nr_fn = MEMCG_FN_NR,
+	.ev_name = memcg_ev_name,
+	.nr_ev = MEMCG_NR_EV,
+	.designs = memcg_designs,
+	.workloads = memcg_workloads,
+	.nr_workloads = MEMCG_WL_NR,
+	.keys = memcg_keys,
+	.nr_keys = MEMCG_NR_KEYS,
+	.config_size = sizeof(struct memcg_config),
+	.finish = memcg_finish,
+	.describe = memcg_describe,
+	.variant_index = memcg_variant_index,
+	.setup = memcg_setup,
+	.teardown = memcg_teardown,
+	.cpu_setup = memcg_cpu_setup,
+	.worker_size = sizeof(struct memcg_worker),
+	.worker_setup = memcg_worker_setup,
+	.drain_target = memcg_drain_target,
+	.stranded = memcg_stranded,
+	.check = memcg_check,
+	.cache_empty = memcg_cache_empty,
+	.result_json = memcg_result_json,
+	.note_key = "accounting",
+	.calib_design = "local_lock",
+	.calib_fn = MEMCG_FN_CONSUME_STOCK,
+	.calib_bare = memcg_bare_consume_loop,
+};

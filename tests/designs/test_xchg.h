@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_xchg: a throwaway design for the torture test, built the way a new
+ * design is: this header plus one registry line (tests/meson.build here,
+ * kernels/memcg/designs.def for a design of the model). The stock lock is a
+ * test-and-set byte taken with xchg, and the stock is drained remotely.
+ */
+#ifndef PCB_TEST_DESIGN_XCHG_H
+#define PCB_TEST_DESIGN_XCHG_H
+
+#include "../../kernels/percpu.h"
+
+#define DESIGN_SUMMARY "tests: an xchg byte lock, drained remotely"
+#define DESIGN_FOLLOWS "no kernel: the README's \"Adding a design\""
+#define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
+
+#define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
+#define MEMCG_STOCK_DRAIN_HEADER	"drain_remote.h"
+
+typedef struct {
+	unsigned char locked;
+} memcg_stock_lock_t;
+
+static inline unsigned long test_xchg_lock(struct pcb_cpu *this, memcg_stock_lock_t *l)
+{
+	preempt_disable(this);
+	/* acquire: the stock's fields are read after the lock is ours */
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+	return 0;
+}
+
+static inline void test_xchg_unlock(struct pcb_cpu *this, memcg_stock_lock_t *l)
+{
+	/* release: what was written under the lock is seen by the next owner */
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	preempt_enable(this);
+}
+
+#define memcg_stock_lock_init(stock) ((stock)->stock_lock.locked = 0)
+#define memcg_stock_lock(this, stock) test_xchg_lock(this, &(stock)->stock_lock)
+#define memcg_stock_unlock(this, stock, flags) \
+	do { (void)(flags); test_xchg_unlock(this, &(stock)->stock_lock); } while (0)
+
+#endif
