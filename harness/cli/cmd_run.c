@@ -74,9 +74,10 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 		printf("  design %-14s %s\n", sc->design[d]->name, sc->design[d]->follows);
 	sc->model->describe(sc->config, buf, sizeof(buf));
 	printf("  model %s: %s\n", sc->model->name, buf);
-	printf("  timing %s, %d runs of %s, warm-up %ld ms\n",
+	printf("  timing %s, %d runs of %s%s, warm-up %ld ms\n",
 	       pcb_timing_name((enum pcb_timing)sc->timing), sc->runs,
-	       sc->ops ? "an op count" : sc->value[K_RUN_DURATION_MS], sc->warmup_ms);
+	       sc->ops ? "an op count" : sc->value[K_RUN_DURATION_MS], sc->ops ? "" : " ms",
+	       sc->warmup_ms);
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
 	printf("  workers: %d on CPUs %s\n", hwloc_bitmap_weight(sc->workers), buf);
 	hwloc_bitmap_foreach_begin(cpu, sc->workers) {

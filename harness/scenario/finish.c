@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../run/work.h"
 #include "scenario.h"
 
 static void store_long(void *base, const struct pcb_key *key, long v)
