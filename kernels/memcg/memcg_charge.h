@@ -28,7 +28,7 @@
  * throttling are not modeled: a failed charge returns -ENOMEM after the
  * retry with nr_pages alone, as when reclaim makes no progress.
  */
-static inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 					   unsigned int nr_pages)
 {
 	unsigned int batch = pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
@@ -66,7 +66,7 @@ done_restock:
 	return 0;
 }
 
-static inline int CALLER(try_charge)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline int CALLER(try_charge)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				     unsigned int nr_pages)
 {
 	if (mem_cgroup_is_root(memcg))
@@ -76,7 +76,7 @@ static inline int CALLER(try_charge)(struct pcb_cpu *this, struct mem_cgroup *me
 }
 
 /* charge_memcg(): a folio charge holds a css reference */
-static inline int CALLER(charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline int CALLER(charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				       unsigned int nr_pages)
 {
 	int ret = CALLER(try_charge)(this, memcg, nr_pages);
@@ -87,7 +87,7 @@ static inline int CALLER(charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *
 }
 
 /* uncharge_batch() for one folio: straight to the page_counter */
-static inline void CALLER(uncharge_batch)(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline void CALLER(uncharge_batch)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 					  unsigned int nr_pages)
 {
 	if (!mem_cgroup_is_root(memcg))
@@ -99,7 +99,7 @@ static inline void CALLER(uncharge_batch)(struct pcb_cpu *this, struct mem_cgrou
  * mem_cgroup_uncharge_skmem(): an uncharge that goes back through the
  * stock. The reference the folio-style charge took is dropped here too.
  */
-static inline void CALLER(mem_cgroup_uncharge_skmem)(struct pcb_cpu *this,
+static __always_inline void CALLER(mem_cgroup_uncharge_skmem)(struct pcb_cpu *this,
 						      struct mem_cgroup *memcg,
 						      unsigned int nr_pages)
 {
@@ -128,7 +128,7 @@ out:
 }
 
 /* obj_cgroup_charge(): the object stock first, else whole pages */
-static inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
 					    size_t size)
 {
 	unsigned int nr_pages, nr_bytes;
@@ -151,7 +151,7 @@ static inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgr
 	return ret;
 }
 
-static inline void CALLER(obj_cgroup_uncharge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline void CALLER(obj_cgroup_uncharge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
 					       size_t size)
 {
 	MEMCG_TIMED_VOID(refill_obj_stock, refill_obj_stock(this, objcg, (unsigned int)size, true));
@@ -162,7 +162,7 @@ static inline void CALLER(obj_cgroup_uncharge)(struct pcb_cpu *this, struct obj_
  * memcg_slab_pre_alloc_hook() charges obj_full_size() (the object and its
  * obj_cgroup pointer), memcg_slab_post_alloc_hook() counts the slab bytes.
  */
-static inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
 						struct pglist_data *pgdat, size_t full_size)
 {
 	int ret = CALLER(obj_cgroup_charge)(this, objcg, full_size);
@@ -175,7 +175,7 @@ static inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj
 }
 
 /* memcg_slab_free_hook() */
-static inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
 						struct pglist_data *pgdat, size_t full_size)
 {
 	CALLER(obj_cgroup_uncharge)(this, objcg, full_size);

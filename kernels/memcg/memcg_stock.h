@@ -177,7 +177,7 @@ static inline void memcg_uncharge(struct pcb_cpu *this, struct mem_cgroup *memcg
 #include "stock_slots.h"
 #endif
 
-static inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				unsigned int nr_pages)
 {
 	struct memcg_stock_pcp *stock = this_cpu_stock(this);

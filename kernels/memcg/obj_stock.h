@@ -77,7 +77,7 @@ static inline bool obj_stock_flush_required(struct memcg_stock_pcp *stock,
 }
 
 /* mod_objcg_state(): slab vmstat deltas cached per CPU up to a page */
-static inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgroup *objcg,
 				   struct pglist_data *pgdat, enum memcg_stat_item idx, int nr)
 {
 	struct memcg_stock_pcp *stock;
@@ -143,7 +143,7 @@ static inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgroup *objc
 		obj_cgroup_put(this, old);
 }
 
-static inline bool consume_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline bool consume_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg,
 				     unsigned int nr_bytes)
 {
 	struct memcg_stock_pcp *stock;
@@ -194,7 +194,7 @@ static inline void obj_cgroup_uncharge_pages(struct pcb_cpu *this, struct obj_cg
  * back to the page_counter: the object stock without a per-CPU cache, one
  * shared atomic per call.
  */
-static inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg,
+static __always_inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg,
 				    unsigned int nr_bytes, bool allow_uncharge)
 {
 	struct memcg_stock_pcp *stock;

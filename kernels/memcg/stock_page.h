@@ -5,7 +5,7 @@
  */
 #ifndef PCB_MEMCG_STOCK_PAGE_H
 #define PCB_MEMCG_STOCK_PAGE_H
-static inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				 unsigned int nr_pages)
 {
 	struct memcg_stock_pcp *stock;
@@ -61,7 +61,7 @@ static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *sto
  * once by the caller: with DRAIN_QSBR a second read could see a swapped-in
  * spare in the middle of the operation.
  */
-static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+static __always_inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
 				  struct mem_cgroup *memcg, unsigned int nr_pages)
 {
 	if (stock_bypassed(this)) {

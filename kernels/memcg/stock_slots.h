@@ -7,7 +7,7 @@
 #ifndef PCB_MEMCG_STOCK_SLOTS_H
 #define PCB_MEMCG_STOCK_SLOTS_H
 
-static inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
+static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				 unsigned int nr_pages)
 {
 	struct memcg_stock_pcp *stock;
@@ -83,7 +83,7 @@ static inline int stock_victim(struct pcb_cpu *cpu, int n)
 	return (int)(((uint64_t)x * (uint32_t)n) >> 32);
 }
 
-static inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+static __always_inline void __refill_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
 				  struct mem_cgroup *memcg, unsigned int nr_pages)
 {
 	struct mem_cgroup *cached;
