@@ -48,6 +48,7 @@ struct pcb_workq;
 /* per-CPU instrumentation, as the cover letter's percpu struct dbg */
 struct pcb_dbg {
 	uint64_t overhead;		/* empty-region ticks, rounded, for histograms */
+	uint64_t limit;			/* a region longer than this was interrupted */
 	const struct pcb_counters *pmc;	/* per-call counter reads, NULL when off */
 	struct pcb_stat stat[PCB_MAX_FN];
 	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
@@ -96,6 +97,12 @@ static inline void pcb_hook_contended(struct pcb_cpu_harness *h, const char *fn,
 	}
 }
 
+/* a timed region of `calls` calls of row fn; regions of a burst pass PCB_NO_LIMIT */
+static inline void pcb_dbg_record(struct pcb_dbg *d, int fn, uint64_t raw, uint64_t calls)
+{
+	pcb_stat_record(&d->stat[fn], raw, d->overhead, calls, d->limit);
+}
+
 /* around a timed call, outside its TSC reads */
 static inline void pcb_dbg_pmc_begin(const struct pcb_dbg *d, uint64_t *c0)
 {
@@ -125,7 +132,7 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 	uint64_t t0_ = pcb_tsc_start();					\
 	__typeof__(expr) r_ = (expr);					\
 	uint64_t t1_ = pcb_tsc_end();					\
-	pcb_stat_record(&(dbg)->stat[fn], t1_ - t0_, (dbg)->overhead, 1); \
+	pcb_dbg_record((dbg), (fn), t1_ - t0_, 1);			\
 	pcb_dbg_pmc_end((dbg), (fn), c0_);				\
 	r_; })
 
@@ -135,7 +142,7 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 	uint64_t t0_ = pcb_tsc_start();					\
 	stmt;								\
 	uint64_t t1_ = pcb_tsc_end();					\
-	pcb_stat_record(&(dbg)->stat[fn], t1_ - t0_, (dbg)->overhead, 1); \
+	pcb_dbg_record((dbg), (fn), t1_ - t0_, 1);			\
 	pcb_dbg_pmc_end((dbg), (fn), c0_);				\
 } while (0)
 

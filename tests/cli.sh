@@ -88,7 +88,26 @@ for timing in batch call; do
 	head -1 "$dir/functions.csv" | grep -q '^design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max$' &&
 		ok || bad "functions.csv header"
 	[ "$(grep -c '^local_lock,consume_stock' "$dir/runs.csv")" -eq 2 ] && ok || bad "runs.csv rows"
+	# raw figures: the timer included, the same from the run and from the result
+	expect_rc 0 "$pcpbench" report --raw "$dir"
+	grep -q "^local_lock  *Raw clk" "$tmp/out" && ok || bad "$timing: report --raw: $(cat "$tmp/out")"
+	grep -q "included, not subtracted" "$tmp/out" && ok || bad "$timing: raw header"
+	# the runs alternated between the designs, and result.json says in which order
+	grep -q '"mode": "interleaved"' "$dir/result.json" && ok || bad "$timing: run_order"
+	tr -d ' \n' < "$dir/result.json" | grep -q '"runs":\[{"design":"local_lock","run":1},{"design":"spinlock","run":1},{"design":"local_lock","run":2}' &&
+		ok || bad "$timing: not interleaved"
+	grep -q '"overhead_ticks"' "$dir/result.json" && ok || bad "$timing: overhead_ticks"
 done
+
+# blocked order: every run of a design before the next
+expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=20 --set run.warmup_ms=0 \
+	--set run.order=blocked --out "$tmp/blocked"
+tr -d ' \n' < "$(ls -d "$tmp"/blocked/default-*/ | head -1)/result.json" |
+	grep -q '"runs":\[{"design":"local_lock","run":1},{"design":"local_lock","run":2},{"design":"spinlock","run":1}' &&
+	ok || bad "blocked order"
+# the baseline must be one of the designs
+expect_rc 2 "$pcpbench" run --dry-run --set run.baseline=qsbr
+grep -q "run.baseline: 'qsbr' is not one of run.designs" "$tmp/err" && ok || bad "baseline: $(cat "$tmp/err")"
 
 # an op-bounded run
 expect_rc 0 "$pcpbench" run --set run.ops=20000 --set run.runs=1 --set run.warmup_ms=0 \

@@ -13,15 +13,21 @@
 #include "testing.h"
 #include "../harness/output/result.h"
 
-static char *tables_of(json_t *result)
+static char *tables_opts(json_t *result, int raw)
 {
+	struct pcb_table_opts opts = { .raw = raw };
 	char *buf = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	CHECK(pcb_tables_print(f, result, err, sizeof(err)) == 0, "%s", err);
+	CHECK(pcb_tables_print_opts(f, result, &opts, err, sizeof(err)) == 0, "%s", err);
 	fclose(f);
 	return buf;
+}
+
+static char *tables_of(json_t *result)
+{
+	return tables_opts(result, 0);
 }
 
 static void fill(struct pcb_design_result *r, const struct pcb_design *d,
@@ -39,17 +45,31 @@ static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 	r->worker = calloc(1, sizeof(*r->worker));
 	r->gaps = calloc(1, sizeof(*r->gaps));
 	r->drain.run_mean = calloc((size_t)runs, sizeof(double));
+	r->ovh = calloc((size_t)runs, sizeof(*r->ovh));
+	r->tsc_step = 2;
+	for (int i = 0; i < runs; i++) {
+		/* the empty region each run subtracted: 30 ticks, and 33 after run 2 */
+		r->ovh[i].start = 30;
+		r->ovh[i].end = i == 1 ? 33 : 30;
+		r->ovh[i].lo = 29;
+		r->ovh[i].hi = 33;
+	}
 	r->worker[0].cpu = 1;
 	r->worker[0].node = 0;
 	r->worker[0].stock_node = -1;
 	snprintf(r->check, sizeof(r->check), "ok");
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		r->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
+		r->fn[f].run_raw_mean = calloc((size_t)runs, sizeof(double));
 		r->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
+		r->fn[f].run_interrupted = calloc((size_t)runs, sizeof(uint64_t));
 		for (int i = 0; i < runs; i++) {
 			r->fn[f].run_mean[i] = f == consume_row ? consume[i] : refill[i];
+			/* as read: the 30-tick empty region on top of every call */
+			r->fn[f].run_raw_mean[i] = r->fn[f].run_mean[i] + 30;
 			r->fn[f].run_calls[i] = f < sc->model->nr_fn ? 100 + (uint64_t)f : 0;
 		}
+		r->fn[f].total.samples = 300;
 		for (uint64_t v = 1; v <= 100; v++)
 			r->fn[f].total.hist.count[pcb_hist_index(v)]++;
 		r->fn[f].total.max = 100;
@@ -70,7 +90,7 @@ int main(void)
 	struct pcb_clock clk = { .tsc_hz = 2.6e9, .step = 2, .overhead = { 30.0, 31.0 } };
 	char err[512], dir[PATH_MAX], path[PATH_MAX], tmpl[] = "/tmp/pcpbench-test-XXXXXX";
 	json_t *ctx, *result, *back, *fj;
-	char *t1, *t2;
+	char *t1, *t2, *t3;
 	size_t i;
 
 	CHECK(pcb_topo_load(&topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
@@ -132,6 +152,26 @@ int main(void)
 	CHECK(strstr(t1, "* the run means differ at 95% confidence"), "footnote");
 	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
 	CHECK(strstr(t1, "timing: batch"), "timing mode named");
+	CHECK(strstr(t1, "(30.0 ticks of empty region subtracted per batch)"), "%s", t1);
+	/* the run whose empty region moved by 3 ticks, more than the 2-tick step */
+	CHECK(strstr(t1, "local_lock: in 1 run(s) of a worker the empty timed region moved"),
+	      "overhead note: %s", t1);
+
+	/* raw: the timer included, as the seed's instrumentation read it */
+	t3 = tables_opts(result, 1);
+	CHECK(strstr(t3, "local_lock              Raw clk         STDDEV          Call Count\n"
+			 "consume_stock:          82.00           2.00            300\n"), "%s", t3);
+	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %\n"
+			 "consume_stock:          10.00           12.20*\n"), "%s", t3);
+	CHECK(strstr(t3, "ticks of empty region included, not subtracted"), "%s", t3);
+	{
+		json_t *o = json_object_get(json_array_get(json_object_get(result, "designs"), 0),
+					    "overhead_ticks");
+
+		CHECK(json_array_size(o) == 3 &&
+		      json_number_value(json_object_get(json_array_get(o, 1), "end")) == 33,
+		      "overhead_ticks per run and worker");
+	}
 
 	/* written, read back, printed again: the same tables */
 	CHECK(mkdtemp(tmpl) != NULL, "mkdtemp");
@@ -149,6 +189,9 @@ int main(void)
 		CHECK(back != NULL, "%s", jerr.text);
 		t2 = back ? tables_of(back) : strdup("");
 		CHECK(!strcmp(t1, t2), "report differs:\n%s\n---\n%s", t1, t2);
+		free(t2);
+		t2 = back ? tables_opts(back, 1) : strdup("");
+		CHECK(!strcmp(t3, t2), "raw report differs:\n%s\n---\n%s", t3, t2);
 		snprintf(file, sizeof(file), "%s/tables.txt", path);
 		f = fopen(file, "r");
 		CHECK(f != NULL, "tables.txt");
@@ -169,6 +212,7 @@ int main(void)
 			       sizeof(err)) < 0 && strstr(err, "/proc/pcpbench-cannot-be-here"), "%s", err);
 
 	free(t1);
+	free(t3);
 	json_decref(result);
 	json_decref(ctx);
 	for (int d = 0; d < 2; d++)

@@ -5,6 +5,7 @@
 
 #include "testing.h"
 #include "../harness/measure/stats.h"
+#include "../harness/measure/tsc.h"
 
 static struct pcb_stat st;
 
@@ -40,22 +41,72 @@ int main(void)
 
 	/* a batch of 64 calls that read 130 ticks with an empty region of 30 */
 	memset(&st, 0, sizeof(st));
-	pcb_stat_record(&st, 130, 30, 64);
-	pcb_stat_record(&st, 158, 30, 64);
+	pcb_stat_record(&st, 130, 30, 64, PCB_NO_LIMIT);
+	pcb_stat_record(&st, 158, 30, 64, PCB_NO_LIMIT);
 	CHECK(st.samples == 2 && st.calls == 128 && st.sum_raw == 288, "sums");
 	CHECK_NEAR(pcb_stat_mean(&st, 30.0), (288.0 - 60.0) / 128.0, 1e-12);
 	CHECK(st.max == 2, "max per call %lu", (unsigned long)st.max);
 	CHECK(st.hist.count[1] == 1 && st.hist.count[2] == 1, "per-call histogram");
 	/* a region shorter than the overhead counts as 0, not as a huge unsigned value */
-	pcb_stat_record(&st, 20, 30, 1);
+	pcb_stat_record(&st, 20, 30, 1, PCB_NO_LIMIT);
 	CHECK(st.hist.count[0] == 1, "clamped at 0");
+
+	/*
+	 * A call-timed stream on a TSC that steps by 21 with a 42-tick empty
+	 * region: 1000 calls read 42 (less than a step), 500 read 63, and two
+	 * straddle a 15 M-tick preemption. The two are set aside and counted;
+	 * the mean, the histogram and the percentiles are the others' alone.
+	 */
+	memset(&st, 0, sizeof(st));
+	for (int i = 0; i < 1500; i++)
+		pcb_stat_record(&st, i % 3 == 2 ? 63 : 42, 42, 1, 5000);
+	pcb_stat_record(&st, 15000000, 42, 1, 5000);
+	pcb_stat_record(&st, 15000063, 42, 1, 5000);
+	CHECK(st.samples == 1500 && st.calls == 1500, "%lu regions kept",
+	      (unsigned long)st.samples);
+	CHECK(st.interrupted == 2 && st.interrupted_calls == 2, "%lu set aside",
+	      (unsigned long)st.interrupted);
+	CHECK_NEAR(pcb_stat_mean(&st, 42.0), 500.0 * 21 / 1500, 1e-12);
+	CHECK(pcb_hist_quantile(&st.hist, 0.5) == 0 && pcb_hist_quantile(&st.hist, 0.99) == 21,
+	      "p50 %lu p99 %lu", (unsigned long)pcb_hist_quantile(&st.hist, 0.5),
+	      (unsigned long)pcb_hist_quantile(&st.hist, 0.99));
+	CHECK(st.max == 21, "max %lu: no interrupted sample in it", (unsigned long)st.max);
+	/* every raw sample at or above the empty region: the mean cannot be below zero */
+	CHECK(pcb_stat_mean(&st, 42.0) >= 0, "mean %.3f", pcb_stat_mean(&st, 42.0));
+
+	/*
+	 * A noisy calibration: 9990 empty regions of 42 or 63 ticks and ten VM
+	 * exits of 350 ticks and more. The mean moves by the exits; the median
+	 * that is subtracted does not, and the spread is the 5th and 95th
+	 * percentiles.
+	 */
+	{
+		static uint32_t counts[PCB_OVERHEAD_MAX_TICKS];
+		struct pcb_overhead o;
+		double sum = 0;
+
+		for (int i = 0; i < 9990; i++) {
+			counts[i % 10 == 0 ? 63 : 42]++;
+			sum += i % 10 == 0 ? 63 : 42;
+		}
+		for (int i = 0; i < 9; i++) {
+			counts[350 + i]++;
+			sum += 350 + i;
+		}
+		sum += 1e7;	/* and one past the counted range */
+		pcb_overhead_from_counts(&o, counts, 10000, 1);
+		CHECK(o.median == 42, "median %.1f", o.median);
+		CHECK(o.lo == 42 && o.hi == 63, "p5 %.1f p95 %.1f", o.lo, o.hi);
+		CHECK(sum / 10000 > 1000, "the mean would have subtracted %.1f", sum / 10000);
+		CHECK(o.samples == 10000 && o.outliers == 1, "outliers");
+	}
 
 	/* merge */
 	{
 		struct pcb_stat a = { 0 }, b = { 0 };
 
-		pcb_stat_record(&a, 10, 0, 1);
-		pcb_stat_record(&b, 40, 0, 1);
+		pcb_stat_record(&a, 10, 0, 1, PCB_NO_LIMIT);
+		pcb_stat_record(&b, 40, 0, 1, PCB_NO_LIMIT);
 		pcb_stat_merge(&a, &b);
 		CHECK(a.samples == 2 && a.sum_raw == 50 && a.max == 40, "merge");
 	}

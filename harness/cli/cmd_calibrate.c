@@ -73,10 +73,15 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	for (int i = 0; i < 6; i++)
 		bare[i] = m->calib_bare(1 << 18, overhead);
 
-	if (pcb_run_design(&topo, &sc, sc.design[0], &clk, &res, NULL, NULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: calibrate: %s\n", prog, err);
+	if (pcb_design_result_init(&res, &sc, sc.design[0], &clk) < 0) {
+		fprintf(stderr, "%s: calibrate: out of memory\n", prog);
 		return EXIT_RUNTIME;
 	}
+	for (int r = 0; r < sc.runs; r++)
+		if (pcb_run_design(&topo, &sc, sc.design[0], &clk, &res, r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: calibrate: %s\n", prog, err);
+			return EXIT_RUNTIME;
+		}
 	double h = pcb_mean(res.fn[m->calib_fn].run_mean, res.runs);
 	double hs = pcb_stddev(res.fn[m->calib_fn].run_mean, res.runs);
 	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);

@@ -27,7 +27,7 @@ const char main_usage[] =
 
 const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
-	"                    [--events LIST] [--out DIR] [--dry-run]\n"
+	"                    [--events LIST] [--out DIR] [--dry-run] [--raw]\n"
 	"\n"
 	"Runs each scenario's designs on pinned workers and prints the cover-letter\n"
 	"tables to stdout; progress goes to stderr when it is a terminal. Each\n"
@@ -41,14 +41,19 @@ const char run_usage[] =
 	"                  e.g. --events cycles,instructions,task-clock,context-switches\n"
 	"  --out DIR       where results go (default results/)\n"
 	"  --dry-run       check the scenarios and print the plan; run nothing\n"
+	"  --raw           print raw means (timer included); result.json has both\n"
 	"\n"
 	"Every scenario is checked before anything runs: an error prints\n"
 	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
 
 const char report_usage[] =
-	"usage: pcpbench report RESULT.json|RESULT-DIR\n"
+	"usage: pcpbench report [--raw] RESULT.json|RESULT-DIR\n"
 	"\n"
-	"Prints the tables of a saved result, exactly as the run printed them.\n";
+	"Prints the tables of a saved result, exactly as the run printed them.\n"
+	"\n"
+	"  --raw   means with the timer's own empty region included, as in-kernel\n"
+	"          instrumentation reports them (seed 000's tables), and the Diff\n"
+	"          blocks against those\n";
 
 const char info_usage[] =
 	"usage: pcpbench info [--json]\n"

@@ -52,6 +52,8 @@ void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
 		into->min_raw = from->min_raw;
 	into->samples += from->samples;
 	into->calls += from->calls;
+	into->interrupted += from->interrupted;
+	into->interrupted_calls += from->interrupted_calls;
 	if (from->max > into->max)
 		into->max = from->max;
 	pcb_hist_merge(&into->hist, &from->hist);

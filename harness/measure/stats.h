@@ -28,6 +28,8 @@ struct pcb_stat {
 	uint64_t calls;		/* function calls covered by those regions */
 	uint64_t max;		/* largest per-call value, overhead subtracted */
 	uint64_t min_raw;	/* shortest region as read, 0 if none */
+	uint64_t interrupted;	/* regions longer than the limit: set aside, counted here */
+	uint64_t interrupted_calls;	/* the calls they covered */
 	struct pcb_hist hist;	/* per-call values, overhead subtracted */
 };
 
@@ -43,11 +45,26 @@ static inline unsigned int pcb_hist_index(uint64_t v)
 	return (e - PCB_HIST_SUB_BITS) * PCB_HIST_SUB + (unsigned int)(v >> (e - PCB_HIST_SUB_BITS));
 }
 
-/* one timed region of `calls` calls that read `raw` ticks */
+/* no region is too long: bursts and drains, whose length is the figure */
+#define PCB_NO_LIMIT UINT64_MAX
+
+/*
+ * One timed region of `calls` calls that read `raw` ticks. A region longer
+ * than limit straddled an interruption (the same threshold the
+ * interruptions table uses): it is counted as interrupted and kept out of
+ * the sums, the mean and the histogram, where one preemption would
+ * otherwise outweigh millions of calls.
+ */
 static inline void pcb_stat_record(struct pcb_stat *s, uint64_t raw, uint64_t overhead,
-				   uint64_t calls)
+				   uint64_t calls, uint64_t limit)
 {
 	uint64_t per_call = raw > overhead ? (raw - overhead) / calls : 0;
+
+	if (__builtin_expect(raw > limit, 0)) {
+		s->interrupted++;
+		s->interrupted_calls += calls;
+		return;
+	}
 
 	s->sum_raw += raw;
 	if (!s->samples || raw < s->min_raw)

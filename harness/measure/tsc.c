@@ -102,11 +102,57 @@ static double empty_region_mean(int samples, double subtract, double *stddev)
 	return sum / samples;
 }
 
+/* the q-quantile of n samples counted in c[], or max past the range */
+static double count_quantile(const uint32_t *c, uint64_t n, double q, uint64_t max)
+{
+	uint64_t k = (uint64_t)(q * (double)(n - 1)), seen = 0;
+
+	for (uint64_t v = 0; v < max; v++) {
+		seen += c[v];
+		if (seen > k)
+			return (double)v;
+	}
+	return (double)max;
+}
+
+void pcb_overhead_measure(struct pcb_overhead *o, int samples)
+{
+	static __thread uint32_t counts[PCB_OVERHEAD_MAX_TICKS];
+
+	memset(counts, 0, sizeof(counts));
+	memset(o, 0, sizeof(*o));
+	empty_region_mean(samples / 10 + 1, 0, NULL);	/* warm */
+	for (int i = 0; i < samples; i++) {
+		uint64_t t0 = pcb_tsc_start();
+		uint64_t t1 = pcb_tsc_end();
+		uint64_t d = t1 - t0;
+
+		if (d < PCB_OVERHEAD_MAX_TICKS)
+			counts[d]++;
+		else
+			o->outliers++;
+	}
+	pcb_overhead_from_counts(o, counts, (uint64_t)samples, o->outliers);
+}
+
+void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t samples,
+			      uint64_t outliers)
+{
+	o->samples = samples;
+	o->outliers = outliers;
+	/* regions past the range are the longest: they only move the upper quantiles */
+	o->median = count_quantile(counts, samples, 0.5, PCB_OVERHEAD_MAX_TICKS);
+	o->lo = count_quantile(counts, samples, 0.05, PCB_OVERHEAD_MAX_TICKS);
+	o->hi = count_quantile(counts, samples, 0.95, PCB_OVERHEAD_MAX_TICKS);
+}
+
 double pcb_clock_overhead(enum pcb_timing mode)
 {
+	struct pcb_overhead o;
+
 	(void)mode;	/* both modes pay one region: per call, or per batch */
-	empty_region_mean(OVERHEAD_SAMPLES / 10, 0, NULL);	/* warm */
-	return empty_region_mean(OVERHEAD_SAMPLES, 0, NULL);
+	pcb_overhead_measure(&o, OVERHEAD_SAMPLES);
+	return o.median;
 }
 
 static int kernel_tsc_sysfs(struct pcb_clock *clk)

@@ -52,9 +52,28 @@ struct pcb_clock {
 	double residual_stddev[2];	/* its standard error */
 };
 
+/*
+ * The cost of an empty timed region, as an order statistic of its
+ * distribution: one VM exit or preemption among the samples moves a mean
+ * by hundreds of ticks, a median not at all.
+ */
+#define PCB_OVERHEAD_MAX_TICKS	4096	/* counted exactly below this */
+#define PCB_OVERHEAD_SAMPLES	50000	/* a worker's burst before and after each run */
+
+struct pcb_overhead {
+	double median;			/* what is subtracted */
+	double lo, hi;			/* 5th and 95th percentiles: the spread */
+	uint64_t samples, outliers;	/* outliers: regions past the counted range */
+};
+
+void pcb_overhead_measure(struct pcb_overhead *o, int samples);
+/* the same from counts[PCB_OVERHEAD_MAX_TICKS] of samples regions, outliers past the range */
+void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t samples,
+			      uint64_t outliers);
+
 /* calibrate: ms of calibration against CLOCK_MONOTONIC_RAW */
 void pcb_clock_calibrate(struct pcb_clock *clk, int ms);
-/* the empty-region overhead alone, measured on the calling CPU */
+/* the empty region's median, measured on the calling CPU */
 double pcb_clock_overhead(enum pcb_timing mode);
 double pcb_clock_ns(const struct pcb_clock *clk, double ticks);
 const char *pcb_timing_name(enum pcb_timing mode);

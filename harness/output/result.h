@@ -31,8 +31,15 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen);
 
+/* how the tables show a result */
+struct pcb_table_opts {
+	int raw;			/* means with the timer included, as the seeds' instrumentation */
+};
+
 /* the cover-letter tables of a result, as run and report print them */
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen);
+int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			  char *err, size_t errlen);
 
 void pcb_utc_timestamp(char *buf, size_t len, int compact);
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,8 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 	}
 	json_object_set_new(o, "settings", settings);
 	json_object_set_new(o, "model", json_string(sc->model->name));
+	json_object_set_new(o, "baseline", json_string(sc->baseline->name));
+	json_object_set_new(o, "order", json_string(pcb_order_name[sc->order]));
 	json_object_set_new(o, "timing", json_string(pcb_timing_name((enum pcb_timing)sc->timing)));
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
 	json_object_set_new(o, "workers", json_string(buf));
@@ -366,6 +369,37 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 	}
 }
 
+/*
+ * What each worker subtracted in each run (the median empty region before
+ * the run), what the same read after it, and the spread; a note for every
+ * run whose empty region moved by more than a TSC step meanwhile.
+ */
+static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
+{
+	json_t *a = json_array();
+	double step = r->tsc_step ? (double)r->tsc_step : 1;
+	int moved = 0;
+	char note[512];
+
+	for (int run = 0; run < r->runs; run++)
+		for (int i = 0; i < r->nr_workers; i++) {
+			const struct pcb_run_overhead *o = &r->ovh[run * r->nr_workers + i];
+
+			json_array_append_new(a, json_pack("{s:i,s:i,s:f,s:f,s:f,s:f}",
+				"run", run + 1, "cpu", (int)r->worker[i].cpu, "start", o->start,
+				"end", o->end, "p5", o->lo, "p95", o->hi));
+			moved += fabs(o->end - o->start) > step;
+		}
+	if (moved) {
+		snprintf(note, sizeof(note), "%s: in %d run(s) of a worker the empty timed region "
+			 "moved by more than a TSC step (%.0f ticks) between the start and the end "
+			 "of the run: the machine changed under the measurement", r->label, moved,
+			 step);
+		json_array_append_new(notes, json_string(note));
+	}
+	return a;
+}
+
 /* one design's entry: what it is, what the model adds, and its notes */
 static json_t *design_json(const struct pcb_design_result *r, json_t *context, json_t *notes)
 {
@@ -411,6 +445,7 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	json_object_set_new(dj, "workers", workers);
 	json_object_set_new(dj, "runs", json_integer(r->runs));
 	json_object_set_new(dj, "timer_overhead", json_real(r->overhead));
+	json_object_set_new(dj, "overhead_ticks", overhead_json(r, notes));
 	json_object_set_new(dj, "ops", json_integer((json_int_t)r->ops));
 	json_object_set_new(dj, "failed_charges", json_integer((json_int_t)r->failed));
 	json_object_set_new(dj, "batch_misses", json_integer((json_int_t)r->misses));
@@ -449,15 +484,24 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 		fj = json_object();
 		runs = json_array();
 		for (int i = 0; i < r->runs; i++)
-			json_array_append_new(runs, json_pack("{s:f,s:I}", "avg_cycles",
-				fr->run_mean[i], "calls", (json_int_t)fr->run_calls[i]));
+			json_array_append_new(runs, json_pack("{s:f,s:f,s:I,s:I}", "avg_cycles",
+				fr->run_mean[i], "raw_avg_cycles", fr->run_raw_mean[i],
+				"calls", (json_int_t)fr->run_calls[i],
+				"interrupted", (json_int_t)fr->run_interrupted[i]));
 		json_object_set_new(fj, "design", json_string(r->label));
 		json_object_set_new(fj, "function", json_string(m->fn_name[f]));
 		json_object_set_new(fj, "timing",
 				    json_string(pcb_timing_name((enum pcb_timing)r->sc->timing)));
 		json_object_set_new(fj, "avg_cycles", json_real(pcb_mean(fr->run_mean, r->runs)));
 		json_object_set_new(fj, "stddev", json_real(pcb_stddev(fr->run_mean, r->runs)));
+		json_object_set_new(fj, "raw_avg_cycles",
+				    json_real(pcb_mean(fr->run_raw_mean, r->runs)));
+		json_object_set_new(fj, "raw_stddev", json_real(pcb_stddev(fr->run_raw_mean, r->runs)));
+		json_object_set_new(fj, "interrupted", json_integer((json_int_t)fr->total.interrupted));
+		json_object_set_new(fj, "interrupted_calls",
+				    json_integer((json_int_t)fr->total.interrupted_calls));
 		json_object_set_new(fj, "calls", json_integer((json_int_t)calls));
+		json_object_set_new(fj, "regions", json_integer((json_int_t)fr->total.samples));
 		json_object_set_new(fj, "p50", json_integer((json_int_t)pcb_hist_quantile(h, 0.50)));
 		json_object_set_new(fj, "p99", json_integer((json_int_t)pcb_hist_quantile(h, 0.99)));
 		json_object_set_new(fj, "p999", json_integer((json_int_t)pcb_hist_quantile(h, 0.999)));

@@ -8,20 +8,16 @@
 #include <string.h>
 
 #include "../measure/stats.h"
-#include "result.h"
+#include "tables.h"
 
-#define COL 16
-/* function rows a design can have in one table */
-#define MAX_ROWS 64
-
-static int first_col(const char *s)
+int first_col(const char *s)
 {
 	int n = (int)strlen(s) + 2;
 
 	return n < 24 ? 24 : n;
 }
 
-static const char *str(json_t *o, const char *key)
+const char *str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 
@@ -29,7 +25,7 @@ static const char *str(json_t *o, const char *key)
 }
 
 /* the function rows of one design, in result order */
-static size_t design_functions(json_t *functions, const char *design, json_t **out, size_t max)
+size_t design_functions(json_t *functions, const char *design, json_t **out, size_t max)
 {
 	size_t i, n = 0;
 	json_t *fj;
@@ -40,7 +36,7 @@ static size_t design_functions(json_t *functions, const char *design, json_t **o
 	return n;
 }
 
-static json_t *find_function(json_t *functions, const char *design, const char *fn)
+json_t *find_function(json_t *functions, const char *design, const char *fn)
 {
 	size_t i;
 	json_t *fj;
@@ -51,7 +47,7 @@ static json_t *find_function(json_t *functions, const char *design, const char *
 	return NULL;
 }
 
-static int run_means(json_t *fj, double *v, int max)
+int run_means(json_t *fj, const char *key, double *v, int max)
 {
 	json_t *runs = json_object_get(fj, "runs"), *r;
 	size_t i;
@@ -59,11 +55,30 @@ static int run_means(json_t *fj, double *v, int max)
 
 	json_array_foreach(runs, i, r)
 		if (n < max)
-			v[n++] = json_number_value(json_object_get(r, "avg_cycles"));
+			v[n++] = json_number_value(json_object_get(r, key));
 	return n;
 }
 
-static void print_header(FILE *out, json_t *result)
+/* the empty regions the workers subtracted, where the result records them */
+static void subtracted_range(json_t *result, double *lo, double *hi)
+{
+	json_t *dj, *o;
+	size_t i, j;
+	int first = 1;
+
+	json_array_foreach(json_object_get(result, "designs"), i, dj)
+		json_array_foreach(json_object_get(dj, "overhead_ticks"), j, o) {
+			double v = json_number_value(json_object_get(o, "start"));
+
+			if (first || v < *lo)
+				*lo = v;
+			if (first || v > *hi)
+				*hi = v;
+			first = 0;
+		}
+}
+
+static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
 	json_t *ctx = json_object_get(result, "context");
 	json_t *sc = json_object_get(result, "scenario");
@@ -79,13 +94,22 @@ static void print_header(FILE *out, json_t *result)
 		str(ctx, "cpu_model"), json_integer_value(json_object_get(ctx, "cpus")),
 		json_integer_value(json_object_get(ctx, "numa_nodes")), str(ctx, "kernel"),
 		hz / 1e6, json_integer_value(json_object_get(ctx, "tsc_step")));
+	double lo = json_number_value(json_object_get(ovh, timing)), hi = lo;
+	char sub[96];
+
+	subtracted_range(result, &lo, &hi);
+	if (hi > lo)
+		snprintf(sub, sizeof(sub), "%.1f-%.1f", lo, hi);
+	else
+		snprintf(sub, sizeof(sub), "%.1f", lo);
 	if (!strcmp(timing, "batch"))
 		fprintf(out, "timing: batch, MEMCG_CHARGE_BATCH/nr_pages calls between two TSC reads "
-			"(%.1f ticks of empty region subtracted per batch)\n",
-			json_number_value(json_object_get(ovh, "batch")));
+			"(%s ticks of empty region %s per batch)\n", sub,
+			opts->raw ? "included, not subtracted" : "subtracted");
 	else
-		fprintf(out, "timing: call, each call between two TSC reads (%.1f ticks of empty "
-			"region subtracted per call)\n", json_number_value(json_object_get(ovh, "call")));
+		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
+			"region %s per call)\n", sub,
+			opts->raw ? "included, not subtracted" : "subtracted");
 	fprintf(out, "workers: CPU %s; workload %s, nr_pages %s; %s runs of %s ms; "
 		"memcg depth %s\n\n", str(sc, "workers"), str(settings, "run.workload"),
 		str(settings, "workload.nr_pages"), str(settings, "run.runs"),
@@ -369,13 +393,19 @@ static void print_interruptions(FILE *out, json_t *result)
 
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 {
+	struct pcb_table_opts opts = { 0 };
+
+	return pcb_tables_print_opts(out, result, &opts, err, errlen);
+}
+
+int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			  char *err, size_t errlen)
+{
 	json_t *designs = json_object_get(result, "designs");
 	json_t *functions = json_object_get(result, "functions");
 	json_t *notes = json_object_get(result, "notes");
-	json_t *rows[MAX_ROWS], *dj, *base;
-	const char *base_name;
-	size_t i, j, n;
-	int any_sig = 0;
+	json_t *dj;
+	size_t i;
 
 	if (!json_is_array(designs) || !json_is_array(functions) ||
 	    !json_is_object(json_object_get(result, "context")) ||
@@ -384,92 +414,9 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 			 "scenario missing)");
 		return -1;
 	}
-	print_header(out, result);
+	print_header(out, result, opts);
 
-	/* one block per design */
-	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design");
-		int w = first_col(d);
-
-		fprintf(out, "%-*s%-*s%-*s%s\n", w, d, COL, "Average clk", COL, "STDDEV", "Call Count");
-		n = design_functions(functions, d, rows, MAX_ROWS);
-		for (j = 0; j < n; j++) {
-			char label[80];
-
-			snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
-			fprintf(out, "%-*s%-*.2f%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label,
-				COL, json_number_value(json_object_get(rows[j], "avg_cycles")),
-				COL, json_number_value(json_object_get(rows[j], "stddev")),
-				json_integer_value(json_object_get(rows[j], "calls")));
-		}
-		fprintf(out, "\n");
-	}
-
-	/* every other design against the first */
-	base = json_array_get(designs, 0);
-	base_name = str(base, "design");
-	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design");
-		char title[128];
-		int w;
-
-		if (i == 0)
-			continue;
-		snprintf(title, sizeof(title), "%s - %s", d, base_name);
-		w = first_col(title);
-		fprintf(out, "%-*s%-*s%s\n", w, title, COL, "Diff (cycles)", "Diff %");
-		n = design_functions(functions, d, rows, MAX_ROWS);
-		for (j = 0; j < n; j++) {
-			json_t *b = find_function(functions, base_name, str(rows[j], "function"));
-			double va[1000], vb[1000], x, y;
-			int na, nb, sig;
-			char label[80];
-
-			if (!b)
-				continue;
-			x = json_number_value(json_object_get(rows[j], "avg_cycles"));
-			y = json_number_value(json_object_get(b, "avg_cycles"));
-			na = run_means(rows[j], va, 1000);
-			nb = run_means(b, vb, 1000);
-			sig = pcb_welch_significant(va, na, vb, nb);
-			any_sig |= sig;
-			snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
-			fprintf(out, "%-*s%-*.2f", w, label, COL, x - y);
-			if (y != 0)
-				fprintf(out, "%.2f%s\n", 100 * (x - y) / fabs(y), sig ? "*" : "");
-			else
-				fprintf(out, "-\n");
-		}
-		fprintf(out, "\n");
-	}
-	if (json_array_size(designs) > 1)
-		fprintf(out, "%s", any_sig ? "* the run means differ at 95% confidence "
-			"(Welch's t-test)\n\n" : "no difference is significant at 95% confidence "
-			"(Welch's t-test over run means)\n\n");
-
-	/* distribution of the per-call figure */
-	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design");
-		char title[128];
-		int w;
-
-		snprintf(title, sizeof(title), "%s percentiles", d);
-		w = first_col(title);
-		fprintf(out, "%-*s%-10s%-10s%-10s%s\n", w, title, "p50", "p99", "p99.9", "max");
-		n = design_functions(functions, d, rows, MAX_ROWS);
-		for (j = 0; j < n; j++) {
-			char label[80];
-
-			snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
-			fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-10" JSON_INTEGER_FORMAT
-				"%-10" JSON_INTEGER_FORMAT "%" JSON_INTEGER_FORMAT "\n", w, label,
-				json_integer_value(json_object_get(rows[j], "p50")),
-				json_integer_value(json_object_get(rows[j], "p99")),
-				json_integer_value(json_object_get(rows[j], "p999")),
-				json_integer_value(json_object_get(rows[j], "max")));
-		}
-		fprintf(out, "\n");
-	}
+	pcb_tables_functions(out, result, opts);
 
 	/* stock hits and page_counter traffic (seed 002's question) */
 	{

@@ -112,7 +112,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	t0 = pcb_tsc_start();
 	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
 	t1 = pcb_tsc_end();
-	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1);
+	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1, PCB_NO_LIMIT);
 
 	if (c->d->drain.queues_work) {
 		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);
@@ -208,7 +208,7 @@ void *pcb_coord_main(void *arg)
 		.rate_hz = sc->drain_rate_hz, .poisson = sc->drain_poisson,
 		.burst = sc->drain_burst, .count = sc->drain_count,
 	};
-	int set_up = 0, run = 0;
+	int set_up = 0;
 
 	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
 		snprintf(s->coord_err, sizeof(s->coord_err), "cannot pin the coordinator to CPU %d",
@@ -236,10 +236,9 @@ void *pcb_coord_main(void *arg)
 			s->fired = pcb_coord_run(&s->coord, &plan, s->tsc_hz, start,
 						 start + s->duration_ticks,
 						 ((uint64_t)sc->seed + 1) * 0x9E3779B97F4A7C15ULL +
-						 (uint64_t)run);
+						 (uint64_t)s->run);
 			pcb_counters_stop(&s->coord_pmc, s->coord_ctr);
 		}
-		run++;
 		pthread_barrier_wait(&s->bar);	/* run over */
 	}
 	pcb_counters_close(&s->coord_pmc);

@@ -34,21 +34,38 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 	}
 }
 
-static int alloc_result(struct pcb_design_result *res, int runs, int nr)
+int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scenario *sc,
+			   const struct pcb_design *d, const struct pcb_clock *clk)
 {
+	int runs = sc->runs, nr = hwloc_bitmap_weight(sc->workers);
+
 	memset(res, 0, sizeof(*res));
+	res->design = d;
+	res->variant = d->variant[sc->model->variant_index(sc->config)];
+	res->sc = sc;
 	res->runs = runs;
 	res->nr_workers = nr;
+	res->tsc_step = clk->step;
+	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
+		 sc->label);
+	snprintf(res->check, sizeof(res->check), "ok");
+	res->counters.nr_events = sc->counters.n;
+	res->counters.per_call = sc->counters.per_call;
 	res->worker = calloc((size_t)nr, sizeof(*res->worker));
+	res->ovh = calloc((size_t)nr * (size_t)runs, sizeof(*res->ovh));
 	res->counters.ctr = calloc((size_t)nr * PCB_MAX_EVENTS, sizeof(*res->counters.ctr));
 	res->gaps = calloc((size_t)nr, sizeof(*res->gaps));
 	res->drain.run_mean = calloc((size_t)runs, sizeof(double));
-	if (!res->worker || !res->counters.ctr || !res->gaps || !res->drain.run_mean)
+	if (!res->worker || !res->ovh || !res->counters.ctr || !res->gaps || !res->drain.run_mean)
 		return -1;
 	for (int f = 0; f < PCB_MAX_FN; f++) {
-		res->fn[f].run_mean = calloc((size_t)runs, sizeof(double));
-		res->fn[f].run_calls = calloc((size_t)runs, sizeof(uint64_t));
-		if (!res->fn[f].run_mean || !res->fn[f].run_calls)
+		struct pcb_fn_result *fr = &res->fn[f];
+
+		fr->run_mean = calloc((size_t)runs, sizeof(double));
+		fr->run_raw_mean = calloc((size_t)runs, sizeof(double));
+		fr->run_calls = calloc((size_t)runs, sizeof(uint64_t));
+		fr->run_interrupted = calloc((size_t)runs, sizeof(uint64_t));
+		if (!fr->run_mean || !fr->run_raw_mean || !fr->run_calls || !fr->run_interrupted)
 			return -1;
 	}
 	return 0;
@@ -58,9 +75,12 @@ void pcb_design_result_free(struct pcb_design_result *res)
 {
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		free(res->fn[f].run_mean);
+		free(res->fn[f].run_raw_mean);
 		free(res->fn[f].run_calls);
+		free(res->fn[f].run_interrupted);
 	}
 	free(res->worker);
+	free(res->ovh);
 	free(res->counters.ctr);
 	free(res->gaps);
 	free(res->drain.run_mean);
@@ -75,21 +95,32 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 	struct pcb_counter_result *cr = &res->counters;
 
 	for (int f = 0; f < PCB_MAX_FN; f++) {
-		double sum = 0;
-		uint64_t calls = 0;
+		struct pcb_fn_result *fr = &res->fn[f];
+		double sum = 0, raw = 0;
+		uint64_t calls = 0, interrupted = 0;
 
 		for (int i = 0; i < nr; i++) {
 			const struct pcb_stat *s = &t[i].w->dbg.stat[f];
 
+			raw += (double)s->sum_raw;
 			sum += (double)s->sum_raw - t[i].overhead * (double)s->samples;
 			calls += s->calls;
-			pcb_stat_merge(&res->fn[f].total, s);
+			interrupted += s->interrupted;
+			pcb_stat_merge(&fr->total, s);
 		}
-		res->fn[f].run_mean[run] = calls ? sum / (double)calls : 0;
-		res->fn[f].run_calls[run] = calls;
+		fr->run_mean[run] = calls ? sum / (double)calls : 0;
+		fr->run_raw_mean[run] = calls ? raw / (double)calls : 0;
+		fr->run_calls[run] = calls;
+		fr->run_interrupted[run] = interrupted;
 	}
 	for (int i = 0; i < nr; i++) {
 		struct pcb_worker *w = t[i].w;
+		struct pcb_run_overhead *o = &res->ovh[run * nr + i];
+
+		o->start = t[i].ovh_start.median;
+		o->end = t[i].ovh_end.median;
+		o->lo = t[i].ovh_start.lo;
+		o->hi = t[i].ovh_start.hi;
 
 		for (int e = 0; e < cr->nr_events; e++) {
 			pcb_counter_add(&cr->ctr[i * PCB_MAX_EVENTS + e], &t[i].ctr[e]);
@@ -233,34 +264,30 @@ static void stop_threads(struct run_shared *s, struct thread_ctx *t, int nr, pth
 	}
 }
 
-/* the runs themselves, after every thread is set up */
-static int run_all(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws, int nr,
-		   struct pcb_design_result *res, const struct pcb_clock *clk,
-		   pcb_progress_fn progress, void *ctx, char *err, size_t errlen)
+/* the run itself, after every thread is set up */
+static int run_one(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws, int nr,
+		   struct pcb_design_result *res, const struct pcb_clock *clk, int run,
+		   char *err, size_t errlen)
 {
 	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
 	char msg[256], when[32];
 
-	for (int run = 0; run < s->sc->runs; run++) {
-		if (progress)
-			progress(ctx, s->d, run, s->sc->runs);
-		pthread_barrier_wait(&s->bar);	/* release the run */
-		pthread_barrier_wait(&s->bar);	/* start together */
-		pthread_barrier_wait(&s->bar);	/* run over */
-		if (s->coord_failed) {
-			snprintf(err, errlen, "coordinator: %s", s->coord_err);
-			return -1;
-		}
-		collect_run(res, t, nr, run, clk);
-		if (s->coord_cpu >= 0)
-			collect_coord(res, s, run);
-		/* nothing runs on any CPU before the check reads it */
-		pcb_work_wait_idle(s->cpus, nr, timeout, 0);
-		/* quiescent: every worker waits at the next barrier */
-		if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0) {
-			snprintf(when, sizeof(when), "after run %d", run + 1);
-			check_failed(res, when, msg);
-		}
+	pthread_barrier_wait(&s->bar);	/* release the run */
+	pthread_barrier_wait(&s->bar);	/* start together */
+	pthread_barrier_wait(&s->bar);	/* run over */
+	if (s->coord_failed) {
+		snprintf(err, errlen, "coordinator: %s", s->coord_err);
+		return -1;
+	}
+	collect_run(res, t, nr, run, clk);
+	if (s->coord_cpu >= 0)
+		collect_coord(res, s, run);
+	/* nothing runs on any CPU before the check reads it */
+	pcb_work_wait_idle(s->cpus, nr, timeout, 0);
+	/* quiescent: every worker waits at the next barrier */
+	if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0) {
+		snprintf(when, sizeof(when), "after run %d", run + 1);
+		check_failed(res, when, msg);
 	}
 	return 0;
 }
@@ -288,35 +315,26 @@ static void final_check(struct run_shared *s, struct thread_ctx *t, struct pcb_w
 
 int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		   const struct pcb_design *d, const struct pcb_clock *clk,
-		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
-		   char *err, size_t errlen)
+		   struct pcb_design_result *res, int run, char *err, size_t errlen)
 {
 	const struct pcb_model *m = sc->model;
-	const struct pcb_variant *v = d->variant[m->variant_index(sc->config)];
-	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo };
-	int nr = hwloc_bitmap_weight(sc->workers), i = 0, rc = -1;
+	const struct pcb_variant *v = res->variant;
+	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo, .run = run };
+	int nr = res->nr_workers, i = 0, rc = -1;
 	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
 	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
 	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
 	pthread_t coord_tid = 0;
 	unsigned int cpu;
 
-	if (!t || !ws || !cpus || alloc_result(res, sc->runs, nr) < 0) {
+	if (!t || !ws || !cpus) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	res->design = d;
-	res->variant = v;
-	res->sc = sc;
-	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
-		 sc->label);
 	s.model_shared = m->setup(sc->config, d, nr, res->model_note, sizeof(res->model_note),
 				  err, errlen);
 	if (!s.model_shared)
 		goto out_free;
-	res->counters.nr_events = sc->counters.n;
-	res->counters.per_call = sc->counters.per_call;
-	snprintf(res->check, sizeof(res->check), "ok");
 	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
 	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
 	s.tsc_hz = clk->tsc_hz;
@@ -357,7 +375,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		cpus[i] = t[i].w->cpu;
 		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
 	}
-	if (i == nr && run_all(&s, t, ws, nr, res, clk, progress, ctx, err, errlen) == 0)
+	if (i == nr && run_one(&s, t, ws, nr, res, clk, run, err, errlen) == 0)
 		rc = 0;
 	stop_threads(&s, t, nr, coord_tid);
 	if (rc == 0)

@@ -20,9 +20,17 @@
 
 /* one table row: a function's run means and its statistics over all runs */
 struct pcb_fn_result {
-	double *run_mean;		/* [runs], cycles per call */
+	double *run_mean;		/* [runs], cycles per call, the empty region subtracted */
+	double *run_raw_mean;		/* [runs], cycles per call as read, timer included */
 	uint64_t *run_calls;		/* [runs] */
+	uint64_t *run_interrupted;	/* [runs], regions set aside as interrupted */
 	struct pcb_stat total;		/* every run and worker merged */
+};
+
+/* the empty region a worker subtracted in one run, and the same measured after it */
+struct pcb_run_overhead {
+	double start, end;		/* medians, ticks */
+	double lo, hi;			/* the start burst's 5th and 95th percentiles */
 };
 
 struct pcb_worker_info {
@@ -72,6 +80,8 @@ struct pcb_design_result {
 	int runs;
 	int nr_workers;
 	struct pcb_worker_info *worker;
+	struct pcb_run_overhead *ovh;	/* [run * nr_workers + worker] */
+	uint64_t tsc_step;		/* the timer's resolution, ticks */
 	struct pcb_fn_result fn[PCB_MAX_FN];
 	double overhead;		/* mean empty-region ticks subtracted */
 	uint64_t ops, failed, misses;
@@ -91,13 +101,17 @@ struct pcb_design_result {
 void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_contention *cc,
 			  int coordinator);
 
-typedef void (*pcb_progress_fn)(void *ctx, const struct pcb_design *d, int run, int runs);
-
-/* 0, or -1 with a message (a runtime failure, exit 1) */
+/* an empty result for sc's runs of design d; 0 or -1 (out of memory) */
+int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scenario *sc,
+			   const struct pcb_design *d, const struct pcb_clock *clk);
+/*
+ * Run number `run` of design d into res: threads set up, warmed up, timed,
+ * checked and torn down, so that runs of different designs can alternate.
+ * 0, or -1 with a message (a runtime failure, exit 1).
+ */
 int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		   const struct pcb_design *d, const struct pcb_clock *clk,
-		   struct pcb_design_result *res, pcb_progress_fn progress, void *ctx,
-		   char *err, size_t errlen);
+		   struct pcb_design_result *res, int run, char *err, size_t errlen);
 void pcb_design_result_free(struct pcb_design_result *res);
 
 #endif

@@ -19,6 +19,7 @@ struct run_shared {
 	const struct pcb_variant *v;
 	const struct pcb_topo *topo;
 	void *model_shared;		/* the model's setup() */
+	int run;			/* which run of the design this is */
 	uint64_t duration_ticks, warmup_ticks;
 	int stop;			/* set by the main thread before the last barrier */
 	pthread_barrier_t bar;
@@ -44,7 +45,8 @@ struct thread_ctx {
 	size_t w_size;
 	void *area;			/* the CPU's area, node-local */
 	size_t area_size;
-	double overhead;		/* this run's empty region, ticks */
+	double overhead;		/* this run's empty region, ticks: what is subtracted */
+	struct pcb_overhead ovh_start, ovh_end;	/* measured before and after the run */
 	int error;			/* -errno of pinning or allocation */
 	char errmsg[256];
 	struct pcb_counters pmc;	/* this thread's perf events */

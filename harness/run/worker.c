@@ -18,8 +18,10 @@ static void worker_setup(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 
 	w->cpu = cpu;
 	w->timing = (enum pcb_timing)s->sc->timing;
+	/* each run its own sequence: seed, CPU and run mixed */
 	w->rng = ((uint64_t)s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^
-		 ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL;
+		 ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL ^
+		 ((uint64_t)s->run + 1) * 0x94D049BB133111EBULL;
 	if (!w->rng)
 		w->rng = 1;
 	s->model->worker_setup(s->model_shared, w);
@@ -43,6 +45,8 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 		pcb_max(floor, PCB_GAP_PERIODS * period);
 	w->failed = w->misses = w->ops = 0;
 	w->ops_limit = (uint64_t)s->sc->ops;
+	/* a timed region longer than an interruption is set aside, not summed */
+	w->dbg.limit = w->gaps.threshold;
 }
 
 /* pinning, allocation and set up; 0 or -1 with t->error */
@@ -108,17 +112,20 @@ void *pcb_worker_main(void *arg)
 		pthread_barrier_wait(&s->bar);	/* the main thread released a run, or stop */
 		if (s->stop)
 			break;
-		t->overhead = pcb_clock_overhead(w->timing);
-		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
-
 		/* warm-up: also measures an operation's span for the gap threshold */
 		w->ops_limit = 0;
 		w->gaps.checks = 0;
 		w->gaps.threshold = UINT64_MAX;
+		w->dbg.limit = PCB_NO_LIMIT;
 		w->deadline = pcb_tsc_now() + s->warmup_ticks;
 		if (s->warmup_ticks)
 			v->run(w);
 		worker_reset(t, w, cpu);
+
+		/* the empty region, warm, just before the timed part */
+		pcb_overhead_measure(&t->ovh_start, PCB_OVERHEAD_SAMPLES);
+		t->overhead = t->ovh_start.median;
+		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
 
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */
 		pcb_counters_start(&t->pmc);
@@ -127,6 +134,8 @@ void *pcb_worker_main(void *arg)
 		v->run(w);
 		w->tsc_end = pcb_tsc_now();
 		pcb_counters_stop(&t->pmc, t->ctr);
+		/* and again after it: a move says the machine changed under the run */
+		pcb_overhead_measure(&t->ovh_end, PCB_OVERHEAD_SAMPLES);
 		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
 	}
 	/* give back what it holds, and empty its cache as its own drain would */

@@ -164,7 +164,22 @@ static int get_designs(struct pcb_scenario *sc, char *err, size_t errlen)
 		rc = -1;
 	}
 	free(copy);
-	return rc;
+	if (rc)
+		return rc;
+	sc->baseline = sc->design[0];
+	if (*sc->value[K_RUN_BASELINE]) {
+		sc->baseline = NULL;
+		for (int i = 0; i < sc->nr_designs; i++)
+			if (!strcmp(sc->design[i]->name, sc->value[K_RUN_BASELINE]))
+				sc->baseline = sc->design[i];
+		if (!sc->baseline) {
+			pcb_scenario_key_error(sc, K_RUN_BASELINE, err, errlen,
+					       "'%s' is not one of run.designs (%s)",
+					       sc->value[K_RUN_BASELINE], sc->value[K_RUN_DESIGNS]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* every typed key of the harness and of the chosen model; other models' keys unset */

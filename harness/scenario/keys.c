@@ -8,6 +8,7 @@
 static const char *const timings[] = { "call", "batch", NULL };
 static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
 static const char *const arrivals[] = { "periodic", "poisson", NULL };
+const char *const pcb_order_name[] = { "interleaved", "blocked", "shuffled", NULL };
 static const char *const yesno[] = { "no", "yes", NULL };
 static const char *const offon[] = { "off", "on", NULL };
 
@@ -25,6 +26,14 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		.type = PCB_KEY_SPECIAL, .no_sweep = true },
 	[K_RUN_DESIGNS] = PCB_KEY_SPECIAL_KEY("run", "designs", "local_lock, spinlock",
 		"designs to compare, the first is the baseline of the Diff block"),
+	[K_RUN_BASELINE] = { .section = "run", .name = "baseline", .def = "",
+		.help = "the design every other is compared with, at the same configuration "
+		"(default: the first of run.designs)", .type = PCB_KEY_SPECIAL, .no_sweep = true },
+	[K_RUN_ORDER] = { .section = "run", .name = "order", .def = "interleaved",
+		.help = "the order of the runs: each round over every design and configuration "
+		"in turn, every run of one before the next, or each round shuffled by "
+		"workload.seed", .type = PCB_KEY_CHOICE, .choices = pcb_order_name,
+		PCB_FIELD(SC, order), .no_sweep = true },
 	[K_RUN_TIMING] = PCB_KEY_CHOICE_FIELD("run", "timing", "batch", timings, SC, timing,
 		"call: every call timed; batch: many calls between two reads"),
 	[K_RUN_RUNS] = PCB_KEY_INT_FIELD("run", "runs", "6", 1, 1000, SC, runs,

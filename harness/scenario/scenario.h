@@ -35,6 +35,8 @@ enum pcb_key_id {
 	K_SCENARIO_DESCRIPTION,
 	K_RUN_MODEL,
 	K_RUN_DESIGNS,
+	K_RUN_BASELINE,
+	K_RUN_ORDER,
 	K_RUN_TIMING,
 	K_RUN_RUNS,
 	K_RUN_DURATION_MS,
@@ -56,6 +58,14 @@ enum pcb_key_id {
 	K_COUNTERS_PER_CALL,
 	K_NR,
 };
+
+/* the order of a scenario's runs (run.order) */
+enum pcb_order {
+	PCB_ORDER_INTERLEAVED,		/* each round of runs over every design in turn */
+	PCB_ORDER_BLOCKED,		/* every run of a design before the next */
+	PCB_ORDER_SHUFFLED,		/* each round in an order drawn from workload.seed */
+};
+extern const char *const pcb_order_name[];
 
 /* the harness's own keys, [K_NR] */
 extern const struct pcb_key pcb_harness_keys[K_NR];
@@ -82,6 +92,8 @@ struct pcb_scenario {
 	void *config;			/* the model's settings (model->config_size) */
 	const struct pcb_design *design[PCB_MAX_DESIGNS];
 	int nr_designs;
+	const struct pcb_design *baseline;	/* what the Diff blocks compare with */
+	int order;			/* enum pcb_order */
 	int timing;			/* enum pcb_timing */
 	int runs;
 	long duration_ms;

@@ -170,13 +170,13 @@ static inline void pcb_loop_batch_charge(struct memcg_worker *w)
 			for (unsigned int i = 0; i < n; i++)
 				refill_stock(this, memcg, nr);
 			t1 = pcb_tsc_end();
-			pcb_stat_record(&dbg->stat[MEMCG_FN_REFILL_STOCK], t1 - t0, dbg->overhead, n);
+			pcb_dbg_record(dbg, MEMCG_FN_REFILL_STOCK, t1 - t0, n);
 
 			t0 = pcb_tsc_start();
 			for (unsigned int i = 0; i < n; i++)
 				hits += consume_stock(this, memcg, nr);
 			t1 = pcb_tsc_end();
-			pcb_stat_record(&dbg->stat[MEMCG_FN_CONSUME_STOCK], t1 - t0, dbg->overhead, n);
+			pcb_dbg_record(dbg, MEMCG_FN_CONSUME_STOCK, t1 - t0, n);
 
 			w->uncharged += (uint64_t)pages;
 			w->charged += (uint64_t)hits * nr;
@@ -217,7 +217,9 @@ static inline void pcb_loop_batch_kmalloc(struct memcg_worker *w)
 		for (uint64_t i = 0; i < w->burst; i++)
 			n += memcg_slab_alloc_hook(this, objcg, w->pgdat, w->obj_size) == 0;
 		t1 = pcb_tsc_end();
-		pcb_stat_record(&dbg->stat[MEMCG_FN_KMALLOC], t1 - t0, dbg->overhead, w->burst);
+		/* the burst is the figure: the best of them is reported, none set aside */
+		pcb_stat_record(&dbg->stat[MEMCG_FN_KMALLOC], t1 - t0, dbg->overhead, w->burst,
+				PCB_NO_LIMIT);
 		w->w.failed += w->burst - n;
 		w->objs[id] += (long)n;
 		memcg_drain_between_ops(this);
@@ -262,8 +264,8 @@ static inline void pcb_loop_acct_##name(struct memcg_worker *w)	\
 			for (unsigned int i = 0; i < MEMCG_CHARGE_BATCH; i++) \
 				PCB_HOOKED(enabled);			\
 			t1 = pcb_tsc_end();				\
-			pcb_stat_record(&dbg->stat[MEMCG_FN_MEMCG_HOOKS], t1 - t0, \
-					dbg->overhead, MEMCG_CHARGE_BATCH); \
+			pcb_dbg_record(dbg, MEMCG_FN_MEMCG_HOOKS, t1 - t0, \
+				       MEMCG_CHARGE_BATCH);		\
 		}							\
 		w->w.ops += MEMCG_ACCT_BATCHES * MEMCG_CHARGE_BATCH;	\
 	} while (!pcb_loop_done(&w->w));				\

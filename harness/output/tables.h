@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the table printers share (internal to output/): tables.c prints the
+ * header, drains, contention, interruptions and counters; tables_fn.c the
+ * function blocks, their differences and percentiles.
+ */
+#ifndef PCB_OUTPUT_TABLES_H
+#define PCB_OUTPUT_TABLES_H
+
+#include "result.h"
+
+#define COL 16
+/* function rows a design can have in one table */
+#define MAX_ROWS 64
+/* run means a Diff compares */
+#define MAX_RUNS 1000
+
+int first_col(const char *s);
+const char *str(json_t *o, const char *key);
+/* the function rows of one design, in result order */
+size_t design_functions(json_t *functions, const char *design, json_t **out, size_t max);
+json_t *find_function(json_t *functions, const char *design, const char *fn);
+/* each run's `key` (avg_cycles, raw_avg_cycles) of a function row */
+int run_means(json_t *fj, const char *key, double *v, int max);
+
+void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts);
+
+#endif

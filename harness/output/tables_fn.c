@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The function tables of seed 000's cover letter: one block per design
+ * (the mean over run means, their standard deviation, the call count), the
+ * differences against the baseline design at the same configuration, and
+ * the percentiles of the per-call figure.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../measure/stats.h"
+#include "tables.h"
+
+/* what one call can be resolved to: the TSC step over the calls of a region */
+static double resolution(json_t *fj, double step)
+{
+	double calls = (double)json_integer_value(json_object_get(fj, "calls"));
+	double regions = (double)json_integer_value(json_object_get(fj, "regions"));
+
+	return calls > 0 && regions > 0 ? step * regions / calls : 0;
+}
+
+/* a mean as the table shows it; *marked when it is below the timer's resolution */
+static void format_mean(char *buf, size_t len, double v, double res, int raw, int *marked)
+{
+	if (!raw && v < 0) {
+		snprintf(buf, len, "<1 step");
+		*marked = 1;
+	} else if (!raw && v < res) {
+		snprintf(buf, len, "~%.2f", v);
+		*marked = 1;
+	} else {
+		snprintf(buf, len, "%.2f", v);
+	}
+}
+
+/* one block a design: mean, STDDEV, calls; what was set aside as interrupted */
+static void design_block(FILE *out, json_t *functions, json_t *dj, double step, int raw,
+			 int *marked)
+{
+	const char *d = str(dj, "design");
+	json_t *rows[MAX_ROWS];
+	char aside[512] = "";
+	int w = first_col(d);
+	size_t n = design_functions(functions, d, rows, MAX_ROWS);
+
+	fprintf(out, "%-*s%-*s%-*s%s\n", w, d, COL, raw ? "Raw clk" : "Average clk", COL,
+		"STDDEV", "Call Count");
+	for (size_t j = 0; j < n; j++) {
+		json_t *mean = json_object_get(rows[j], raw ? "raw_avg_cycles" : "avg_cycles");
+		json_t *sd = json_object_get(rows[j], raw ? "raw_stddev" : "stddev");
+		json_int_t interrupted = json_integer_value(json_object_get(rows[j], "interrupted"));
+		char label[80], m[32];
+
+		snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
+		if (mean)
+			format_mean(m, sizeof(m), json_number_value(mean),
+				    resolution(rows[j], step), raw, marked);
+		else
+			snprintf(m, sizeof(m), "-");
+		fprintf(out, "%-*s%-*s%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL,
+			json_number_value(sd), json_integer_value(json_object_get(rows[j], "calls")));
+		if (interrupted)
+			snprintf(aside + strlen(aside), sizeof(aside) - strlen(aside), "%s%s %"
+				 JSON_INTEGER_FORMAT, aside[0] ? ", " : "", str(rows[j], "function"),
+				 interrupted);
+	}
+	if (aside[0])
+		fprintf(out, "(set aside: timed regions longer than the interruption threshold, "
+			"counted under interruptions: %s)\n", aside);
+	fprintf(out, "\n");
+}
+
+/* the design entry a design is compared with, NULL for the baseline itself */
+static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, int names)
+{
+	json_t *x;
+	size_t i;
+
+	/* one design over a sweep: every configuration against the first */
+	if (names < 2)
+		return dj == json_array_get(designs, 0) ? NULL : json_array_get(designs, 0);
+	if (!strcmp(str(dj, "design_name"), baseline))
+		return NULL;
+	json_array_foreach(designs, i, x)
+		if (!strcmp(str(x, "design_name"), baseline) &&
+		    !strcmp(str(x, "config"), str(dj, "config")))
+			return x;
+	return NULL;
+}
+
+/* design names in a result (a sweep repeats them) */
+static int design_names(json_t *designs)
+{
+	json_t *x, *y;
+	size_t i, j;
+	int n = 0;
+
+	json_array_foreach(designs, i, x) {
+		int seen = 0;
+
+		json_array_foreach(designs, j, y) {
+			if (j >= i)
+				break;
+			seen |= !strcmp(str(x, "design_name"), str(y, "design_name"));
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+/* d - base for every function both have; returns whether any differs significantly */
+static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, double step,
+		      int raw)
+{
+	const char *d = str(dj, "design"), *b = str(base, "design");
+	const char *key = raw ? "raw_avg_cycles" : "avg_cycles";
+	json_t *rows[MAX_ROWS];
+	char title[400];
+	size_t n = design_functions(functions, d, rows, MAX_ROWS);
+	int w, any_sig = 0;
+
+	snprintf(title, sizeof(title), "%s - %s", d, b);
+	w = first_col(title);
+	fprintf(out, "%-*s%-*s%s\n", w, title, COL, "Diff (cycles)", "Diff %");
+	for (size_t j = 0; j < n; j++) {
+		json_t *bf = find_function(functions, b, str(rows[j], "function"));
+		double va[MAX_RUNS], vb[MAX_RUNS], x, y;
+		int na, nb, sig;
+		char label[80];
+
+		if (!bf)
+			continue;
+		x = json_number_value(json_object_get(rows[j], key));
+		y = json_number_value(json_object_get(bf, key));
+		na = run_means(rows[j], key, va, MAX_RUNS);
+		nb = run_means(bf, key, vb, MAX_RUNS);
+		sig = pcb_welch_significant(va, na, vb, nb);
+		any_sig |= sig;
+		snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
+		fprintf(out, "%-*s%-*.2f", w, label, COL, x - y);
+		/* no percentage of nothing: a base at or below the empty region */
+		if (y > 0)
+			fprintf(out, "%s%.2f%s\n", !raw && y < resolution(bf, step) ? "~" : "",
+				100 * (x - y) / y, sig ? "*" : "");
+		else
+			fprintf(out, "-\n");
+	}
+	fprintf(out, "\n");
+	return any_sig;
+}
+
+void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts)
+{
+	json_t *designs = json_object_get(result, "designs");
+	json_t *functions = json_object_get(result, "functions");
+	json_t *sc = json_object_get(result, "scenario"), *dj, *rows[MAX_ROWS];
+	json_t *ctx = json_object_get(result, "context");
+	double step = (double)json_integer_value(json_object_get(ctx, "tsc_step"));
+	const char *baseline = json_object_get(sc, "baseline") ? str(sc, "baseline") :
+			       str(json_array_get(designs, 0), "design_name");
+	int names = design_names(designs), any_sig = 0, compared = 0, marked = 0;
+	size_t i, n;
+
+	json_array_foreach(designs, i, dj)
+		design_block(out, functions, dj, step, opts->raw, &marked);
+	if (marked)
+		fprintf(out, "~ below the timer's resolution: the TSC advances in steps of %.0f "
+			"tick(s), so a region reads to the step and the mean is an average of\n"
+			"  steps; <1 step: less than the empty region itself\n\n", step);
+
+	json_array_foreach(designs, i, dj) {
+		json_t *base = baseline_of(designs, dj, baseline, names);
+
+		if (!base)
+			continue;
+		any_sig |= diff_block(out, functions, dj, base, step, opts->raw);
+		compared = 1;
+	}
+	if (compared)
+		fprintf(out, "%s", any_sig ? "* the run means differ at 95% confidence "
+			"(Welch's t-test)\n\n" : "no difference is significant at 95% confidence "
+			"(Welch's t-test over run means)\n\n");
+
+	/* distribution of the per-call figure */
+	json_array_foreach(designs, i, dj) {
+		const char *d = str(dj, "design");
+		char title[400];
+		int w;
+
+		snprintf(title, sizeof(title), "%s percentiles", d);
+		w = first_col(title);
+		fprintf(out, "%-*s%-10s%-10s%-10s%s\n", w, title, "p50", "p99", "p99.9", "max");
+		n = design_functions(functions, d, rows, MAX_ROWS);
+		for (size_t j = 0; j < n; j++) {
+			char label[80];
+
+			snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
+			fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-10" JSON_INTEGER_FORMAT
+				"%-10" JSON_INTEGER_FORMAT "%" JSON_INTEGER_FORMAT "\n", w, label,
+				json_integer_value(json_object_get(rows[j], "p50")),
+				json_integer_value(json_object_get(rows[j], "p99")),
+				json_integer_value(json_object_get(rows[j], "p999")),
+				json_integer_value(json_object_get(rows[j], "max")));
+		}
+		fprintf(out, "\n");
+	}
+}
