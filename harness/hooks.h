@@ -45,10 +45,18 @@ struct pcb_workq;
 /* bit 0 of work->data: WORK_STRUCT_PENDING (include/linux/workqueue.h) */
 #define WORK_STRUCT_PENDING	1L
 
+/* empty regions a worker times between two chunks of operations */
+#define PCB_EMPTY_PER_CHUNK	8
+/* their lengths are counted exactly below this many ticks */
+#define PCB_EMPTY_MAX_TICKS	1024
+
 /* per-CPU instrumentation, as the cover letter's percpu struct dbg */
 struct pcb_dbg {
 	uint64_t overhead;		/* empty-region ticks, rounded, for histograms */
 	uint64_t limit;			/* a region longer than this was interrupted */
+	/* empty regions timed during the run, in the loop's own conditions */
+	uint32_t empty[PCB_EMPTY_MAX_TICKS];
+	uint64_t empty_n, empty_over;
 	const struct pcb_counters *pmc;	/* per-call counter reads, NULL when off */
 	struct pcb_stat stat[PCB_MAX_FN];
 	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
@@ -101,6 +109,26 @@ static inline void pcb_hook_contended(struct pcb_cpu_harness *h, const char *fn,
 static inline void pcb_dbg_record(struct pcb_dbg *d, int fn, uint64_t raw, uint64_t calls)
 {
 	pcb_stat_record(&d->stat[fn], raw, d->overhead, calls, d->limit);
+}
+
+/*
+ * Between two chunks of operations: a few empty timed regions, so that the
+ * region subtracted is measured in the run, under the loop's own cache,
+ * frequency and TSC phase, not only before it.
+ */
+static inline void pcb_dbg_time_empty(struct pcb_dbg *d)
+{
+	for (int i = 0; i < PCB_EMPTY_PER_CHUNK; i++) {
+		uint64_t t0 = pcb_tsc_start();
+		uint64_t t1 = pcb_tsc_end();
+		uint64_t e = t1 - t0;
+
+		if (e < PCB_EMPTY_MAX_TICKS)
+			d->empty[e]++;
+		else
+			d->empty_over++;
+	}
+	d->empty_n += PCB_EMPTY_PER_CHUNK;
 }
 
 /* around a timed call, outside its TSC reads */

@@ -50,6 +50,8 @@ static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 	for (int i = 0; i < runs; i++) {
 		/* the empty region each run subtracted: 30 ticks, and 33 after run 2 */
 		r->ovh[i].start = 30;
+		r->ovh[i].in_run = 30;
+		r->ovh[i].subtracted = 30;
 		r->ovh[i].end = i == 1 ? 33 : 30;
 		r->ovh[i].lo = 29;
 		r->ovh[i].hi = 33;

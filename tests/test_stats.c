@@ -75,10 +75,11 @@ int main(void)
 	CHECK(pcb_stat_mean(&st, 42.0) >= 0, "mean %.3f", pcb_stat_mean(&st, 42.0));
 
 	/*
-	 * A noisy calibration: 9990 empty regions of 42 or 63 ticks and ten VM
-	 * exits of 350 ticks and more. The mean moves by the exits; the median
-	 * that is subtracted does not, and the spread is the 5th and 95th
-	 * percentiles.
+	 * A noisy calibration on a TSC that steps by 21: 9990 empty regions read
+	 * as 42 or 63 ticks by their phase, and ten VM exits of 350 ticks and
+	 * more. A plain mean moves by the exits; the median (42) is a step off
+	 * the regions' cost; what is subtracted is the mean of the regions no
+	 * longer than twice the median.
 	 */
 	{
 		static uint32_t counts[PCB_OVERHEAD_MAX_TICKS];
@@ -94,8 +95,10 @@ int main(void)
 			sum += 350 + i;
 		}
 		sum += 1e7;	/* and one past the counted range */
-		pcb_overhead_from_counts(&o, counts, 10000, 1);
+		pcb_overhead_from_counts(&o, counts, PCB_OVERHEAD_MAX_TICKS, 10000, 1);
 		CHECK(o.median == 42, "median %.1f", o.median);
+		CHECK_NEAR(o.trimmed, (8991.0 * 42 + 999.0 * 63) / 9990, 1e-9);
+		CHECK(o.set_aside == 10, "%lu set aside", (unsigned long)o.set_aside);
 		CHECK(o.lo == 42 && o.hi == 63, "p5 %.1f p95 %.1f", o.lo, o.hi);
 		CHECK(sum / 10000 > 1000, "the mean would have subtracted %.1f", sum / 10000);
 		CHECK(o.samples == 10000 && o.outliers == 1, "outliers");

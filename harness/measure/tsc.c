@@ -132,18 +132,37 @@ void pcb_overhead_measure(struct pcb_overhead *o, int samples)
 		else
 			o->outliers++;
 	}
-	pcb_overhead_from_counts(o, counts, (uint64_t)samples, o->outliers);
+	pcb_overhead_from_counts(o, counts, PCB_OVERHEAD_MAX_TICKS, (uint64_t)samples, o->outliers);
 }
 
-void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t samples,
-			      uint64_t outliers)
+void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t max,
+			      uint64_t samples, uint64_t outliers)
 {
+	double sum = 0, n = 0;
+	uint64_t limit;
+
+	memset(o, 0, sizeof(*o));
 	o->samples = samples;
 	o->outliers = outliers;
+	if (samples <= outliers)
+		return;
 	/* regions past the range are the longest: they only move the upper quantiles */
-	o->median = count_quantile(counts, samples, 0.5, PCB_OVERHEAD_MAX_TICKS);
-	o->lo = count_quantile(counts, samples, 0.05, PCB_OVERHEAD_MAX_TICKS);
-	o->hi = count_quantile(counts, samples, 0.95, PCB_OVERHEAD_MAX_TICKS);
+	o->median = count_quantile(counts, samples, 0.5, max);
+	o->lo = count_quantile(counts, samples, 0.05, max);
+	o->hi = count_quantile(counts, samples, 0.95, max);
+	/*
+	 * An empty region twice as long as the median was interrupted. The rest
+	 * are averaged, not reduced to their median: on a TSC that advances in
+	 * steps, a region reads as one step or the next by its phase, and only
+	 * the mean of those reads is the region's cost.
+	 */
+	limit = (uint64_t)(2 * o->median) + 1;
+	for (uint64_t v = 0; v < limit && v < max; v++) {
+		sum += (double)v * counts[v];
+		n += counts[v];
+	}
+	o->trimmed = n > 0 ? sum / n : o->median;
+	o->set_aside = samples - (uint64_t)n;
 }
 
 double pcb_clock_overhead(enum pcb_timing mode)
@@ -152,7 +171,7 @@ double pcb_clock_overhead(enum pcb_timing mode)
 
 	(void)mode;	/* both modes pay one region: per call, or per batch */
 	pcb_overhead_measure(&o, OVERHEAD_SAMPLES);
-	return o.median;
+	return o.trimmed;
 }
 
 static int kernel_tsc_sysfs(struct pcb_clock *clk)

@@ -53,23 +53,27 @@ struct pcb_clock {
 };
 
 /*
- * The cost of an empty timed region, as an order statistic of its
- * distribution: one VM exit or preemption among the samples moves a mean
- * by hundreds of ticks, a median not at all.
+ * The cost of an empty timed region: the mean of the regions no longer than
+ * twice the median. One VM exit or preemption among the samples moves a
+ * plain mean by hundreds of ticks; the median resists it but, on a TSC that
+ * advances in steps of many ticks, is off by up to a step, since a region
+ * reads as one step or the next by its phase.
  */
 #define PCB_OVERHEAD_MAX_TICKS	4096	/* counted exactly below this */
 #define PCB_OVERHEAD_SAMPLES	50000	/* a worker's burst before and after each run */
 
 struct pcb_overhead {
-	double median;			/* what is subtracted */
+	double trimmed;			/* what is subtracted: the mean without interrupted regions */
+	uint64_t set_aside;		/* regions longer than twice the median */
+	double median;
 	double lo, hi;			/* 5th and 95th percentiles: the spread */
 	uint64_t samples, outliers;	/* outliers: regions past the counted range */
 };
 
 void pcb_overhead_measure(struct pcb_overhead *o, int samples);
-/* the same from counts[PCB_OVERHEAD_MAX_TICKS] of samples regions, outliers past the range */
-void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t samples,
-			      uint64_t outliers);
+/* the same from counts[max] of samples regions, outliers past the range */
+void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t max,
+			      uint64_t samples, uint64_t outliers);
 
 /* calibrate: ms of calibration against CLOCK_MONOTONIC_RAW */
 void pcb_clock_calibrate(struct pcb_clock *clk, int ms);

@@ -370,9 +370,10 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 }
 
 /*
- * What each worker subtracted in each run (the median empty region before
- * the run), what the same read after it, and the spread; a note for every
- * run whose empty region moved by more than a TSC step meanwhile.
+ * What each worker subtracted in each run (the empty region timed during the
+ * run, else the one before it), the same before, during and after, and the
+ * spread; a note for every run whose empty region moved by more than a TSC
+ * step from its start to its end.
  */
 static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 {
@@ -385,9 +386,11 @@ static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 		for (int i = 0; i < r->nr_workers; i++) {
 			const struct pcb_run_overhead *o = &r->ovh[run * r->nr_workers + i];
 
-			json_array_append_new(a, json_pack("{s:i,s:i,s:f,s:f,s:f,s:f}",
-				"run", run + 1, "cpu", (int)r->worker[i].cpu, "start", o->start,
-				"end", o->end, "p5", o->lo, "p95", o->hi));
+			json_array_append_new(a, json_pack("{s:i,s:i,s:f,s:f,s:f,s:I,s:f,s:f,s:f}",
+				"run", run + 1, "cpu", (int)r->worker[i].cpu, "subtracted",
+				o->subtracted, "start", o->start, "in_run", o->in_run,
+				"in_run_regions", (json_int_t)o->in_run_regions, "end", o->end,
+				"p5", o->lo, "p95", o->hi));
 			moved += fabs(o->end - o->start) > step;
 		}
 	if (moved) {

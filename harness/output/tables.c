@@ -68,7 +68,8 @@ static void subtracted_range(json_t *result, double *lo, double *hi)
 
 	json_array_foreach(json_object_get(result, "designs"), i, dj)
 		json_array_foreach(json_object_get(dj, "overhead_ticks"), j, o) {
-			double v = json_number_value(json_object_get(o, "start"));
+			json_t *sub = json_object_get(o, "subtracted");
+			double v = json_number_value(sub ? sub : json_object_get(o, "start"));
 
 			if (first || v < *lo)
 				*lo = v;

@@ -94,6 +94,29 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 	uint64_t max_start = 0, min_end = UINT64_MAX, span = 0;
 	struct pcb_counter_result *cr = &res->counters;
 
+	/* what each worker subtracts: its empty regions timed during the run */
+	for (int i = 0; i < nr; i++) {
+		const struct pcb_dbg *dbg = &t[i].w->dbg;
+		struct pcb_run_overhead *o = &res->ovh[run * nr + i];
+		struct pcb_overhead in_run;
+
+		pcb_overhead_from_counts(&in_run, dbg->empty, PCB_EMPTY_MAX_TICKS, dbg->empty_n,
+					 dbg->empty_over);
+		o->start = t[i].ovh_start.trimmed;
+		o->end = t[i].ovh_end.trimmed;
+		o->in_run = in_run.trimmed;
+		o->in_run_regions = dbg->empty_n;
+		if (dbg->empty_n >= PCB_EMPTY_MIN_REGIONS) {
+			t[i].overhead = in_run.trimmed;
+			o->lo = in_run.lo;
+			o->hi = in_run.hi;
+		} else {
+			o->lo = t[i].ovh_start.lo;
+			o->hi = t[i].ovh_start.hi;
+		}
+		o->subtracted = t[i].overhead;
+	}
+
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		struct pcb_fn_result *fr = &res->fn[f];
 		double sum = 0, raw = 0;
@@ -115,12 +138,6 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 	}
 	for (int i = 0; i < nr; i++) {
 		struct pcb_worker *w = t[i].w;
-		struct pcb_run_overhead *o = &res->ovh[run * nr + i];
-
-		o->start = t[i].ovh_start.median;
-		o->end = t[i].ovh_end.median;
-		o->lo = t[i].ovh_start.lo;
-		o->hi = t[i].ovh_start.hi;
 
 		for (int e = 0; e < cr->nr_events; e++) {
 			pcb_counter_add(&cr->ctr[i * PCB_MAX_EVENTS + e], &t[i].ctr[e]);

@@ -27,11 +27,21 @@ struct pcb_fn_result {
 	struct pcb_stat total;		/* every run and worker merged */
 };
 
-/* the empty region a worker subtracted in one run, and the same measured after it */
+/*
+ * The empty region of one worker's run: before it, during it (between
+ * chunks of operations, in the loop's own conditions) and after it. What is
+ * subtracted is the one measured during the run where it has enough
+ * regions, else the one before.
+ */
 struct pcb_run_overhead {
-	double start, end;		/* medians, ticks */
-	double lo, hi;			/* the start burst's 5th and 95th percentiles */
+	double start, in_run, end;	/* trimmed means, ticks */
+	double subtracted;
+	double lo, hi;			/* the 5th and 95th percentiles of what was subtracted */
+	uint64_t in_run_regions;
 };
+
+/* regions timed during a run that make its own estimate */
+#define PCB_EMPTY_MIN_REGIONS	256
 
 struct pcb_worker_info {
 	unsigned int cpu;

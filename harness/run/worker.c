@@ -36,6 +36,8 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 
 	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
 	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
+	memset(w->dbg.empty, 0, sizeof(w->dbg.empty));
+	w->dbg.empty_n = w->dbg.empty_over = 0;
 	memset(cpu->ev, 0, sizeof(cpu->ev));
 	memset(cpu->h.cc, 0, sizeof(cpu->h.cc));
 	memset(&w->gaps, 0, sizeof(w->gaps));
@@ -124,7 +126,7 @@ void *pcb_worker_main(void *arg)
 
 		/* the empty region, warm, just before the timed part */
 		pcb_overhead_measure(&t->ovh_start, PCB_OVERHEAD_SAMPLES);
-		t->overhead = t->ovh_start.median;
+		t->overhead = t->ovh_start.trimmed;
 		w->dbg.overhead = (uint64_t)(t->overhead + 0.5);
 
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */

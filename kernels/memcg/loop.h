@@ -123,6 +123,7 @@ pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
 			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
 		}
 		w->w.ops += PCB_CHUNK;
+		pcb_dbg_time_empty(this->h.dbg);
 	} while (!pcb_loop_done(&w->w));
 }
 
@@ -193,6 +194,7 @@ static inline void pcb_loop_batch_charge(struct memcg_worker *w)
 			memcg_drain_between_ops(this);
 			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
 		}
+		pcb_dbg_time_empty(dbg);
 	} while (!pcb_loop_done(&w->w));
 
 	/* hand the held pages back, as uncharge_batch() would */
