@@ -150,6 +150,8 @@ struct pcb_model {
 int pcb_key_find(const char *section, const char *name);
 void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, size_t errlen,
 			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* whether a key was written (in the file, by --set or an option), not defaulted */
+int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
 
 /* every model, NULL-terminated (run/models.c) */
 extern const struct pcb_model *const pcb_models[];

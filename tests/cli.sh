@@ -147,5 +147,63 @@ done
 expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
 grep -q "drain.rate_hz: 'fast' is not a number in 0..1000000" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
 
+# a comment of any length stays a comment; an indented line is a line of its own
+{
+	printf '[run]\n;%0200d runs = 999\n' 0
+	printf '  runs = 3\n  timing = call\n'
+} > "$tmp/long.scn"
+expect_rc 0 "$pcpbench" run --dry-run "$tmp/long.scn"
+grep -q "timing call, 3 runs" "$tmp/out" && ok || bad "long comment or indented lines: $(cat "$tmp/out")"
+
+# result.json is untrusted: figures no run can produce are refused, not printed
+res=$(ls "$tmp"/results-batch/default-*/result.json | head -1)
+sed 's/"avg_cycles": [-0-9.e+]*/"avg_cycles": 1e308/' "$res" > "$tmp/extreme.json"
+expect_rc 2 "$pcpbench" report "$tmp/extreme.json"
+grep -q "is not a figure a run can produce" "$tmp/err" && ok || bad "extreme report: $(cat "$tmp/err")"
+head -c 300 "$res" > "$tmp/cut.json"
+expect_rc 2 "$pcpbench" report "$tmp/cut.json"
+
+# an unusable --out is found before anything runs
+touch "$tmp/a-file"
+expect_rc 2 "$pcpbench" run --out "$tmp/a-file"
+grep -q -- "--out $tmp/a-file: not a directory" "$tmp/err" && ok || bad "--out file: $(cat "$tmp/err")"
+
+# a temporary result directory whose process died is removed by the next run
+mkdir -p "$tmp/stale/.default-20260101T000000Z.tmp.999999"
+touch "$tmp/stale/.default-20260101T000000Z.tmp.999999/result.json"
+expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=5 --set run.warmup_ms=0 --out "$tmp/stale"
+[ ! -e "$tmp/stale/.default-20260101T000000Z.tmp.999999" ] && ok || bad "stale temporary directory kept"
+
+# Ctrl-C stops at the next run boundary and writes what finished, complete: false
+"$pcpbench" run --set run.runs=200 --set run.duration_ms=20 --set run.warmup_ms=0 \
+	--out "$tmp/int" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "interrupted run: exit $rc: $(cat "$tmp/err")"
+grep -q "interrupted after" "$tmp/err" && ok || bad "interruption not said: $(cat "$tmp/err")"
+grep -q '"complete": false' "$tmp"/int/default-*/result.json 2>/dev/null && ok ||
+	bad "no result with complete: false"
+
+# poll delivery under fast drains ends with its runs, whatever the owner does
+start=$(date +%s)
+expect_rc 0 timeout 120 "$pcpbench" run --quick --set run.duration_ms=100 --set run.warmup_ms=0 \
+	--set run.work_delivery=poll --set drain.rate_hz=10000 --set run.designs=local_lock \
+	--set run.timing=call --out "$tmp/poll"
+[ $(($(date +%s) - start)) -lt 30 ] && ok || bad "poll delivery run took $(($(date +%s) - start)) s"
+
+# no SCHED_FIFO: drain work goes by signal, and the result says so
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/nobody" && chmod 777 "$tmp/nobody" "$tmp"
+	expect_rc 0 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$pcpbench" run --quick --set run.duration_ms=20 --set run.warmup_ms=0 \
+		--set drain.rate_hz=100 --set run.designs=local_lock --out "$tmp/nobody"
+	grep -q "delivered by signal instead" "$tmp/out" && ok || bad "no SCHED_FIFO note: $(cat "$tmp/out" "$tmp/err")"
+else
+	echo "skipped: the unprivileged run needs root and setpriv"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -44,6 +44,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (strcmp(json_string_value(json_object_get(result, "format")) ?: "", PCB_RESULT_FORMAT))
 		die_usage("%s: not a %s file", path, PCB_RESULT_FORMAT);
+	if (pcb_result_check(result, err, sizeof(err)) < 0)
+		die_usage("%s: %s", path, err);
 	if (pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err)) < 0)
 		die_usage("%s: %s", path, err);
 	json_decref(result);

@@ -104,11 +104,16 @@ int pcb_welch_significant(const double *a, int na, const double *b, int nb)
 	vb = pcb_stddev(b, nb);
 	vb *= vb;
 	se2 = va / na + vb / nb;
+	if (!isfinite(se2))
+		return 0;
 	if (se2 == 0)
 		return pcb_mean(a, na) != pcb_mean(b, nb);
 	t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
 	/* Welch-Satterthwaite degrees of freedom, rounded down (conservative) */
 	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
+	/* run means so far apart that the arithmetic overflows say nothing reliable */
+	if (!isfinite(t) || !isfinite(df))
+		return 0;
 	if (df < 1)
 		df = 1;
 	crit = df >= 31 ? 1.960 + 2.4 / df : t975[(int)df - 1];

@@ -31,6 +31,9 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen);
 
+/* a result read back (untrusted): shapes and numbers; 0, or -1 with what is wrong */
+int pcb_result_check(json_t *result, char *err, size_t errlen);
+
 /* how the tables show a result */
 struct pcb_table_opts {
 	int raw;			/* means with the timer included, as the seeds' instrumentation */

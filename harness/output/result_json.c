@@ -428,9 +428,10 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 		json_object_set_new(dj, m->note_key, json_string(r->model_note));
 	m->result_json(dj, &fig);
 	json_object_set_new(dj, "drain", json_string(r->design->drain.name));
-	if (r->design->drain.queues_work)
-		json_object_set_new(dj, "work_delivery",
-				    json_string(pcb_delivery_name[r->sc->delivery]));
+	if (r->delivery >= 0)
+		json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[r->delivery]));
+	if (r->run_note[0])
+		json_array_append_new(notes, json_string(r->run_note));
 	json_object_set_new(dj, "work", json_pack("{s:I,s:I,s:I}",
 		"queued", (json_int_t)r->drain.work_queued, "ran", (json_int_t)r->drain.work_ran,
 		"deferred", (json_int_t)r->drain.work_deferred));

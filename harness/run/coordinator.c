@@ -116,7 +116,11 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 
 	if (c->d->drain.queues_work) {
 		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);
+		uint64_t now = pcb_tsc_now();
 
+		/* work its owner will never run (it stopped at the deadline) ends with the run */
+		if (c->deadline && now + timeout > c->deadline)
+			timeout = c->deadline > now ? c->deadline - now : 0;
 		/* until every work item queued has run */
 		if (pcb_work_wait_idle(c->cpus, c->nr_cpus, timeout, 1) == 0) {
 			c->completion.count[pcb_hist_index(pcb_tsc_end() - t0)]++;
@@ -168,6 +172,7 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 	uint64_t fired = 0, next = start, rng = seed | 1;
 	double mean_ticks;
 
+	c->deadline = deadline;
 	if (p->count > 0)
 		mean_ticks = (double)(deadline - start) / (double)(p->count + 1);
 	else if (p->rate_hz > 0)
@@ -187,8 +192,11 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 			u = (double)((rng * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
 			gap = -log(1.0 - u) * mean_ticks;
 		}
+		/* the schedule and the clock both end at the deadline, however late a drain ran */
+		if (gap >= (double)(deadline - next))
+			break;
 		next += (uint64_t)gap;
-		if (next >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
+		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
 			break;
 		wait_until(next, tsc_hz);
 		for (int b = 0; b < p->burst; b++) {

@@ -29,6 +29,7 @@ struct pcb_coord {
 	const struct pcb_variant *v;
 	void *shared;			/* the model's state of this design's runs */
 	double tsc_hz;
+	uint64_t deadline;		/* the run's end: no drain waits past it */
 	struct pcb_cpu *self;		/* the coordinator's own CPU area */
 	void *self_area;
 	size_t area_size;

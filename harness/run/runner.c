@@ -247,6 +247,34 @@ static void check_failed(struct pcb_design_result *res, const char *when, const 
 	snprintf(res->check, sizeof(res->check), "%s: %s", when, msg);
 }
 
+/*
+ * How drain work reaches the workers' CPUs: not at all where no drain runs
+ * (no helper thread is started), and by signal where the kworker helper
+ * would need SCHED_FIFO and this process may not have it.
+ */
+static int pick_delivery(const struct pcb_scenario *sc, const struct pcb_design *d,
+			 struct pcb_design_result *res)
+{
+	static int fifo = -1;
+
+	if (!d->drain.queues_work || (sc->drain_rate_hz <= 0 && sc->drain_count <= 0)) {
+		res->delivery = -1;
+		return -1;
+	}
+	res->delivery = sc->delivery;
+	if (sc->delivery != PCB_DELIVER_KWORKER)
+		return sc->delivery;
+	if (fifo < 0)
+		fifo = pcb_workq_fifo_permitted();
+	if (!fifo) {
+		snprintf(res->run_note, sizeof(res->run_note), "%s: the kworker helper needs "
+			 "SCHED_FIFO (CAP_SYS_NICE), refused here: drain work was delivered by "
+			 "signal instead", res->label);
+		res->delivery = PCB_DELIVER_SIGNAL;
+	}
+	return res->delivery;
+}
+
 /* the threads, each on the one barrier; returns -1 with err if one cannot start */
 static void start_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t *coord)
 {
@@ -352,6 +380,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 				  err, errlen);
 	if (!s.model_shared)
 		goto out_free;
+	s.delivery = pick_delivery(sc, d, res);
 	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
 	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
 	s.tsc_hz = clk->tsc_hz;
@@ -392,8 +421,10 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		cpus[i] = t[i].w->cpu;
 		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
 	}
-	if (i == nr && run_one(&s, t, ws, nr, res, clk, run, err, errlen) == 0)
+	if (i == nr && run_one(&s, t, ws, nr, res, clk, run, err, errlen) == 0) {
+		res->runs_done++;
 		rc = 0;
+	}
 	stop_threads(&s, t, nr, coord_tid);
 	if (rc == 0)
 		final_check(&s, t, ws, nr, res);

@@ -87,7 +87,10 @@ struct pcb_design_result {
 	const struct pcb_scenario *sc;	/* this configuration */
 	char label[PCB_LABEL_LEN + 32];	/* design and configuration, as the tables name it */
 	char model_note[256];		/* what the model's setup said of itself */
+	char run_note[256];		/* what the runner had to change, for the notes */
+	int delivery;			/* the work delivery in force, -1 where none ran */
 	int runs;
+	int runs_done;			/* runs that finished */
 	int nr_workers;
 	struct pcb_worker_info *worker;
 	struct pcb_run_overhead *ovh;	/* [run * nr_workers + worker] */

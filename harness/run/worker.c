@@ -78,8 +78,8 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	cpu->h.dbg = &t->w->dbg;
 	if (s->sc->counters.per_call)
 		t->w->dbg.pmc = &t->pmc;
-	if (s->d->drain.queues_work) {
-		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)s->sc->delivery, v->drain_local,
+	if (s->delivery >= 0) {
+		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
 				    v->work_data(cpu->stock), (int)t->cpu, t->errmsg,
 				    sizeof(t->errmsg)) < 0)
 			t->error = -EINVAL;

@@ -278,6 +278,12 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	    get_designs(sc, err, errlen) < 0 || convert_all(sc, err, errlen) < 0 ||
 	    get_counters(sc, err, errlen) < 0)
 		return -1;
+	/* a rate whose first drain would come after the run is no rate */
+	if (sc->drain_rate_hz > 0 && sc->drain_rate_hz < PCB_DRAIN_MIN_RATE_HZ) {
+		pcb_scenario_key_error(sc, K_DRAIN_RATE_HZ, err, errlen, "%g: 0 (no drains) or at "
+				       "least %g a second", sc->drain_rate_hz, PCB_DRAIN_MIN_RATE_HZ);
+		return -1;
+	}
 	if (sc->model->finish &&
 	    sc->model->finish(sc->config, sc->timing, sc, err, errlen) < 0)
 		return -1;

@@ -73,6 +73,11 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int k, char *err, siz
 			 key->name, msg);
 }
 
+int pcb_scenario_key_given(const struct pcb_scenario *sc, int k)
+{
+	return k >= 0 && k < PCB_MAX_KEYS && sc->line[k] != 0;
+}
+
 struct parse_state {
 	struct pcb_scenario *sc;
 	int line;		/* the line the reader handed inih last */
@@ -83,22 +88,46 @@ struct parse_state {
 	const char *text;	/* what remains to read */
 };
 
+/*
+ * inih reads through a fixed line buffer: a longer line would be split and
+ * its tail read as a line of its own (a comment's text as a setting). So
+ * each line is handed over whole or not at all: comments become empty
+ * lines, whatever their length; leading blanks go (inih would take an
+ * indented line for a continuation of the previous value); an inline
+ * comment is cut; and what is left must fit, else the line is refused with
+ * its own number.
+ */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
-	const char *nl;
+	const char *line = ps->text, *nl, *end, *semi;
 	size_t len;
 
-	if (!*ps->text)
+	if (!*ps->text || ps->failed)
 		return NULL;
-	nl = strchr(ps->text, '\n');
-	len = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
-	if (len > (size_t)num - 1)
-		len = (size_t)num - 1;
-	memcpy(str, ps->text, len);
-	str[len] = 0;
-	ps->text += len;
+	nl = strchr(line, '\n');
+	ps->text = nl ? nl + 1 : line + strlen(line);
 	ps->line++;
+	end = nl ? nl : ps->text;
+	while (line < end && isspace((unsigned char)*line))
+		line++;
+	if (line < end && (*line == ';' || *line == '#'))
+		end = line;
+	for (semi = line; semi < end; semi++)
+		if (*semi == ';' && semi > line && isspace((unsigned char)semi[-1])) {
+			end = semi;
+			break;
+		}
+	len = (size_t)(end - line);
+	if (len + 2 > (size_t)num) {
+		snprintf(ps->err, ps->errlen, "%s:%d: a line of %zu characters (at most %d, "
+			 "comments aside)", ps->sc->file, ps->line, len, num - 2);
+		ps->failed = 1;
+		return NULL;
+	}
+	memcpy(str, line, len);
+	str[len] = '\n';
+	str[len + 1] = 0;
 
 	/* a [section] header is checked on its own line, keys or not */
 	{

@@ -27,7 +27,11 @@
 /* every key of the harness and of all models */
 #define PCB_MAX_KEYS 96
 /* a scenario's label, "slots=7 memcgs=12" */
-#define PCB_LABEL_LEN 160
+#define PCB_LABEL_LEN 512
+/* configurations a [sweep] may make */
+#define PCB_MAX_CONFIGS 1000
+/* the slowest drain rate: one in the longest run */
+#define PCB_DRAIN_MIN_RATE_HZ 0.001
 
 /* the harness's keys; models' keys follow from K_NR on (pcb_key_get()) */
 enum pcb_key_id {

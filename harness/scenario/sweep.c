@@ -41,11 +41,70 @@ int pcb_sweep_combos(const struct pcb_scenario *sc)
 	return n;
 }
 
+/* sweep.section.key on its line, as errors name it */
+static void sweep_error(const struct pcb_scenario *sc, int k, char *err, size_t errlen,
+			const char *what)
+{
+	const struct pcb_key *key = pcb_key_get(k);
+
+	snprintf(err, errlen, "%s:%d: sweep.%s.%s: %s", sc->file, sc->sweep_line[k], key->section,
+		 key->name, what);
+}
+
+int pcb_sweep_check(const struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	double combos = 1;
+	size_t label = 0;
+	char msg[PCB_SWEEP_VALUE_LEN * 2 + 64];
+
+	for (int k = 0; k < PCB_MAX_KEYS; k++) {
+		int n;
+		size_t longest = 0;
+
+		if (!sc->sweep[k])
+			continue;
+		n = list_item(sc->sweep[k], -1, NULL, 0);
+		for (int i = 0; i < n; i++) {
+			char a[PCB_SWEEP_VALUE_LEN + 1], b[PCB_SWEEP_VALUE_LEN + 1];
+
+			list_item(sc->sweep[k], i, a, sizeof(a));
+			if (strlen(a) >= PCB_SWEEP_VALUE_LEN || !*a) {
+				sweep_error(sc, k, err, errlen, !*a ? "an empty value" :
+					    "a value longer than the label can hold");
+				return -1;
+			}
+			longest = strlen(a) > longest ? strlen(a) : longest;
+			for (int j = 0; j < i; j++) {
+				list_item(sc->sweep[k], j, b, sizeof(b));
+				if (!strcmp(a, b)) {
+					snprintf(msg, sizeof(msg), "'%s' is listed twice", a);
+					sweep_error(sc, k, err, errlen, msg);
+					return -1;
+				}
+			}
+		}
+		combos *= n;
+		label += strlen(pcb_key_get(k)->name) + 2 + longest;
+		if (combos > PCB_MAX_CONFIGS) {
+			snprintf(msg, sizeof(msg), "the [sweep] makes %.0f configurations or more "
+				 "(at most %d)", combos, PCB_MAX_CONFIGS);
+			sweep_error(sc, k, err, errlen, msg);
+			return -1;
+		}
+		if (label >= PCB_LABEL_LEN) {
+			sweep_error(sc, k, err, errlen, "the configurations' labels would be longer "
+				    "than the tables can name");
+			return -1;
+		}
+	}
+	return (int)combos;
+}
+
 void pcb_sweep_apply(struct pcb_scenario *sc, int index)
 {
 	sc->label[0] = 0;
 	for (int k = 0; k < PCB_MAX_KEYS; k++) {
-		char v[128];
+		char v[PCB_SWEEP_VALUE_LEN];
 		int n;
 
 		if (!sc->sweep[k])

@@ -96,7 +96,11 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 	}
 	if (timing == PCB_TIMING_BATCH && c->workload != MEMCG_WL_CHARGE &&
 	    c->workload != MEMCG_WL_KMALLOC) {
-		pcb_scenario_key_error(sc, pcb_key_find("run", "timing"), err, errlen,
+		int timing_key = pcb_key_find("run", "timing");
+
+		/* name the key that was written, where it was written */
+		pcb_scenario_key_error(sc, pcb_scenario_key_given(sc, timing_key) ? timing_key :
+				       key_id(KEY_WORKLOAD), err, errlen,
 				       "batch timing is defined for the charge and kmalloc "
 				       "workloads; use call timing for %s", workloads[c->workload]);
 		return -1;

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run session: the scenarios' runs in their order, each scenario's
+ * tables and result, Ctrl-C at a run boundary, the CPUs locked against
+ * another pcpbench, and the output directory made ready before anything
+ * runs.
+ */
+#ifndef PCB_CLI_SESSION_H
+#define PCB_CLI_SESSION_H
+
+#include "../machine/topo.h"
+#include "../measure/tsc.h"
+#include "../output/result.h"
+#include "../scenario/scenario.h"
+
+struct progress {
+	const char *scenario;
+	const char *config;		/* the [sweep] configuration, "" if none */
+	double start;
+	double estimate;		/* seconds for everything */
+	int tty;
+};
+
+double now_s(void);
+
+/* SIGINT/SIGTERM: the first stops at the next run boundary, the second at once */
+void session_catch_signals(void);
+int session_interrupted(void);
+
+/* create DIR (and parents) and check it can take a result; -1 with err */
+int session_prepare_out(const char *dir, char *err, size_t errlen);
+/* lock cpus against another pcpbench; their list in busy when one holds them */
+void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len);
+
+/* every configuration of one scenario: runs in order, tables, result; exit status */
+int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
+		 struct pcb_scenario *cfg, int ncfg, const char *command, const char *out,
+		 const struct pcb_table_opts *tables, struct progress *pg);
+
+#endif

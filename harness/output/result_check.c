@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result.json read back is untrusted input: a file edited by hand, cut
+ * short or from another tool. Before any table is printed from it, every
+ * number must be finite and of a size a measurement can have, and the
+ * members the tables walk must have the types they expect.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "result.h"
+
+/* larger than any count or cycle figure a run can produce */
+#define PCB_RESULT_MAX_NUMBER 1e18
+#define PCB_RESULT_MAX_DEPTH 16
+
+static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err, size_t errlen)
+{
+	size_t at = strlen(path), i;
+	const char *key;
+	json_t *x;
+
+	if (depth > PCB_RESULT_MAX_DEPTH) {
+		snprintf(err, errlen, "%s: nested deeper than a result is", path);
+		return -1;
+	}
+	if (json_is_real(v) || json_is_integer(v)) {
+		double d = json_number_value(v);
+
+		if (!isfinite(d) || fabs(d) > PCB_RESULT_MAX_NUMBER) {
+			snprintf(err, errlen, "%s: %g is not a figure a run can produce", path, d);
+			return -1;
+		}
+		return 0;
+	}
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, x) {
+			snprintf(path + at, len - at, ".%s", key);
+			if (check_numbers(x, path, len, depth + 1, err, errlen) < 0)
+				return -1;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, x) {
+			snprintf(path + at, len - at, "[%zu]", i);
+			if (check_numbers(x, path, len, depth + 1, err, errlen) < 0)
+				return -1;
+		}
+	}
+	path[at] = 0;
+	return 0;
+}
+
+/* every element of result.name an object with the named string members */
+static int check_rows(json_t *result, const char *name, const char *const *strings,
+		      char *err, size_t errlen)
+{
+	json_t *a = json_object_get(result, name), *x;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "%s: not an array", name);
+		return -1;
+	}
+	json_array_foreach(a, i, x) {
+		if (!json_is_object(x)) {
+			snprintf(err, errlen, "%s[%zu]: not an object", name, i);
+			return -1;
+		}
+		for (int k = 0; strings[k]; k++)
+			if (!json_is_string(json_object_get(x, strings[k]))) {
+				snprintf(err, errlen, "%s[%zu].%s: missing or not a string", name, i,
+					 strings[k]);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int pcb_result_check(json_t *result, char *err, size_t errlen)
+{
+	static const char *const designs[] = { "design", "design_name", NULL };
+	static const char *const functions[] = { "design", "function", NULL };
+	static const char *const labelled[] = { "design", NULL };
+	char path[1024] = "result";
+
+	if (!json_is_object(result) || !json_is_array(json_object_get(result, "designs")) ||
+	    !json_is_array(json_object_get(result, "functions")) ||
+	    !json_is_object(json_object_get(result, "context")) ||
+	    !json_is_object(json_object_get(result, "scenario"))) {
+		snprintf(err, errlen, "not a pcpbench result (designs, functions, context, "
+			 "scenario missing)");
+		return -1;
+	}
+	if (check_rows(result, "designs", designs, err, errlen) < 0 ||
+	    check_rows(result, "functions", functions, err, errlen) < 0 ||
+	    check_rows(result, "drains", labelled, err, errlen) < 0 ||
+	    check_rows(result, "contention", labelled, err, errlen) < 0 ||
+	    check_rows(result, "interruptions", labelled, err, errlen) < 0 ||
+	    check_rows(result, "counters", labelled, err, errlen) < 0)
+		return -1;
+	return check_numbers(result, path, sizeof(path), 0, err, errlen);
+}
