@@ -164,9 +164,8 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 	json_object_set_new(o, "text", json_string(sc->text ? sc->text : ""));
 	for (int k = 0; k < pcb_nr_keys(); k++) {
 		const struct pcb_key *kd = pcb_key_get(k);
-		const struct pcb_model *owner = pcb_key_model(k);
 
-		if (owner && owner != sc->model)
+		if (k >= K_NR && !pcb_model_key(sc->model, k))
 			continue;
 		snprintf(key, sizeof(key), "%s.%s", kd->section, kd->name);
 		json_object_set_new(settings, key, json_string(sc->value[k]));

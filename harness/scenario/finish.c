@@ -27,10 +27,10 @@ static void store_long(void *base, const struct pcb_key *key, long v)
 	}
 }
 
-/* one typed key into its field of base */
-static int convert(struct pcb_scenario *sc, int k, void *base, char *err, size_t errlen)
+/* one typed key, as declared by key, into its field of base */
+static int convert(struct pcb_scenario *sc, int k, const struct pcb_key *key, void *base,
+		   char *err, size_t errlen)
 {
-	const struct pcb_key *key = pcb_key_get(k);
 	const char *s = sc->value[k];
 	char accepts[256], *end;
 
@@ -188,9 +188,9 @@ static int convert_all(struct pcb_scenario *sc, char *err, size_t errlen)
 	int n = pcb_nr_keys();
 
 	for (int k = 0; k < n; k++) {
-		const struct pcb_model *owner = pcb_key_model(k);
+		const struct pcb_key *key = k < K_NR ? pcb_key_get(k) : pcb_model_key(sc->model, k);
 
-		if (owner && owner != sc->model) {
+		if (!key) {
 			if (sc->line[k] != 0) {
 				pcb_scenario_key_error(sc, k, err, errlen, "not a key of model %s",
 						       sc->model->name);
@@ -198,7 +198,10 @@ static int convert_all(struct pcb_scenario *sc, char *err, size_t errlen)
 			}
 			continue;
 		}
-		if (convert(sc, k, owner ? sc->config : (void *)sc, err, errlen) < 0)
+		/* a key the models share takes this model's default */
+		if (sc->line[k] == 0 && strcmp(sc->value[k], key->def))
+			pcb_scenario_set_value(sc, k, key->def, 0, NULL);
+		if (convert(sc, k, key, k < K_NR ? (void *)sc : sc->config, err, errlen) < 0)
 			return -1;
 	}
 	return 0;

@@ -78,57 +78,61 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		"call timing: read the counters around every timed call, by rdpmc where possible"),
 };
 
-int pcb_nr_keys(void)
-{
-	int n = K_NR;
+/*
+ * Every key name once: the harness's, then each model's that no earlier
+ * table declared. Models may declare the same key (run.workload): it is one
+ * key with one value, which each model converts by its own declaration.
+ */
+static const struct pcb_key *all_keys[PCB_MAX_KEYS];
+static int nr_all;
 
+static void build_keys(void)
+{
+	if (nr_all)
+		return;
+	for (int k = 0; k < K_NR; k++)
+		all_keys[nr_all++] = &pcb_harness_keys[k];
 	for (int m = 0; pcb_models[m]; m++)
-		n += pcb_models[m]->nr_keys;
-	return n;
+		for (int k = 0; k < pcb_models[m]->nr_keys; k++) {
+			const struct pcb_key *key = &pcb_models[m]->keys[k];
+			int seen = 0;
+
+			for (int i = 0; i < nr_all && !seen; i++)
+				seen = !strcmp(all_keys[i]->section, key->section) &&
+				       !strcmp(all_keys[i]->name, key->name);
+			if (!seen && nr_all < PCB_MAX_KEYS)
+				all_keys[nr_all++] = key;
+		}
 }
 
-/* the model of key id and the id's index in its table */
-static const struct pcb_model *key_owner(int id, int *index)
+int pcb_nr_keys(void)
 {
-	id -= K_NR;
-	for (int m = 0; id >= 0 && pcb_models[m]; m++) {
-		if (id < pcb_models[m]->nr_keys) {
-			*index = id;
-			return pcb_models[m];
-		}
-		id -= pcb_models[m]->nr_keys;
-	}
-	return NULL;
+	build_keys();
+	return nr_all;
 }
 
 const struct pcb_key *pcb_key_get(int id)
 {
-	const struct pcb_model *m;
-	int i;
-
-	if (id < K_NR)
-		return &pcb_harness_keys[id];
-	m = key_owner(id, &i);
-	return m ? &m->keys[i] : NULL;
+	build_keys();
+	return id >= 0 && id < nr_all ? all_keys[id] : NULL;
 }
 
-const struct pcb_model *pcb_key_model(int id)
+const struct pcb_key *pcb_model_key(const struct pcb_model *m, int id)
 {
-	int i;
+	const struct pcb_key *key = pcb_key_get(id);
 
-	return id < K_NR ? NULL : key_owner(id, &i);
+	for (int k = 0; key && k < m->nr_keys; k++)
+		if (!strcmp(m->keys[k].section, key->section) && !strcmp(m->keys[k].name, key->name))
+			return &m->keys[k];
+	return NULL;
 }
 
 int pcb_key_find(const char *section, const char *name)
 {
-	int n = pcb_nr_keys();
-
-	for (int k = 0; k < n; k++) {
-		const struct pcb_key *key = pcb_key_get(k);
-
-		if (!strcmp(key->section, section) && !strcmp(key->name, name))
+	build_keys();
+	for (int k = 0; k < nr_all; k++)
+		if (!strcmp(all_keys[k]->section, section) && !strcmp(all_keys[k]->name, name))
 			return k;
-	}
 	return -1;
 }
 

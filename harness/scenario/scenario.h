@@ -74,11 +74,11 @@ extern const char *const pcb_order_name[];
 /* the harness's own keys, [K_NR] */
 extern const struct pcb_key pcb_harness_keys[K_NR];
 
-/* every key: the harness's, then each model's in pcb_models[] order */
+/* every key name once: the harness's, then the models' (which may share one) */
 int pcb_nr_keys(void);
 const struct pcb_key *pcb_key_get(int id);
-/* the model a key belongs to, NULL for the harness's */
-const struct pcb_model *pcb_key_model(int id);
+/* model m's declaration of key id, NULL where m has no such key */
+const struct pcb_key *pcb_model_key(const struct pcb_model *m, int id);
 /* id of section.name, or -1 */
 int pcb_key_find(const char *section, const char *name);
 
