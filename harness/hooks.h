@@ -218,6 +218,11 @@ void pcb_preempt_schedule(struct pcb_cpu *this);
 bool pcb_schedule_work_on(struct pcb_cpu *cpu);
 /* run the work queued to cpu if it is pending, in its owner's context */
 void pcb_run_work(struct pcb_cpu *cpu);
+/*
+ * flush_work() on each of cpus[]: wait until the work queued there ran, or
+ * until the run's end (an owner that stopped will not run it).
+ */
+void pcb_flush_work(struct pcb_cpu *const *cpus, int nr);
 
 /* poll delivery: between two operations of the owner */
 static inline void pcb_hook_work_poll(struct pcb_cpu *this, struct pcb_cpu_harness *h)

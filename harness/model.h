@@ -45,8 +45,8 @@ struct pcb_variant {
 	void (*run)(struct pcb_worker *w);
 	/* give back what the worker still holds, untimed */
 	void (*release)(struct pcb_worker *w);
-	/* the stock's work->data, where queue_work_on() sets PENDING; NULL without work */
-	atomic_long *(*work_data)(void *stock);
+	/* cpu's drain work->data, where queue_work_on() sets PENDING; NULL without work */
+	atomic_long *(*work_data)(struct pcb_cpu *cpu);
 	/* the owner drains its own cache (drain_local_stock()) */
 	void (*drain_local)(struct pcb_cpu *this);
 	/* the drain the coordinator calls, from `this`, over the online cpus[] */
@@ -139,6 +139,8 @@ struct pcb_model {
 	/* the model's figures in a design's result.json entry */
 	void (*result_json)(json_t *design, const struct pcb_model_figures *f);
 	const char *note_key;		/* result.json key of setup()'s note */
+	const char *cache_name;		/* what its per-CPU cache is called: stock, per_cpu_pages */
+	const char *invariant_name;	/* what check() checks: charge invariant, page invariant */
 
 	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
 	const char *calib_design;

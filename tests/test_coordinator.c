@@ -175,7 +175,7 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 		cpus[i]->isolated = i == 3;
 		if (d->drain.queues_work)	/* no owner runs: helpers deliver */
 			pcb_workq_start_virtual(&wq[i], cpus[i], v->drain_local,
-						v->work_data(cpus[i]->stock), err, sizeof(err));
+						v->work_data(cpus[i]), err, sizeof(err));
 	}
 	CHECK(pcb_coord_setup(&c, &memcg_model, d, v, shared, &topo, clk->tsc_hz, cpus, 4, stocks,
 			      err, sizeof(err)) == 0, "%s: %s", d->name, err);

@@ -85,7 +85,7 @@ static void *worker_thread(void *arg)
 	pin(os);
 	if (x->d->drain.queues_work &&
 	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
-			    x->v->work_data(w->cpu->stock), os, err, sizeof(err)) < 0) {
+			    x->v->work_data(w->cpu), os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		x->failed_setup = 1;
 	}

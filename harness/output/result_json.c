@@ -172,6 +172,12 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 	}
 	json_object_set_new(o, "settings", settings);
 	json_object_set_new(o, "model", json_string(sc->model->name));
+	{
+		char desc[256];
+
+		sc->model->describe(sc->config, desc, sizeof(desc));
+		json_object_set_new(o, "configuration", json_string(desc));
+	}
 	json_object_set_new(o, "baseline", json_string(sc->baseline->name));
 	json_object_set_new(o, "order", json_string(pcb_order_name[sc->order]));
 	json_object_set_new(o, "timing", json_string(pcb_timing_name((enum pcb_timing)sc->timing)));
@@ -426,6 +432,8 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	if (r->model_note[0] && m->note_key)
 		json_object_set_new(dj, m->note_key, json_string(r->model_note));
 	m->result_json(dj, &fig);
+	json_object_set_new(dj, "cache_name", json_string(m->cache_name));
+	json_object_set_new(dj, "invariant_name", json_string(m->invariant_name));
 	json_object_set_new(dj, "drain", json_string(r->design->drain.name));
 	if (r->delivery >= 0)
 		json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[r->delivery]));

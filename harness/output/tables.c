@@ -111,11 +111,16 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
 			"region %s per call)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
-	fprintf(out, "workers: CPU %s; workload %s, nr_pages %s; %s runs of %s ms; "
-		"memcg depth %s\n\n", str(sc, "workers"), str(settings, "run.workload"),
-		str(settings, "workload.nr_pages"), str(settings, "run.runs"),
-		str(settings, "run.ops")[0] != '0' ? "?" : str(settings, "run.duration_ms"),
-		str(settings, "memcg.depth"));
+	if (json_object_get(sc, "configuration"))	/* the model's own words */
+		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", str(sc, "workers"),
+			str(sc, "model"), str(sc, "configuration"), str(settings, "run.runs"),
+			str(settings, "run.ops")[0] != '0' ? "?" : str(settings, "run.duration_ms"));
+	else
+		fprintf(out, "workers: CPU %s; workload %s, nr_pages %s; %s runs of %s ms; "
+			"memcg depth %s\n\n", str(sc, "workers"), str(settings, "run.workload"),
+			str(settings, "workload.nr_pages"), str(settings, "run.runs"),
+			str(settings, "run.ops")[0] != '0' ? "?" : str(settings, "run.duration_ms"),
+			str(settings, "memcg.depth"));
 }
 
 /* 1234567 -> "1,234,567" */
@@ -466,10 +471,13 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 
 	json_array_foreach(designs, i, dj) {
 		json_t *work = json_object_get(dj, "work");
+		json_t *inv = json_object_get(dj, "invariant_name");
+		json_t *cache = json_object_get(dj, "cache_name");
 
-		fprintf(out, "%s: charge invariant %s; stock %" JSON_INTEGER_FORMAT " bytes; %"
+		fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %"
 			JSON_INTEGER_FORMAT " operations", str(dj, "design"),
-			str(dj, "charge_invariant"),
+			inv ? json_string_value(inv) : "charge invariant", str(dj, "charge_invariant"),
+			cache ? json_string_value(cache) : "stock",
 			json_integer_value(json_object_get(dj, "stock_bytes")),
 			json_integer_value(json_object_get(dj, "ops")));
 		if (json_integer_value(json_object_get(work, "queued")))

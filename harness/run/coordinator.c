@@ -64,7 +64,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 		m->cpu_setup(shared, d, cpu);
 		c->cpus[nr_workers + i] = cpu;
 		if (d->drain.queues_work &&
-		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, v->work_data(cpu->stock),
+		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, v->work_data(cpu),
 					    err, errlen) < 0)
 			return -1;
 	}
@@ -173,6 +173,7 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 	double mean_ticks;
 
 	c->deadline = deadline;
+	pcb_work_set_deadline(deadline);
 	if (p->count > 0)
 		mean_ticks = (double)(deadline - start) / (double)(p->count + 1);
 	else if (p->rate_hz > 0)

@@ -7,10 +7,11 @@
 
 #include "../model.h"
 
-extern const struct pcb_model memcg_model;
+extern const struct pcb_model memcg_model, pcp_model;
 
 const struct pcb_model *const pcb_models[] = {
 	&memcg_model,
+	&pcp_model,
 	NULL,
 };
 

@@ -295,6 +295,21 @@ int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, in
 	}
 }
 
+/* flush_work() waits at most this long, and never past the run's end */
+static _Atomic uint64_t flush_deadline;
+
+void pcb_work_set_deadline(uint64_t tsc)
+{
+	atomic_store(&flush_deadline, tsc);
+}
+
+void pcb_flush_work(struct pcb_cpu *const *cpus, int nr)
+{
+	uint64_t now = pcb_tsc_now(), until = atomic_load(&flush_deadline);
+
+	pcb_work_wait_idle(cpus, nr, until > now ? until - now : 0, 1);
+}
+
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
 	struct pcb_workq *wq = __atomic_load_n(&cpu->h.wq, __ATOMIC_ACQUIRE);

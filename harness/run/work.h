@@ -78,5 +78,7 @@ static inline int pcb_work_pending(const struct pcb_workq *wq)
  * only while owners run). 0, or -1 after timeout ticks.
  */
 int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, int polled);
+/* the TSC at which a run ends: pcb_flush_work() waits no longer */
+void pcb_work_set_deadline(uint64_t tsc);
 
 #endif

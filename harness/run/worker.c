@@ -80,7 +80,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 		t->w->dbg.pmc = &t->pmc;
 	if (s->delivery >= 0) {
 		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
-				    v->work_data(cpu->stock), (int)t->cpu, t->errmsg,
+				    v->work_data(cpu), (int)t->cpu, t->errmsg,
 				    sizeof(t->errmsg)) < 0)
 			t->error = -EINVAL;
 		else

@@ -147,6 +147,10 @@ unsigned long memcg_stock_pages_under(const struct pcb_variant *v, const void *s
 bool memcg_stock_empty(const struct pcb_variant *v, const void *stock,
 		       const struct memcg_tree *tree);
 
+/* seed 003's key set for a run (1: the text was rewritten), and back */
+int memcg_static_key_setup(bool on, char *note, size_t notelen);
+void memcg_static_key_teardown(int patched);
+
 /* the calibration loop (calib.c) */
 double memcg_bare_consume_loop(uint64_t rounds, double overhead);
 

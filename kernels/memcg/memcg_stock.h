@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../workqueue.h"
 #include "memcontrol.h"
 
 #define MEMCG_STOCK_V6_2	1	/* upstream before the series: work + flags */
@@ -49,16 +50,6 @@
 #define MEMCG_STOCK_NOCACHE 0
 #endif
 
-/* struct work_struct, include/linux/workqueue.h (32 bytes on 64-bit) */
-struct list_head {
-	struct list_head *next, *prev;
-};
-
-struct work_struct {
-	atomic_long data;		/* bit 0: WORK_STRUCT_PENDING */
-	struct list_head entry;
-	void (*func)(struct work_struct *work);
-};
 
 #if MEMCG_STOCK_SLOTS > 1
 /*
@@ -131,9 +122,14 @@ _Static_assert(MEMCG_STOCK_SLOTS > 1 || offsetof(struct memcg_stock_pcp, cached_
  * this_cpu_ptr(&memcg_stock). With DRAIN_QSBR the pointer is RCU-protected
  * (rcu_dereference()); QSBR readers need no barrier to read it.
  */
+#ifndef MEMCG_STOCK_OF
+/* where a CPU keeps its stock: the harness's per-CPU cache, unless a model says */
+#define MEMCG_STOCK_OF(cpu) READ_ONCE((cpu)->stock)
+#endif
+
 static inline struct memcg_stock_pcp *this_cpu_stock(struct pcb_cpu *this)
 {
-	return (struct memcg_stock_pcp *)READ_ONCE(this->stock);
+	return (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
 }
 
 static inline void memcg_stock_init(struct memcg_stock_pcp *stock)

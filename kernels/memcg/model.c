@@ -72,13 +72,12 @@ static int memcg_variant_index(const void *config)
 }
 
 /* the seed 003 jump label: rewritten where the text can be, else a test, and said so */
-static void set_up_static_key(struct memcg_shared *s, char *note, size_t notelen)
+int memcg_static_key_setup(bool on, char *note, size_t notelen)
 {
 	char why[200];
-	bool on = s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON;
+	int patched = pcb_static_key_patchable(why, sizeof(why)) == 0;
 
-	s->key_patched = pcb_static_key_patchable(why, sizeof(why)) == 0;
-	if (s->key_patched) {
+	if (patched) {
 		snprintf(note, notelen, "jump label: %d sites rewritten to %s",
 			 pcb_static_key_sites(&memcg_in_use_key), on ? "jmp" : "a 5-byte nop");
 		pcb_static_key_set(&memcg_in_use_key, on);
@@ -86,6 +85,14 @@ static void set_up_static_key(struct memcg_shared *s, char *note, size_t notelen
 		snprintf(note, notelen, "NOT a jump label: a test of the key (%s)", why);
 		memcg_in_use_key.enabled = on;
 	}
+	return patched;
+}
+
+void memcg_static_key_teardown(int patched)
+{
+	if (patched)
+		pcb_static_key_set(&memcg_in_use_key, false);
+	memcg_in_use_key.enabled = 0;
 }
 
 static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_cpus,
@@ -107,7 +114,8 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 	}
 	pcb_nr_online_cpus = nr_cpus;
 	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
-		set_up_static_key(s, note, notelen);
+		s->key_patched = memcg_static_key_setup(s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON,
+							note, notelen);
 	return s;
 }
 
@@ -117,9 +125,7 @@ static void memcg_teardown(void *shared)
 
 	if (!s)
 		return;
-	if (s->key_patched)
-		pcb_static_key_set(&memcg_in_use_key, false);
-	memcg_in_use_key.enabled = 0;
+	memcg_static_key_teardown(s->key_patched);
 	memcg_tree_destroy(&s->tree);
 	free(s);
 }
@@ -256,6 +262,8 @@ const struct pcb_model memcg_model = {
 	.cache_empty = memcg_cache_empty,
 	.result_json = memcg_result_json,
 	.note_key = "accounting",
+	.cache_name = "stock",
+	.invariant_name = "charge invariant",
 	.calib_design = "local_lock",
 	.calib_fn = MEMCG_FN_CONSUME_STOCK,
 	.calib_bare = memcg_bare_consume_loop,

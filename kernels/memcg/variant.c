@@ -50,12 +50,12 @@ static void FN(stock_init)(void *stock)
 	memcg_stock_init(stock);
 }
 
-static atomic_long *FN(work_data)(void *p)
+static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
 {
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
-	return &((struct memcg_stock_pcp *)p)->work.data;
+	return &((struct memcg_stock_pcp *)cpu->stock)->work.data;
 #else
-	(void)p;
+	(void)cpu;
 	return NULL;
 #endif
 }

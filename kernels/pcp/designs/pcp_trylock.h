@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pcp_trylock: what upstream did afterwards (Mel Gorman, 2022: "mm/page_alloc:
+ * protect PCP lists with a spinlock", v6.0). The allocation and free paths
+ * pin the task (preempt_disable() on !PREEMPT_RT) and spin_trylock() the
+ * per_cpu_pages lock with interrupts left on (pcp_spin_trylock()); when it
+ * fails, allocation takes the zone lock (rmqueue_buddy()) and free gives
+ * the page to the zone (free_one_page()). Drains lock each CPU's lists
+ * remotely (spin_lock_irqsave()).
+ */
+#ifndef PCB_PCP_DESIGN_PCP_TRYLOCK_H
+#define PCB_PCP_DESIGN_PCP_TRYLOCK_H
+
+#include "../../locks/spinlock.h"
+
+#define DESIGN_SUMMARY "pcp_spin_trylock(); a failed trylock uses the zone lock; remote drains"
+#define DESIGN_FOLLOWS "Mel Gorman's \"protect PCP lists with a spinlock\" (v6.0), after seed 004"
+#define DESIGN_PROMISE "every CPU's lists empty when drain_all_pages() returns"
+
+#define PCP_DRAIN_HEADER "drain_remote.h"
+#define PCP_TRYLOCK 1
+
+typedef spinlock_t pcp_lock_t;
+
+/* pcp_spin_trylock(): pcpu_task_pin() and one cmpxchg, no irq save */
+static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
+{
+	preempt_disable(this);
+	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
+		ck_pr_fence_lock();	/* acquire */
+		pcb_tsan_acquire(lock);
+		return true;
+	}
+	preempt_enable(this);
+	return false;
+}
+
+static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
+{
+	pcb_spin_unlock(lock);
+	preempt_enable(this);
+}
+
+#define pcp_lock_init(pcp) spin_lock_init(&(pcp)->lock)
+/* the drains: spin_lock_irqsave() */
+#define pcp_lock(this, pcp) spin_lock_irqsave_cc(this, &(pcp)->lock, __func__)
+#define pcp_unlock(this, pcp, flags) spin_unlock_irqrestore(this, &(pcp)->lock, flags)
+/* the hot paths: pcp_spin_trylock() and pcp_spin_unlock(), no flags */
+#define pcp_trylock(this, pcp, flagsp) (*(flagsp) = 0, pcp_spin_trylock(this, &(pcp)->lock))
+#define pcp_tryunlock(this, pcp) pcp_spin_unlock(this, &(pcp)->lock)
+
+#endif

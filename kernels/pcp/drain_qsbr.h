@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR: each
+ * CPU with pages has its per_cpu_pages swapped for its empty spare
+ * (rcu_xchg_pointer()), synchronize_rcu() waits until every owner passed a
+ * quiescent state, then the old lists, now private, go to the zone from the
+ * calling CPU and become the next spare. A drain flavour: included at the
+ * end of page_alloc.h.
+ */
+#ifndef PCB_PCP_DRAIN_QSBR_H
+#define PCB_PCP_DRAIN_QSBR_H
+
+#include <urcu-qsbr.h>
+
+#define PCP_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
+
+static inline void pcp_drain_between_ops(struct pcb_cpu *this)
+{
+	(void)this;
+	rcu_quiescent_state();
+}
+
+static inline void pcp_drain_online(void)
+{
+	rcu_thread_online();
+}
+
+static inline void pcp_drain_offline(void)
+{
+	rcu_thread_offline();
+}
+
+static void pcp_drain_thread_start(void)
+{
+	rcu_register_thread();
+	rcu_thread_offline();
+}
+
+static void pcp_drain_thread_stop(void)
+{
+	rcu_unregister_thread();
+}
+
+#define PCP_DRAIN_THREAD_START pcp_drain_thread_start
+#define PCP_DRAIN_THREAD_STOP pcp_drain_thread_stop
+
+static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	struct pcb_cpu *swapped[nr > 0 ? nr : 1];
+	struct per_cpu_pages *old[nr > 0 ? nr : 1];
+	int n = 0;
+
+	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+		return;
+	for (int i = 0; i < nr; i++) {
+		struct pcb_cpu *cpu = cpus[i];
+
+		if (!READ_ONCE(this_cpu_pcp(cpu)->count) || !cpu->stock_spare)
+			continue;
+		/* readers see the empty lists from now on */
+		pcb_drain_window(cpu);
+		pcb_tsan_release(&cpu->preempt_count);
+		old[n] = rcu_xchg_pointer((struct per_cpu_pages **)&cpu->stock,
+					  (struct per_cpu_pages *)cpu->stock_spare);
+		cpu->stock_spare = NULL;
+		swapped[n++] = cpu;
+	}
+	if (n) {
+		/* every owner passed a quiescent state: the old lists are private */
+		synchronize_rcu();
+		for (int i = 0; i < n; i++) {
+			pcb_tsan_acquire(&swapped[i]->preempt_count);
+			this->h.remote_drains++;
+			if (old[i]->count)
+				free_pcppages_bulk(this, zone, old[i]->count, old[i]);
+			swapped[i]->stock_spare = old[i];
+			pcb_drain_window(swapped[i]);
+		}
+	}
+	pthread_mutex_unlock(&pcpu_drain_mutex);
+}
+
+#endif

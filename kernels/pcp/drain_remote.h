@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * __drain_all_pages() of seed 004's patch 3: every CPU with pages on its
+ * lists is drained from the calling CPU, under that CPU's per_cpu_pages
+ * lock (drain_pages_zone()). A drain flavour: included at the end of
+ * page_alloc.h.
+ */
+#ifndef PCB_PCP_DRAIN_REMOTE_H
+#define PCB_PCP_DRAIN_REMOTE_H
+
+#include "drain_unregistered.h"
+
+#define PCP_DRAIN_FLAVOUR { .name = "remote" }
+
+static inline void pcp_drain_between_ops(struct pcb_cpu *this)
+{
+	(void)this;
+}
+
+static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+		return;
+	for (int i = 0; i < nr; i++) {
+		struct pcb_cpu *cpu = cpus[i];
+
+		if (!READ_ONCE(this_cpu_pcp(cpu)->count))
+			continue;
+		this->h.remote_drains++;
+		pcb_drain_window(cpu);
+		drain_pages_zone(this, cpu, zone);
+		pcb_drain_window(cpu);
+	}
+	pthread_mutex_unlock(&pcpu_drain_mutex);
+}
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * __drain_all_pages() of v5.16: the CPUs with pages on their lists
+ * (cpus_with_pcps) get drain_local_pages_wq() queued (queue_work_on()),
+ * and the caller flushes every work item before it returns. The caller's
+ * own lists are drained by its own work item too in the kernel; here by a
+ * direct call, the same drain on the same CPU. A drain flavour: included at
+ * the end of page_alloc.h.
+ */
+#ifndef PCB_PCP_DRAIN_WORK_H
+#define PCB_PCP_DRAIN_WORK_H
+
+#include "drain_unregistered.h"
+
+#define PCP_DRAIN_FLAVOUR { .name = "work", .queues_work = true }
+
+static inline void pcp_drain_between_ops(struct pcb_cpu *this)
+{
+	pcb_hook_work_poll(this, &this->h);
+}
+
+static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
+				   struct pcb_cpu *const *cpus, int nr)
+{
+	struct pcb_cpu *with_pcps[nr > 0 ? nr : 1];
+	int n = 0;
+
+	/* Do not drain if one is already in progress */
+	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+		return;
+	for (int i = 0; i < nr; i++)
+		if (READ_ONCE(this_cpu_pcp(cpus[i])->count))
+			with_pcps[n++] = cpus[i];
+	for (int i = 0; i < n; i++) {
+		if (with_pcps[i] == this) {
+			drain_local_pages(this);
+			continue;
+		}
+		pcp_cpu(with_pcps[i])->drain.zone = zone;
+		pcb_schedule_work_on(with_pcps[i]);
+	}
+	/* for_each_cpu(cpu, &cpus_with_pcps) flush_work(...) */
+	pcb_flush_work(with_pcps, n);
+	pthread_mutex_unlock(&pcpu_drain_mutex);
+}
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator model's scenario keys, and the checks across them.
+ */
+#include <stdio.h>
+
+#include "pcp_model.h"
+
+static const char *const workloads[] = { "pcp_alloc_free", "page_fault", NULL };
+static const char *const irq_models[] = { "none", "pushf_popf", NULL };
+static const char *const placements[] = { "end", "first_line", NULL };
+static const char *const accounting[] = { "memcg", "none", "always", "static_key", NULL };
+static const char *const yesno[] = { "no", "yes", NULL };
+
+#define CFG struct pcp_config
+
+enum {
+	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_LOCK, KEY_BATCH, KEY_HIGH, KEY_ZONE_PAGES, KEY_BURST,
+	KEY_MAP_PAGES, KEY_ACCOUNTING, KEY_DEPTH, KEY_CLEAR, KEY_NR,
+};
+_Static_assert(KEY_NR == PCP_NR_KEYS, "PCP_NR_KEYS counts the keys");
+
+const struct pcb_key pcp_keys[KEY_NR] = {
+	[KEY_WORKLOAD] = PCB_KEY_CHOICE_FIELD("run", "workload", "pcp_alloc_free", workloads, CFG,
+		workload, "what each worker runs (see workloads)"),
+	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
+		irq_model, "cost of local_irq_save/restore in the lock paths"),
+	[KEY_LOCK] = PCB_KEY_CHOICE_FIELD("pcp", "lock_placement", "end", placements, CFG,
+		lock_first, "where struct per_cpu_pages keeps its lock: after the lists, at 256 "
+		"bytes (the series), or in the first cache line beside count, high and batch"),
+	[KEY_BATCH] = PCB_KEY_INT_FIELD("pcp", "batch", "63", 1, 1024, CFG, batch,
+		"pcp->batch: pages a refill takes from the zone, a spill gives back at least"),
+	[KEY_HIGH] = PCB_KEY_INT_FIELD("pcp", "high", "378", 1, 16384, CFG, high,
+		"pcp->high: a CPU's lists spill to the zone past this many pages"),
+	[KEY_ZONE_PAGES] = PCB_KEY_INT_FIELD("pcp", "zone_pages", "32768", 1024, 1L << 21, CFG,
+		zone_pages, "4 KiB pages in the zone the workers allocate from"),
+	[KEY_BURST] = PCB_KEY_INT_FIELD("workload", "burst", "1", 1, 128, CFG, burst,
+		"pcp_alloc_free: pages allocated before they are freed"),
+	[KEY_MAP_PAGES] = PCB_KEY_INT_FIELD("workload", "map_pages", "512", 1, PCP_MAX_HELD, CFG,
+		map_pages, "page_fault: pages faulted in before the munmap"),
+	[KEY_ACCOUNTING] = PCB_KEY_CHOICE_FIELD("run", "accounting", "memcg", accounting, CFG,
+		accounting, "page_fault: memcg (charge a memcg through the stock), or seed 003's "
+		"none, always (the root memcg), static_key"),
+	[KEY_DEPTH] = PCB_KEY_INT_FIELD("memcg", "depth", "2", 2, 32, CFG, depth,
+		"levels from the root to the charged memcg, root included"),
+	[KEY_CLEAR] = PCB_KEY_CHOICE_FIELD("workload", "clear", "yes", yesno, CFG, clear,
+		"page_fault: clear each page (4 KiB of stores), as a fault does"),
+};
+
+static int key_id(int k)
+{
+	return pcb_key_find(pcp_keys[k].section, pcp_keys[k].name);
+}
+
+int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	struct pcp_config *c = config;
+
+	c->timing = timing;
+	if (c->high < c->batch) {
+		pcb_scenario_key_error(sc, key_id(KEY_HIGH), err, errlen,
+				       "%d is less than pcp.batch (%d)", c->high, c->batch);
+		return -1;
+	}
+	if (c->workload == PCP_WL_ALLOC_FREE && c->accounting != PCP_ACCT_MEMCG &&
+	    pcb_scenario_key_given(sc, key_id(KEY_ACCOUNTING))) {
+		pcb_scenario_key_error(sc, key_id(KEY_ACCOUNTING), err, errlen,
+				       "only page faults charge: use run.workload = page_fault");
+		return -1;
+	}
+	return 0;
+}
+
+void pcp_describe(const void *config, char *buf, size_t len)
+{
+	const struct pcp_config *c = config;
+
+	snprintf(buf, len, "workload %s, pcp batch %d high %d, lock %s, %ld zone pages",
+		 workloads[c->workload], c->batch, c->high, placements[c->lock_first],
+		 c->zone_pages);
+}

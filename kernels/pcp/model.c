@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator's per-CPU page lists (seed 004), as the harness knows
+ * them: one struct pcb_model. Designs in designs.def, keys in keys.c, the
+ * zone and the invariant in page_alloc.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcp_model.h"
+
+#define PCP_DESIGN_ENTRY(d) extern const struct pcb_design pcp_design_##d;
+#include "designs.def"
+#undef PCP_DESIGN_ENTRY
+
+static const struct pcb_design *const pcp_designs[] = {
+#define PCP_DESIGN_ENTRY(d) &pcp_design_##d,
+#include "designs.def"
+#undef PCP_DESIGN_ENTRY
+	NULL,
+};
+
+static const char *const pcp_fn_name[PCP_FN_NR] = {
+	[PCP_FN_RMQUEUE_PCPLIST] = "rmqueue_pcplist",
+	[PCP_FN_FREE_UNREF_PAGE] = "free_unref_page",
+	[PCP_FN_PAGE_FAULT] = "page_fault",
+	[PCP_FN_UNMAP_PAGE] = "unmap_page",
+};
+
+static const char *const pcp_ev_name[PCP_NR_EV] = {
+	[PCP_EV_PGALLOC] = "pgalloc",
+	[PCP_EV_PGFREE] = "pgfree",
+	[PCP_EV_REFILL] = "rmqueue_bulk",
+	[PCP_EV_SPILL] = "free_pcppages_bulk",
+	[PCP_EV_FALLBACK] = "zone_fallback",
+};
+
+static const struct pcb_workload_info pcp_workloads[PCP_WL_NR] = {
+	[PCP_WL_ALLOC_FREE] = { "pcp_alloc_free",
+		"order-0 allocations and frees, workload.burst at a time (seed 004's "
+		"micro-benchmark shape)" },
+	[PCP_WL_PAGE_FAULT] = { "page_fault",
+		"mmtests pft: a page allocated, cleared, charged and put on the LRU per fault; "
+		"workload.map_pages faults, then the munmap" },
+};
+
+extern const struct pcb_key pcp_keys[];
+int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
+void pcp_describe(const void *config, char *buf, size_t len);
+
+/* variant[] of a design: [lock in the first line][irq_model] */
+static int pcp_variant_index(const void *config)
+{
+	const struct pcp_config *c = config;
+
+	return (c->lock_first != 0) * 2 + (c->irq_model != 0);
+}
+
+static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cpus,
+		       char *note, size_t notelen, char *err, size_t errlen)
+{
+	/* the zone's lock and the LRU's each start a cache line */
+	size_t size = (sizeof(struct pcp_shared) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1);
+	struct pcp_shared *s = aligned_alloc(SMP_CACHE_BYTES, size);
+
+	if (s)
+		memset(s, 0, size);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->cfg = *(const struct pcp_config *)config;
+	s->design = d;
+	spin_lock_init(&s->lruvec.lru_lock);
+	INIT_LIST_HEAD(&s->lruvec.list);
+	if (pcp_zone_create(&s->zone, (unsigned long)s->cfg.zone_pages, err, errlen) < 0 ||
+	    memcg_tree_create(&s->tree, s->cfg.depth, 1) < 0) {
+		if (!*err)
+			snprintf(err, errlen, "out of memory for the memcg tree");
+		pcp_zone_destroy(&s->zone);
+		free(s);
+		return NULL;
+	}
+	pcb_nr_online_cpus = nr_cpus;
+	if (s->cfg.workload == PCP_WL_PAGE_FAULT && s->cfg.accounting == PCP_ACCT_STATIC_KEY)
+		s->key_patched = memcg_static_key_setup(false, note, notelen);
+	return s;
+}
+
+static void pcp_teardown(void *shared)
+{
+	struct pcp_shared *s = shared;
+
+	if (!s)
+		return;
+	if (s->cfg.accounting == PCP_ACCT_STATIC_KEY)
+		memcg_static_key_teardown(s->key_patched);
+	memcg_tree_destroy(&s->tree);
+	pcp_zone_destroy(&s->zone);
+	free(s);
+}
+
+/* struct per_cpu_pages' high and batch, and the memcg part of a fault's charge */
+static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
+{
+	struct pcp_shared *s = shared;
+	const struct pcp_ops *ops = pcp_ops(d->variant[pcp_variant_index(&s->cfg)]);
+
+	ops->pcp_set(cpu->stock, s->cfg.high, s->cfg.batch);
+	if (cpu->stock_spare)
+		ops->pcp_set(cpu->stock_spare, s->cfg.high, s->cfg.batch);
+	pcp_cpu(cpu)->zone = &s->zone;
+	memcg_cpu(cpu)->nr_slots = 1;
+}
+
+static void pcp_worker_setup(void *shared, struct pcb_worker *pw)
+{
+	struct pcp_shared *s = shared;
+	struct pcp_worker *w = pcp_worker(pw);
+
+	w->zone = &s->zone;
+	w->lruvec = &s->lruvec;
+	w->workload = s->cfg.workload;
+	w->burst = s->cfg.burst;
+	w->map_pages = s->cfg.map_pages;
+	w->accounting = s->cfg.accounting;
+	w->clear = s->cfg.clear;
+	w->key_patched = s->key_patched;
+	w->memcg = s->cfg.accounting == PCP_ACCT_MEMCG ? s->tree.leaf[0] : s->tree.memcg[0];
+}
+
+static void *pcp_drain_target(void *shared)
+{
+	return &((struct pcp_shared *)shared)->zone;
+}
+
+static int pcp_check_model(void *shared, const struct pcb_variant *v,
+			   struct pcb_worker *const *w, int nr_workers,
+			   struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+{
+	return pcp_check(shared, v, w, nr_workers, cpus, nr_cpus, msg, len);
+}
+
+static bool pcp_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)
+{
+	(void)shared;
+	return pcp_ops(v)->pcp_count(cpu->stock) == 0;
+}
+
+/* the lists' size and where the lock fell; the refills, spills and fallbacks */
+static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
+{
+	const struct pcp_config *c = f->config;
+	json_t *ev = json_object();
+
+	json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)f->variant->stock_size));
+	json_object_set_new(dj, "stock_hot_bytes",
+			    json_integer((json_int_t)f->variant->stock_hot_bytes));
+	json_object_set_new(dj, "lock_placement", json_string(c->lock_first ? "first_line" : "end"));
+	json_object_set_new(dj, "irq_model", json_string(c->irq_model ? "pushf_popf" : "none"));
+	for (int e = 0; e < PCP_NR_EV; e++)
+		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
+	json_object_set_new(dj, "events", ev);
+}
+
+const struct pcb_model pcp_model = {
+	.name = "pcp",
+	.summary = "struct per_cpu_pages: rmqueue_pcplist, free_unref_page, zone->lock, "
+		   "drain_all_pages() (mm/page_alloc.c)",
+	.fn_name = pcp_fn_name,
+	.nr_fn = PCP_FN_NR,
+	.ev_name = pcp_ev_name,
+	.nr_ev = PCP_NR_EV,
+	.designs = pcp_designs,
+	.workloads = pcp_workloads,
+	.nr_workloads = PCP_WL_NR,
+	.keys = pcp_keys,
+	.nr_keys = PCP_NR_KEYS,
+	.config_size = sizeof(struct pcp_config),
+	.finish = pcp_finish,
+	.describe = pcp_describe,
+	.variant_index = pcp_variant_index,
+	.setup = pcp_setup,
+	.teardown = pcp_teardown,
+	.cpu_setup = pcp_cpu_setup,
+	.worker_size = sizeof(struct pcp_worker),
+	.worker_setup = pcp_worker_setup,
+	.drain_target = pcp_drain_target,
+	.check = pcp_check_model,
+	.cache_empty = pcp_cache_empty,
+	.result_json = pcp_result_json,
+	.note_key = "accounting",
+	.cache_name = "per_cpu_pages",
+	.invariant_name = "page invariant",
+};

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator's per-CPU lists as the harness sees them (model.c
+ * registers the model): its settings, its per-CPU data, its worker, the
+ * state one design's runs share, and what each build exports for the
+ * invariant.
+ */
+#ifndef PCB_PCP_MODEL_H
+#define PCB_PCP_MODEL_H
+
+#include "../memcg/memcg_model.h"
+#include "../workqueue.h"
+#include "mmzone.h"
+
+/* the table rows, under their kernel names */
+enum pcp_fn {
+	PCP_FN_RMQUEUE_PCPLIST,
+	PCP_FN_FREE_UNREF_PAGE,
+	PCP_FN_PAGE_FAULT,		/* one fault: allocate, clear, charge, add to the LRU */
+	PCP_FN_UNMAP_PAGE,		/* munmap, per page: off the LRU, uncharged, freed */
+	PCP_FN_NR,
+};
+_Static_assert(PCP_FN_NR <= PCB_MAX_FN, "pcp rows fit the worker's statistics");
+
+/* vm_event counters */
+enum pcp_event {
+	PCP_EV_PGALLOC,
+	PCP_EV_PGFREE,
+	PCP_EV_REFILL,			/* rmqueue_bulk() calls: a list ran empty */
+	PCP_EV_SPILL,			/* free_pcppages_bulk() calls: count reached high */
+	PCP_EV_FALLBACK,		/* a failed pcp trylock: the zone lock instead */
+	PCP_NR_EV,
+};
+
+enum pcp_workload {
+	PCP_WL_ALLOC_FREE,		/* order-0 allocations and frees, in bursts */
+	PCP_WL_PAGE_FAULT,		/* mmtests pft: fault pages in, unmap them */
+	PCP_WL_NR,
+};
+
+/* what page faults charge (seed 003's kernels and a real memcg) */
+enum pcp_accounting {
+	PCP_ACCT_MEMCG,			/* charged to a memcg through the memcg stock */
+	PCP_ACCT_NONE,			/* no memcg calls compiled in (003's nomemcg) */
+	PCP_ACCT_ALWAYS,		/* the root memcg: the hooks always called (003's base) */
+	PCP_ACCT_STATIC_KEY,		/* the hooks behind a jump label left a nop (003's bypassed) */
+};
+
+#define PCP_NR_KEYS 11
+
+struct pcp_config {
+	int workload;			/* enum pcp_workload */
+	int timing;
+	int irq_model;
+	int lock_first;			/* pcp.lock_placement: the lock beside count/high/batch */
+	int batch, high;		/* pcp->batch, pcp->high */
+	long zone_pages;
+	int burst;			/* pages allocated before they are freed */
+	int map_pages;			/* page_fault: pages faulted in before the munmap */
+	int accounting;			/* enum pcp_accounting */
+	int depth;			/* memcg.depth of the charged memcg */
+	int clear;			/* page_fault: clear the page (4 KiB of stores) */
+};
+
+/* pages a worker holds at most: a burst, or a mapping */
+#define PCP_MAX_HELD 4096
+
+struct pcp_worker {
+	struct pcb_worker w;		/* the harness's part, first */
+	struct zone *zone;
+	struct lruvec *lruvec;
+	struct mem_cgroup *memcg;	/* what faults charge, NULL with accounting none */
+	int workload, burst, map_pages, accounting, clear, key_patched;
+	int nr_held;
+	struct page *held[PCP_MAX_HELD];	/* allocated or mapped, not yet freed */
+	uint64_t charged;		/* pages charged and not uncharged */
+};
+_Static_assert(sizeof(struct pcp_worker) <= 131072, "worker within 128 KiB");
+
+static inline struct pcp_worker *pcp_worker(struct pcb_worker *w)
+{
+	return (struct pcp_worker *)w;
+}
+
+/* DEFINE_PER_CPU(struct pcpu_drain, pcpu_drain): the work drain_all_pages() queues */
+struct pcpu_drain {
+	struct zone *zone;
+	struct work_struct work;
+};
+
+/* bytes kept for this CPU's memcg stock (the memcg model's local_trylock layout) */
+#define PCP_MEMCG_STOCK_BYTES 128
+
+/*
+ * The model's per-CPU data: the memcg model's (struct pcb_cpu first, for
+ * the charges page faults make), the drain work, the LRU pagevec, and the
+ * memcg stock; the per_cpu_pages follow as the harness's stock.
+ */
+struct pcp_cpu {
+	struct memcg_cpu memcg;
+	struct zone *zone;		/* the zone this CPU's per_cpu_pages belong to */
+	struct pcpu_drain drain ____cacheline_aligned;
+	/* mm/swap.c's lru_pvecs.lru_add */
+	struct {
+		unsigned int nr;
+		struct page *pages[PAGEVEC_SIZE];
+	} lru_add ____cacheline_aligned;
+	unsigned char memcg_stock[PCP_MEMCG_STOCK_BYTES] ____cacheline_aligned;
+} ____cacheline_aligned;
+
+static inline struct pcp_cpu *pcp_cpu(struct pcb_cpu *cpu)
+{
+	return (struct pcp_cpu *)cpu;
+}
+
+/* what each build exports for the invariant */
+struct pcp_ops {
+	/* a per_cpu_pages: its count, and the pages on its lists (each marked) */
+	int (*pcp_count)(const void *pcp);
+	void (*pcp_set)(void *pcp, int high, int batch);
+	long (*pcp_walk)(const void *pcp, int mark, long *marked_twice);
+	/* the pages cpu's memcg stock holds for memcg */
+	unsigned int (*memcg_stock_pages)(struct pcb_cpu *cpu, const struct mem_cgroup *memcg);
+	int (*memcg_stock_refs)(struct pcb_cpu *cpu, const struct mem_cgroup *memcg);
+};
+
+static inline const struct pcp_ops *pcp_ops(const struct pcb_variant *v)
+{
+	return v->ops;
+}
+
+/* the state one design's runs share */
+struct pcp_shared {
+	struct pcp_config cfg;
+	const struct pcb_design *design;
+	struct zone zone;
+	struct lruvec lruvec;
+	struct memcg_tree tree;
+	int key_patched;
+};
+
+extern const struct pcb_model pcp_model;
+
+/* page_alloc.c: the zone and its pages, and the invariant */
+int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t errlen);
+void pcp_zone_destroy(struct zone *zone);
+int pcp_check(struct pcp_shared *s, const struct pcb_variant *v, struct pcb_worker *const *w,
+	      int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len);
+
+#endif

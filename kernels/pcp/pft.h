@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A page fault's and an munmap's work on an anonymous mapping, as mmtests'
+ * pft drives them (Mel Gorman's test in seed 004): do_anonymous_page()
+ * allocates a page (rmqueue()), clears it, charges it to the task's memcg
+ * (mem_cgroup_charge(), the memcg model's stock) and puts it on the LRU
+ * through this CPU's pagevec (lru_cache_add()); zap and release_pages()
+ * take the pages off the LRU under its lock, uncharge them and free them
+ * with free_unref_page_list(). Include after page_alloc.h and the memcg
+ * model's callers (memcg_charge.h).
+ */
+#ifndef PCB_PCP_PFT_H
+#define PCB_PCP_PFT_H
+
+#include <string.h>
+
+/* clear_page(): the page's 4 KiB, but for the struct page fields the model keeps in it */
+static __always_inline void clear_page(struct page *page)
+{
+	memset((char *)page + SMP_CACHE_BYTES, 0, PCB_PAGE_SIZE - SMP_CACHE_BYTES);
+	barrier();
+}
+
+/* __pagevec_lru_add(): a full pagevec onto the LRU, under its lock */
+static inline void __pagevec_lru_add(struct pcb_cpu *this, struct lruvec *lruvec)
+{
+	struct pcp_cpu *pc = pcp_cpu(this);
+	unsigned long flags = spin_lock_irqsave_cc(this, &lruvec->lru_lock, __func__);
+
+	for (unsigned int i = 0; i < pc->lru_add.nr; i++) {
+		list_add(&pc->lru_add.pages[i]->lru, &lruvec->list);
+		lruvec->nr++;
+	}
+	pc->lru_add.nr = 0;
+	spin_unlock_irqrestore(this, &lruvec->lru_lock, flags);
+}
+
+/* lru_cache_add(): local_lock(&lru_pvecs.lock), the page into this CPU's pagevec */
+static __always_inline void lru_cache_add(struct pcb_cpu *this, struct lruvec *lruvec,
+					  struct page *page)
+{
+	struct pcp_cpu *pc = pcp_cpu(this);
+
+	preempt_disable(this);
+	pc->lru_add.pages[pc->lru_add.nr++] = page;
+	if (pc->lru_add.nr == PAGEVEC_SIZE)
+		__pagevec_lru_add(this, lruvec);
+	preempt_enable(this);
+}
+
+/* lru_add_drain(): this CPU's pagevec onto the LRU */
+static inline void lru_add_drain(struct pcb_cpu *this, struct lruvec *lruvec)
+{
+	preempt_disable(this);
+	if (pcp_cpu(this)->lru_add.nr)
+		__pagevec_lru_add(this, lruvec);
+	preempt_enable(this);
+}
+
+/* mem_cgroup_charge() by the accounting in force (seed 003's three kernels, or a memcg) */
+static __always_inline int pft_charge(struct pcb_cpu *this, struct pcp_worker *w,
+				      struct page *page)
+{
+	int ret = 0;
+
+	switch (w->accounting) {
+	case PCP_ACCT_NONE:
+		return 0;
+	case PCP_ACCT_STATIC_KEY:
+		if (w->key_patched ? !pcb_static_branch_unlikely(memcg_in_use_key)
+				   : !unlikely(READ_ONCE(memcg_in_use_key.enabled)))
+			return 0;
+		/* fall through */
+	default:
+		if (READ_ONCE(mem_cgroup_subsys_disabled))
+			return 0;
+		ret = charge_memcg(this, w->memcg, 1);
+		if (ret == 0) {
+			page->memcg_data = w->memcg;
+			w->charged += !mem_cgroup_is_root(w->memcg);
+		}
+		return ret;
+	}
+}
+
+/* do_anonymous_page(): one fault; the page, or NULL */
+static __always_inline struct page *pft_fault(struct pcb_cpu *this, struct pcp_worker *w)
+{
+	struct page *page = rmqueue(this, w->zone, MIGRATE_MOVABLE);
+
+	if (unlikely(!page))
+		return NULL;
+	if (w->clear)
+		clear_page(page);
+	if (unlikely(pft_charge(this, w, page))) {
+		free_unref_page(this, w->zone, page);
+		return NULL;
+	}
+	lru_cache_add(this, w->lruvec, page);
+	return page;
+}
+
+/* munmap(): every page of the mapping off the LRU, uncharged, freed */
+static inline void pft_unmap(struct pcb_cpu *this, struct pcp_worker *w)
+{
+	struct lruvec *lruvec = w->lruvec;
+	unsigned long flags;
+
+	lru_add_drain(this, lruvec);
+	/* release_pages(): the LRU lock once for the lot, as for pages of one lruvec */
+	flags = spin_lock_irqsave_cc(this, &lruvec->lru_lock, "release_pages");
+	for (int i = 0; i < w->nr_held; i++) {
+		list_del(&w->held[i]->lru);
+		lruvec->nr--;
+	}
+	spin_unlock_irqrestore(this, &lruvec->lru_lock, flags);
+	/* mem_cgroup_uncharge_list() */
+	for (int i = 0; i < w->nr_held; i++) {
+		struct page *page = w->held[i];
+
+		if (page->memcg_data) {
+			uncharge_batch(this, page->memcg_data, 1);
+			w->charged -= !mem_cgroup_is_root(page->memcg_data);
+			page->memcg_data = NULL;
+		}
+	}
+	free_unref_page_list(this, w->zone, w->held, w->nr_held);
+	w->nr_held = 0;
+}
+
+#endif
