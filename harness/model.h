@@ -140,6 +140,7 @@ struct pcb_model {
 	void (*result_json)(json_t *design, const struct pcb_model_figures *f);
 	const char *note_key;		/* result.json key of setup()'s note */
 	const char *cache_name;		/* what its per-CPU cache is called: stock, per_cpu_pages */
+	const char *drain_name;		/* the drain the coordinator calls: drain_all_stock */
 	const char *invariant_name;	/* what check() checks: charge invariant, page invariant */
 
 	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */

@@ -42,13 +42,20 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	if (optind < argc)
 		die_usage("calibrate: unknown argument '%s'", argv[optind]);
 	load_topology(&topo, topo_spec);
-	if (topo.synthetic)
+	if (topo.synthetic) {
+		pcb_topo_destroy(&topo);
 		die_usage("calibrate: the topology is synthetic; it cannot run");
+	}
 	if (cpu_arg) {
 		snprintf(text, sizeof(text), "%s", cpu_arg);
 	} else {
 		hwloc_bitmap_t hk = hwloc_bitmap_alloc();
 
+		if (!hk) {
+			pcb_topo_destroy(&topo);
+			fprintf(stderr, "%s: calibrate: out of memory\n", prog);
+			return EXIT_RUNTIME;
+		}
 		hwloc_bitmap_andnot(hk, topo.all, topo.isolated);
 		snprintf(text, sizeof(text), "%d", hwloc_bitmap_last(hk));
 		hwloc_bitmap_free(hk);
@@ -62,8 +69,11 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 			 "warmup_ms = 100\n[cpus]\nworkers = %s\n", m->name, m->calib_design,
 			 runs_arg, text);
 		if (pcb_scenario_load_text(&sc, "calibrate", scn, err, sizeof(err)) < 0 ||
-		    pcb_scenario_finish(&sc, &topo, err, sizeof(err)) < 0)
+		    pcb_scenario_finish(&sc, &topo, err, sizeof(err)) < 0) {
+			pcb_scenario_free(&sc);
+			pcb_topo_destroy(&topo);
 			die_usage("%s", err);
+		}
 	}
 	if (pcb_topo_pin(&topo, (unsigned int)cpu) < 0)
 		fprintf(stderr, "%s: note: could not pin the bare loop to CPU %d\n", prog, cpu);
@@ -75,11 +85,17 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 
 	if (pcb_design_result_init(&res, &sc, sc.design[0], &clk) < 0) {
 		fprintf(stderr, "%s: calibrate: out of memory\n", prog);
+		pcb_design_result_free(&res);
+		pcb_scenario_free(&sc);
+		pcb_topo_destroy(&topo);
 		return EXIT_RUNTIME;
 	}
 	for (int r = 0; r < sc.runs; r++)
 		if (pcb_run_design(&topo, &sc, sc.design[0], &clk, &res, r, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: calibrate: %s\n", prog, err);
+			pcb_design_result_free(&res);
+			pcb_scenario_free(&sc);
+			pcb_topo_destroy(&topo);
 			return EXIT_RUNTIME;
 		}
 	double h = pcb_mean(res.fn[m->calib_fn].run_mean, res.runs);

@@ -95,34 +95,45 @@ int cmd_cpus(int argc, char **argv, const char *topo_spec)
 	hwloc_bitmap_t set;
 	const char *isolated = "sysfs";
 	char err[512], buf[1024];
-	int first = 1, n = 0;
+	int n = 0;
 
 	if (wants_help(argc, argv, cpus_usage))
 		return 0;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--isolated")) {
-			if (++i >= argc)
-				die_usage("cpus: --isolated needs a CPU list");
-			isolated = argv[i];
-			first = i + 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--isolated")) {
+			n++;
+			continue;
 		}
+		if (++i >= argc)
+			die_usage("cpus: --isolated needs a CPU list");
+		isolated = argv[i];
+	}
+	if (!n)
+		die_usage("cpus: no expression given (see pcpbench cpus --help)");
 	load_topology(&topo, topo_spec);
-	if (pcb_topo_set_isolated(&topo, isolated, err, sizeof(err)) < 0)
+	if (pcb_topo_set_isolated(&topo, isolated, err, sizeof(err)) < 0) {
+		pcb_topo_destroy(&topo);
 		die_usage("cpus: --isolated %s", err);
+	}
 	set = hwloc_bitmap_alloc();
-	for (int i = first; i < argc; i++) {
+	if (!set) {
+		pcb_topo_destroy(&topo);
+		fprintf(stderr, "%s: cpus: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--isolated")) {
 			i++;
 			continue;
 		}
-		if (pcb_cpuset_parse(&topo, argv[i], set, err, sizeof(err)) < 0)
+		if (pcb_cpuset_parse(&topo, argv[i], set, err, sizeof(err)) < 0) {
+			hwloc_bitmap_free(set);
+			pcb_topo_destroy(&topo);
 			die_usage("cpus: %s", err);
+		}
 		pcb_cpuset_format(set, buf, sizeof(buf));
 		printf("%s\t%s\t(%d CPUs)\n", argv[i], buf, hwloc_bitmap_weight(set));
-		n++;
 	}
-	if (!n)
-		die_usage("cpus: no expression given (see pcpbench cpus --help)");
 	hwloc_bitmap_free(set);
 	pcb_topo_destroy(&topo);
 	return 0;

@@ -42,12 +42,15 @@ int cmd_report(int argc, char **argv)
 			die_usage("%s:%d: %s", path, jerr.line, jerr.text);
 		die_usage("%s: %s", path, jerr.text);
 	}
-	if (strcmp(json_string_value(json_object_get(result, "format")) ?: "", PCB_RESULT_FORMAT))
+	if (strcmp(json_string_value(json_object_get(result, "format")) ?: "", PCB_RESULT_FORMAT)) {
+		json_decref(result);
 		die_usage("%s: not a %s file", path, PCB_RESULT_FORMAT);
-	if (pcb_result_check(result, err, sizeof(err)) < 0)
+	}
+	if (pcb_result_check(result, err, sizeof(err)) < 0 ||
+	    pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err)) < 0) {
+		json_decref(result);
 		die_usage("%s: %s", path, err);
-	if (pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err)) < 0)
-		die_usage("%s: %s", path, err);
+	}
 	json_decref(result);
 	return 0;
 }

@@ -65,8 +65,8 @@ static char *join_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *topo_spec = NULL;
-	char *command = join_args(argc, argv);
-	int i = 1, rc;
+	int all_argc = argc, i = 1, rc;
+	char **all_argv = argv;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -97,9 +97,13 @@ int main(int argc, char **argv)
 	}
 	argc -= i;
 	argv += i;
-	if (!strcmp(argv[0], "run"))
+	if (!strcmp(argv[0], "run")) {
+		/* the whole command line, for result.json's context */
+		char *command = join_args(all_argc, all_argv);
+
 		rc = cmd_run(argc, argv, topo_spec, command);
-	else if (!strcmp(argv[0], "report"))
+		free(command);
+	} else if (!strcmp(argv[0], "report"))
 		rc = cmd_report(argc, argv);
 	else if (!strcmp(argv[0], "info"))
 		rc = cmd_info(argc, argv, topo_spec);
@@ -111,6 +115,5 @@ int main(int argc, char **argv)
 		rc = cmd_cpus(argc, argv, topo_spec);
 	else
 		die_usage("unknown command '%s' (see pcpbench --help)", argv[0]);
-	free(command);
 	return rc;
 }

@@ -244,12 +244,13 @@ static int mmap_read(const struct perf_event_mmap_page *pc, uint64_t *count)
 		if (!pc->cap_usr_rdpmc || !idx)	/* cap_user_rdpmc in the kernel's header */
 			return -1;
 		{
-			int64_t pmc = (int64_t)rdpmc(idx - 1);
+			uint64_t pmc = rdpmc(idx - 1);
 			unsigned int width = pc->pmc_width;
 
-			pmc <<= 64 - width;
-			pmc >>= 64 - width;
-			v += (uint64_t)pmc;
+			/* sign-extend from the counter's width, shifting unsigned */
+			if (width > 0 && width < 64)
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
+			v += pmc;
 		}
 		__asm__ __volatile__("" ::: "memory");
 	} while (pc->lock != seq);

@@ -172,6 +172,7 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 	}
 	json_object_set_new(o, "settings", settings);
 	json_object_set_new(o, "model", json_string(sc->model->name));
+	json_object_set_new(o, "drain_function", json_string(sc->model->drain_name));
 	{
 		char desc[256];
 

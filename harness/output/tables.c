@@ -104,7 +104,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 	else
 		snprintf(sub, sizeof(sub), "%.1f", lo);
 	if (!strcmp(timing, "batch"))
-		fprintf(out, "timing: batch, MEMCG_CHARGE_BATCH/nr_pages calls between two TSC reads "
+		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
 			"(%s ticks of empty region %s per batch)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
 	else
@@ -249,6 +249,14 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 		fprintf(out, "\n");
 }
 
+/* the model's drain, by its kernel name */
+static const char *drain_name(json_t *result)
+{
+	json_t *n = json_object_get(json_object_get(result, "scenario"), "drain_function");
+
+	return n ? json_string_value(n) : "drain_all_stock";
+}
+
 /* the coordinator's drains; with two designs over several stock counts, 000's table */
 static void print_drains(FILE *out, json_t *result)
 {
@@ -261,7 +269,7 @@ static void print_drains(FILE *out, json_t *result)
 
 	if (!json_array_size(drains))
 		return;
-	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%s\n", "drain_all_stock", "drains",
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%s\n", drain_name(result), "drains",
 		"Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "stranded pages");
 	json_array_foreach(drains, i, x) {
 		const char *d = str(x, "design");
@@ -360,8 +368,9 @@ static void print_contention(FILE *out, json_t *result)
 		}
 		if (!json_integer_value(json_object_get(dj, "drains")) && !shown)
 			continue;
-		fprintf(out, "%s: drain_all_stock: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n\n",
-			d, json_integer_value(json_object_get(dj, "drains")), shown ? "see above" : "0");
+		fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n\n",
+			d, drain_name(result), json_integer_value(json_object_get(dj, "drains")),
+			shown ? "see above" : "0");
 	}
 }
 

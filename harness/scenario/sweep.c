@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,9 +36,13 @@ int pcb_sweep_combos(const struct pcb_scenario *sc)
 {
 	int n = 1;
 
+	/* an unchecked sweep may make more than an int counts: INT_MAX then */
 	for (int k = 0; k < PCB_MAX_KEYS; k++)
-		if (sc->sweep[k])
-			n *= list_item(sc->sweep[k], -1, NULL, 0);
+		if (sc->sweep[k]) {
+			int values = list_item(sc->sweep[k], -1, NULL, 0);
+
+			n = n > INT_MAX / values ? INT_MAX : n * values;
+		}
 	return n;
 }
 

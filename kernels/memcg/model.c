@@ -263,6 +263,7 @@ const struct pcb_model memcg_model = {
 	.result_json = memcg_result_json,
 	.note_key = "accounting",
 	.cache_name = "stock",
+	.drain_name = "drain_all_stock",
 	.invariant_name = "charge invariant",
 	.calib_design = "local_lock",
 	.calib_fn = MEMCG_FN_CONSUME_STOCK,

@@ -192,5 +192,6 @@ const struct pcb_model pcp_model = {
 	.result_json = pcp_result_json,
 	.note_key = "accounting",
 	.cache_name = "per_cpu_pages",
+	.drain_name = "drain_all_pages",
 	.invariant_name = "page invariant",
 };

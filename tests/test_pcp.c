@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator model's torture test: for every design, build
+ * variant, work delivery and workload, workers pinned two to a CPU allocate
+ * and free pages (or fault them in and unmap them, charging a memcg) while
+ * another thread fires drain_all_pages() as fast as it can. At each
+ * quiescent point every page is in exactly one place (a zone free list, a
+ * CPU's lists, or held by a worker), every count equals its list, charges
+ * balance; a drain then empties every CPU's lists; at the end nothing is
+ * left on them. The check is shown to catch a page in two places, a lost
+ * page and a count that lies.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testing.h"
+#include "../harness/run/cpu_area.h"
+#include "../harness/run/work.h"
+#include "../kernels/pcp/pcp_model.h"
+
+#define NR_WORKERS 4
+#define ROUNDS 4
+#define OPS 20000
+
+struct ctx {
+	const struct pcb_design *d;
+	const struct pcb_variant *v;
+	struct pcp_config cfg;
+	enum pcb_delivery delivery;
+	struct pcp_shared *s;
+	struct pcp_worker *w[NR_WORKERS];
+	struct pcb_worker *pw[NR_WORKERS];
+	struct pcb_cpu *cpu[NR_WORKERS + 1];	/* the last is the drainer's */
+	struct pcb_workq wq[NR_WORKERS];
+	pthread_barrier_t bar;
+	atomic_int stop_drainer;
+	atomic_long drains;
+	int ncpu, failed_setup;
+};
+
+struct warg {
+	struct ctx *x;
+	int i;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *worker_thread(void *arg)
+{
+	struct warg *a = arg;
+	struct ctx *x = a->x;
+	struct pcb_worker *w = x->pw[a->i];
+	int os = a->i % x->ncpu;
+	char err[256];
+
+	pin(os);
+	if (x->d->drain.queues_work &&
+	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
+			    x->v->work_data(w->cpu), os, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		x->failed_setup = 1;
+	}
+	if (x->v->thread_start)
+		x->v->thread_start();
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_wait(&x->bar);	/* round starts */
+		w->ops = 0;
+		w->ops_limit = OPS;
+		x->v->run(w);
+		pthread_barrier_wait(&x->bar);	/* quiescent */
+		pthread_barrier_wait(&x->bar);	/* checked and drained */
+	}
+	if (x->d->drain.queues_work)
+		pcb_workq_stop(&x->wq[a->i]);
+	x->v->release(w);
+	x->v->drain_local(w->cpu);
+	if (x->v->thread_stop)
+		x->v->thread_stop();
+	return NULL;
+}
+
+static void *drainer_thread(void *arg)
+{
+	struct ctx *x = arg;
+
+	if (x->v->thread_start)
+		x->v->thread_start();
+	while (!atomic_load(&x->stop_drainer)) {
+		/* flush_work() of the work designs waits at most a second or so */
+		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)2e9);
+		x->v->drain_all(x->cpu[NR_WORKERS], &x->s->zone, x->cpu, NR_WORKERS);
+		atomic_fetch_add(&x->drains, 1);
+	}
+	if (x->v->thread_stop)
+		x->v->thread_stop();
+	return NULL;
+}
+
+static int check(struct ctx *x, char *msg, size_t len)
+{
+	return pcp_model.check(x->s, x->v, x->pw, NR_WORKERS, x->cpu, NR_WORKERS + 1, msg, len);
+}
+
+static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, int irq,
+		   int workload)
+{
+	char note[256], err[256];
+
+	x->d = d;
+	x->cfg = (struct pcp_config){
+		.workload = workload, .timing = PCB_TIMING_CALL, .irq_model = irq,
+		.lock_first = lock_first, .batch = 7, .high = 40, .zone_pages = 4096,
+		.burst = 1 + lock_first * 20, .map_pages = 100, .accounting = PCP_ACCT_MEMCG,
+		.depth = 3, .clear = 1,
+	};
+	x->v = d->variant[pcp_model.variant_index(&x->cfg)];
+	x->s = pcp_model.setup(&x->cfg, d, NR_WORKERS, note, sizeof(note), err, sizeof(err));
+	CHECK(x->s != NULL, "setup: %s", err);
+	x->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (x->ncpu < 1)
+		x->ncpu = 1;
+	for (int i = 0; i <= NR_WORKERS; i++) {
+		size_t size = (pcb_cpu_area_size(d, x->v) + 4095) & ~(size_t)4095;
+
+		x->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), d, x->v, (unsigned int)i, 0);
+		pcp_model.cpu_setup(x->s, d, x->cpu[i]);
+	}
+	for (int i = 0; i < NR_WORKERS; i++) {
+		struct pcp_worker *w = aligned_alloc(64, sizeof(*w));
+
+		memset(w, 0, sizeof(*w));
+		w->w.cpu = x->cpu[i];
+		w->w.timing = i & 1 ? PCB_TIMING_BATCH : PCB_TIMING_CALL;
+		w->w.rng = 0x1234567ULL * (uint64_t)(i + 1);
+		w->w.dbg.limit = PCB_NO_LIMIT;
+		x->cpu[i]->h.dbg = &w->w.dbg;
+		pcp_model.worker_setup(x->s, &w->w);
+		x->w[i] = w;
+		x->pw[i] = &w->w;
+	}
+}
+
+static void tear_down(struct ctx *x)
+{
+	for (int i = 0; i < NR_WORKERS; i++)
+		free(x->w[i]);
+	for (int i = 0; i <= NR_WORKERS; i++)
+		free(x->cpu[i]);
+	pcp_model.teardown(x->s);
+}
+
+static void run_one(const struct pcb_design *d, int lock_first, int irq, int workload,
+		    enum pcb_delivery delivery)
+{
+	struct ctx x = { .delivery = delivery };
+	pthread_t tid[NR_WORKERS], drainer;
+	struct warg args[NR_WORKERS];
+	char name[160], msg[256];
+
+	snprintf(name, sizeof(name), "%s lock_first=%d irq=%d %s%s%s", d->name, lock_first, irq,
+		 workload ? "page_fault" : "pcp_alloc_free", d->drain.queues_work ? " delivery=" : "",
+		 d->drain.queues_work ? pcb_delivery_name[delivery] : "");
+	if (d->drain.queues_work && delivery == PCB_DELIVER_KWORKER && !pcb_workq_fifo_permitted()) {
+		printf("%s: skipped: SCHED_FIFO is not permitted here (CAP_SYS_NICE)\n", name);
+		return;
+	}
+	set_up(&x, d, lock_first, irq, workload);
+	if (!x.s)
+		return;
+	pthread_barrier_init(&x.bar, NULL, NR_WORKERS + 1);
+	for (int i = 0; i < NR_WORKERS; i++) {
+		args[i].x = &x;
+		args[i].i = i;
+		pthread_create(&tid[i], NULL, worker_thread, &args[i]);
+	}
+	for (int r = 0; r < ROUNDS; r++) {
+		atomic_store(&x.stop_drainer, 0);
+		pthread_barrier_wait(&x.bar);	/* round starts */
+		pthread_create(&drainer, NULL, drainer_thread, &x);
+		pthread_barrier_wait(&x.bar);	/* quiescent */
+		atomic_store(&x.stop_drainer, 1);
+		pthread_join(drainer, NULL);
+		pcb_work_wait_idle(x.cpu, NR_WORKERS, (uint64_t)3e9, 0);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+		/* a drain now empties every CPU's lists (work ones once the work ran) */
+		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)3e9);
+		if (x.v->thread_start)
+			x.v->thread_start();
+		x.v->drain_all(x.cpu[NR_WORKERS], &x.s->zone, x.cpu, NR_WORKERS);
+		if (x.v->thread_stop)
+			x.v->thread_stop();
+		pcb_work_wait_idle(x.cpu, NR_WORKERS, (uint64_t)3e9, 0);
+		for (int i = 0; i < NR_WORKERS && delivery != PCB_DELIVER_POLL; i++)
+			CHECK(pcp_model.cache_empty(x.s, x.v, x.cpu[i]), "%s: CPU %d not drained",
+			      name, i);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
+		pthread_barrier_wait(&x.bar);	/* checked and drained */
+	}
+	for (int i = 0; i < NR_WORKERS; i++)
+		pthread_join(tid[i], NULL);
+	CHECK(!x.failed_setup, "%s: setup", name);
+	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	for (int i = 0; i < NR_WORKERS; i++)
+		CHECK(pcp_model.cache_empty(x.s, x.v, x.cpu[i]), "%s: CPU %d's lists not empty", name, i);
+	{
+		uint64_t ops = 0, allocs = 0;
+
+		for (int i = 0; i < NR_WORKERS; i++) {
+			ops += x.w[i]->w.ops;
+			allocs += x.cpu[i]->ev[PCP_EV_PGALLOC];
+		}
+		CHECK(ops > 0 && allocs > 0, "%s: the workers allocated", name);
+		CHECK(atomic_load(&x.drains) > 0, "%s: the drainer ran", name);
+	}
+	/* the check catches a page in two places, a lost page, and a lying count */
+	{
+		struct zone *zone = &x.s->zone;
+		struct page *a = page_of(zone->free_area[0].free_list[MIGRATE_MOVABLE].next);
+		struct page *b = page_of(a->lru.next);
+
+		x.w[0]->held[x.w[0]->nr_held++] = a;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "two places"), "%s: twice: %s",
+		      name, msg);
+		x.w[0]->nr_held--;
+		list_del(&b->lru);
+		zone->free_area[0].nr_free--;
+		atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pages in the zone"),
+		      "%s: lost: %s", name, msg);
+		list_add(&b->lru, &zone->free_area[0].free_list[MIGRATE_MOVABLE]);
+		zone->free_area[0].nr_free++;
+		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+		((int *)x.cpu[0]->stock)[lock_first && sizeof(spinlock_t) == 4 &&
+					 strcmp(d->name, "local_lock") && strcmp(d->name, "rcu")] += 1;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pcp->count"), "%s: count: %s",
+		      name, msg);
+	}
+	pthread_barrier_destroy(&x.bar);
+	tear_down(&x);
+}
+
+int main(void)
+{
+	for (int i = 0; pcp_model.designs[i]; i++) {
+		const struct pcb_design *d = pcp_model.designs[i];
+
+		for (int wl = 0; wl < PCP_WL_NR; wl++) {
+			if (d->drain.queues_work) {
+				for (int del = 0; del < 3; del++) {
+#if defined(__SANITIZE_THREAD__)
+					/* as in test_invariant: poll is what TSan checks faithfully */
+					if (del != PCB_DELIVER_POLL)
+						continue;
+#endif
+					run_one(d, 0, 0, wl, (enum pcb_delivery)del);
+				}
+				run_one(d, 1, 1, wl, PCB_DELIVER_POLL);
+			} else {
+				run_one(d, 0, 0, wl, PCB_DELIVER_POLL);
+				run_one(d, 1, 1, wl, PCB_DELIVER_POLL);
+			}
+		}
+	}
+	return check_summary();
+}
