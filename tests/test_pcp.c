@@ -23,8 +23,8 @@
 #include "../kernels/pcp/pcp_model.h"
 
 #define NR_WORKERS 4
-#define ROUNDS 4
-#define OPS 20000
+#define ROUNDS 3
+#define OPS 8000
 
 struct ctx {
 	const struct pcb_design *d;
