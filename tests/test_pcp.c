@@ -96,12 +96,13 @@ static void *drainer_thread(void *arg)
 
 	if (x->v->thread_start)
 		x->v->thread_start();
-	while (!atomic_load(&x->stop_drainer)) {
-		/* flush_work() of the work designs waits at most a second or so */
-		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)2e9);
+	/* at least one drain a round, however quickly the workers finish */
+	do {
+		/* flush_work() of the work designs waits a moment at most */
+		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)2e8);
 		x->v->drain_all(x->cpu[NR_WORKERS], &x->s->zone, x->cpu, NR_WORKERS);
 		atomic_fetch_add(&x->drains, 1);
-	}
+	} while (!atomic_load(&x->stop_drainer));
 	if (x->v->thread_stop)
 		x->v->thread_stop();
 	return NULL;
@@ -194,7 +195,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		pcb_work_wait_idle(x.cpu, NR_WORKERS, (uint64_t)3e9, 0);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
 		/* a drain now empties every CPU's lists (work ones once the work ran) */
-		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)3e9);
+		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)3e8);
 		if (x.v->thread_start)
 			x.v->thread_start();
 		x.v->drain_all(x.cpu[NR_WORKERS], &x.s->zone, x.cpu, NR_WORKERS);
