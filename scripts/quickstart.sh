@@ -39,20 +39,55 @@ if [ "$what" = run ]; then
 fi
 
 status=0
+# the test logs of this invocation, counted at the end
+logs=(build/meson-logs/testlog.json)
 meson test -C build --print-errorlogs "$@" || status=$?
 
-# the torture test again, under ThreadSanitizer (PCPBENCH_TSAN=0 skips it)
+# the torture tests again, under ThreadSanitizer (PCPBENCH_TSAN=0 skips them)
 if [ "${PCPBENCH_TSAN:-1}" != 0 ] && [ $# -eq 0 ]; then
 	if [ ! -f build-tsan/build.ninja ]; then
 		meson setup build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized >&2
 	fi
-	ninja -C build-tsan tests/test_invariant >&2
-	meson test -C build-tsan --no-rebuild --print-errorlogs invariant || status=$?
+	ninja -C build-tsan tests/test_invariant tests/test_pcp >&2
+	logs+=(build-tsan/meson-logs/testlog.json)
+	meson test -C build-tsan --no-rebuild --print-errorlogs invariant pcp || status=$?
+fi
+
+# the tests and a quick run of the default scenario again, under AddressSanitizer
+# and UndefinedBehaviorSanitizer, stopped by the first report (PCPBENCH_ASAN=0
+# skips it). -O0: with the sanitizers, -O2 takes ten times as long to build.
+if [ "${PCPBENCH_ASAN:-1}" != 0 ]; then
+	asan_env=(ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+		  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
+	if [ ! -f build-asan/build.ninja ]; then
+		meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+			-Dbuildtype=debug >&2
+	fi
+	ninja -C build-asan >&2
+	logs+=(build-asan/meson-logs/testlog.json)
+	env "${asan_env[@]}" meson test -C build-asan --no-rebuild --print-errorlogs "$@" ||
+		status=$?
+	if [ $# -eq 0 ]; then
+		quick=$(mktemp -d)
+		result=OK
+		if ! env "${asan_env[@]}" build-asan/pcpbench run --quick --out "$quick" \
+			scenarios/default.scn >build-asan/meson-logs/quick-run.txt 2>&1; then
+			result=FAIL
+			status=1
+			echo "quickstart: the quick run under ASan/UBSan failed:" >&2
+			cat build-asan/meson-logs/quick-run.txt >&2
+		fi
+		rm -rf "$quick"
+		# one line in a test log's form, counted with the others
+		printf '{"name": "asan quick run", "result": "%s"}\n' "$result" \
+			>build-asan/meson-logs/quick-run.json
+		logs+=(build-asan/meson-logs/quick-run.json)
+	fi
 fi
 
 passed=0
 failed=0
-for log in build/meson-logs/testlog.json build-tsan/meson-logs/testlog.json; do
+for log in "${logs[@]}"; do
 	[ -f "$log" ] || continue
 	passed=$((passed + $(grep -c '"result": "OK"' "$log" || true)))
 	failed=$((failed + $(grep -c '"result": "\(FAIL\|TIMEOUT\|ERROR\|UNEXPECTEDPASS\)"' "$log" || true)))

@@ -254,7 +254,7 @@ static const char *drain_name(json_t *result)
 {
 	json_t *n = json_object_get(json_object_get(result, "scenario"), "drain_function");
 
-	return n ? json_string_value(n) : "drain_all_stock";
+	return json_is_string(n) ? json_string_value(n) : "drain_all_stock";
 }
 
 /* the coordinator's drains; with two designs over several stock counts, 000's table */
@@ -485,8 +485,8 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 
 		fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %"
 			JSON_INTEGER_FORMAT " operations", str(dj, "design"),
-			inv ? json_string_value(inv) : "charge invariant", str(dj, "charge_invariant"),
-			cache ? json_string_value(cache) : "stock",
+			inv ? str(dj, "invariant_name") : "charge invariant", str(dj, "charge_invariant"),
+			cache ? str(dj, "cache_name") : "stock",
 			json_integer_value(json_object_get(dj, "stock_bytes")),
 			json_integer_value(json_object_get(dj, "ops")));
 		if (json_integer_value(json_object_get(work, "queued")))
@@ -503,6 +503,6 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 		fprintf(out, "\n");
 	}
 	json_array_foreach(notes, i, dj)
-		fprintf(out, "note: %s\n", json_string_value(dj));
+		fprintf(out, "note: %s\n", json_is_string(dj) ? json_string_value(dj) : "?");
 	return 0;
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer: the input as a result.json read back, as `report` reads it:
+ * parsed, checked by pcb_result_check(), and its tables printed, net and
+ * raw, into /dev/null.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "harness/output/result.h"
+
+static FILE *sink;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	sink = fopen("/dev/null", "w");
+	if (!sink) {
+		perror("fuzz_result: /dev/null");
+		abort();
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pcb_table_opts raw = { .raw = 1 };
+	json_error_t jerr;
+	char err[512];
+	json_t *result = json_loadb((const char *)data, size, 0, &jerr);
+
+	if (!result)
+		return 0;
+	if (json_is_object(result) && pcb_result_check(result, err, sizeof(err)) == 0) {
+		pcb_tables_print(sink, result, err, sizeof(err));
+		pcb_tables_print_opts(sink, result, &raw, err, sizeof(err));
+	}
+	json_decref(result);
+	return 0;
+}
