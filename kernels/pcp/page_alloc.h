@@ -174,7 +174,8 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 			list_add_tail(&page->lru, &head);
 		} while (count > 0 && !list_empty(list));
 	}
-	pcp->count -= nr_freed;
+	/* drain_all_pages() reads count without the lock: WRITE_ONCE(), as KCSAN would have it */
+	WRITE_ONCE(pcp->count, pcp->count - nr_freed);
 
 	zone_lock(this, zone);
 	for (pos = head.next; pos != &head; pos = next) {
@@ -234,7 +235,7 @@ static __always_inline void free_unref_page_commit(struct pcb_cpu *this, struct 
 
 	pcb_count(this, PCP_EV_PGFREE);
 	list_add(&page->lru, &pcp->lists[order_to_pindex(migratetype, 0)]);
-	pcp->count += 1;
+	WRITE_ONCE(pcp->count, pcp->count + 1);
 	high = nr_pcp_high(pcp);
 	if (pcp->count >= high) {
 		int batch = READ_ONCE(pcp->batch);
@@ -316,13 +317,13 @@ static __always_inline struct page *__rmqueue_pcplist(struct pcb_cpu *this, stru
 		int alloced;
 
 		alloced = rmqueue_bulk(this, zone, (unsigned int)batch, list, migratetype);
-		pcp->count += alloced;
+		WRITE_ONCE(pcp->count, pcp->count + alloced);
 		if (unlikely(list_empty(list)))
 			return NULL;
 	}
 	page = page_of(list->next);
 	list_del(&page->lru);
-	pcp->count -= 1;
+	WRITE_ONCE(pcp->count, pcp->count - 1);
 	return page;
 }
 

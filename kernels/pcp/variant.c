@@ -77,10 +77,10 @@ static void FN(prefill)(struct pcb_cpu *cpu, void *shared)
 	struct zone *zone = &((struct pcp_shared *)shared)->zone;
 	struct per_cpu_pages *pcp = this_cpu_pcp(cpu);
 	unsigned long flags = pcp_lock(cpu, pcp);
+	int n = rmqueue_bulk(cpu, zone, (unsigned int)READ_ONCE(pcp->batch),
+			     &pcp->lists[order_to_pindex(MIGRATE_MOVABLE, 0)], MIGRATE_MOVABLE);
 
-	pcp->count += rmqueue_bulk(cpu, zone, (unsigned int)READ_ONCE(pcp->batch),
-				   &pcp->lists[order_to_pindex(MIGRATE_MOVABLE, 0)],
-				   MIGRATE_MOVABLE);
+	WRITE_ONCE(pcp->count, pcp->count + n);
 	pcp_unlock(cpu, pcp, flags);
 }
 
