@@ -194,6 +194,18 @@ expect_rc 0 timeout 120 "$pcpbench" run --quick --set run.duration_ms=100 --set 
 	--set run.timing=call --out "$tmp/poll"
 [ $(($(date +%s) - start)) -lt 30 ] && ok || bad "poll delivery run took $(($(date +%s) - start)) s"
 
+# calibrate runs on one CPU and names its options in errors
+expect_rc 2 "$pcpbench" calibrate --cpu all
+grep -q "calibrate: --cpu all: not a CPU of this machine" "$tmp/err" && ok || bad "calibrate --cpu: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" calibrate --runs 0
+grep -q "^pcpbench: --runs: run.runs: 0 is out of range" "$tmp/err" && ok || bad "calibrate --runs: $(cat "$tmp/err")"
+# an event modifier that would make a counter sample is refused
+expect_rc 2 "$pcpbench" run --dry-run --events task-clock:period=1
+grep -q "would sample" "$tmp/err" && ok || bad "sampling modifier: $(cat "$tmp/err")"
+# expressions before --isolated count too
+expect_rc 0 "$pcpbench" --topology "numa:1 core:4 pu:1" cpus 1 --isolated 0 all
+[ "$(wc -l < "$tmp/out")" -eq 2 ] && ok || bad "cpus before --isolated: $(cat "$tmp/out")"
+
 # no SCHED_FIFO: drain work goes by signal, and the result says so
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir -p "$tmp/nobody" && chmod 777 "$tmp/nobody" "$tmp"

@@ -4,6 +4,7 @@
  * it, beside the harness's batch figure for the same call on the same CPU.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	load_topology(&topo, topo_spec);
 	if (topo.synthetic) {
 		pcb_topo_destroy(&topo);
-		die_usage("calibrate: the topology is synthetic; it cannot run");
+		die_usage("calibrate: the topology is not this machine's; it cannot run");
 	}
 	if (cpu_arg) {
 		snprintf(text, sizeof(text), "%s", cpu_arg);
@@ -60,16 +61,34 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		snprintf(text, sizeof(text), "%d", hwloc_bitmap_last(hk));
 		hwloc_bitmap_free(hk);
 	}
-	cpu = atoi(text);
+	{
+		char *end;
+		long v = strtol(text, &end, 10);
+
+		/* one CPU: the bare loop and the harness's worker run on the same one */
+		if (!*text || *end || v < 0 || v > INT_MAX ||
+		    !hwloc_bitmap_isset(topo.all, (unsigned int)v)) {
+			pcb_topo_destroy(&topo);
+			die_usage("calibrate: --cpu %s: not a CPU of this machine (one CPU number)",
+				  text);
+		}
+		cpu = (int)v;
+	}
 	{
 		char scn[1024];
 
 		snprintf(scn, sizeof(scn), "[scenario]\nname = calibrate\n[run]\nmodel = %s\n"
-			 "designs = %s\ntiming = batch\nruns = %s\nduration_ms = 500\n"
-			 "warmup_ms = 100\n[cpus]\nworkers = %s\n", m->name, m->calib_design,
-			 runs_arg, text);
-		if (pcb_scenario_load_text(&sc, "calibrate", scn, err, sizeof(err)) < 0 ||
-		    pcb_scenario_finish(&sc, &topo, err, sizeof(err)) < 0) {
+			 "designs = %s\ntiming = batch\nduration_ms = 500\nwarmup_ms = 100\n",
+			 m->name, m->calib_design);
+		int rc = pcb_scenario_load_text(&sc, "calibrate", scn, err, sizeof(err));
+
+		if (rc == 0) {
+			/* what the options set, errors name by the option */
+			pcb_scenario_override(&sc, K_RUN_RUNS, runs_arg, "--runs");
+			pcb_scenario_override(&sc, K_CPUS_WORKERS, text, "--cpu");
+			rc = pcb_scenario_finish(&sc, &topo, err, sizeof(err));
+		}
+		if (rc < 0) {
 			pcb_scenario_free(&sc);
 			pcb_topo_destroy(&topo);
 			die_usage("%s", err);

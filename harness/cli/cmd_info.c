@@ -21,7 +21,7 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	printf("Test System\n");
 	printf("  host:             %s\n", json_string_value(json_object_get(info, "host")));
 	if (topo->synthetic)
-		printf("  topology:         synthetic: %s\n", topo->source);
+		printf("  topology:         %s (not this machine)\n", topo->source);
 	printf("  CPU model:        %s\n", topo->cpu_model);
 	printf("  CPUs:             %d (%d cores)\n", topo->nr_cpus, topo->nr_cores);
 	printf("  NUMA nodes:       %d\n", topo->nr_nodes);

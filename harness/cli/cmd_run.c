@@ -171,7 +171,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		goto out;
 	}
 	if (topo.synthetic)
-		die_usage("run: the topology is synthetic (%s): workers cannot be pinned to its "
+		die_usage("run: the topology is not this machine's (%s): workers cannot be pinned to its "
 			  "CPUs; use --dry-run to see the plan", topo.source);
 
 	if (session_prepare_out(out, err, sizeof(err)) < 0)

@@ -47,6 +47,12 @@ static int encode(const char *name, int kernel, struct pcb_event_spec *ev, char 
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
 	free(fstr);
+	/* a modifier that makes it a sampling event changes what is measured */
+	if (ev->attr.sample_period || ev->attr.freq) {
+		snprintf(err, errlen, "'%s' would sample (period or freq): pcpbench counts events, "
+			 "drop the modifier", name);
+		return -1;
+	}
 	ev->attr.size = sizeof(ev->attr);
 	/* a context switch or a page fault is a kernel event: count software events in both modes */
 	if (ev->attr.type == PERF_TYPE_SOFTWARE)
@@ -112,7 +118,8 @@ static int open_event(struct pcb_counters *c, const struct pcb_event_spec *spec,
 		attr.disabled = 1;
 		fd = perf_open(&attr, -1);
 	}
-	if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel && attr.type != PERF_TYPE_SOFTWARE) {
+	/* perf_event_paranoid 2 and more: user mode only, for software events too */
+	if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel) {
 		attr.exclude_kernel = 1;
 		attr.disabled = group_fd < 0;
 		fd = perf_open(&attr, group_fd);

@@ -280,7 +280,8 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 	}
 	if (r->counters.kernel_dropped) {
 		snprintf(note, sizeof(note), "%s: kernel-mode counting is not permitted here "
-			 "(perf_event_paranoid is %d): hardware events count user mode only",
+			 "(perf_event_paranoid is %d): events count user mode only, and a software "
+			 "event (context-switches, page-faults) misses what the kernel did",
 			 r->label, pcb_perf_paranoid());
 		json_array_append_new(notes, json_string(note));
 	}
@@ -443,9 +444,12 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	json_object_set_new(dj, "work", json_pack("{s:I,s:I,s:I}",
 		"queued", (json_int_t)r->drain.work_queued, "ran", (json_int_t)r->drain.work_ran,
 		"deferred", (json_int_t)r->drain.work_deferred));
+	int unplaced = 0;
+
 	for (int i = 0; i < r->nr_workers; i++) {
 		const struct pcb_worker_info *wi = &r->worker[i];
 
+		unplaced += wi->stock_node < 0;
 		json_array_append_new(workers, json_pack("{s:i,s:i,s:i}", "cpu", (int)wi->cpu,
 							 "node", wi->node, "stock_node", wi->stock_node));
 		if (wi->node >= 0 && wi->stock_node >= 0 && wi->node != wi->stock_node) {
@@ -453,6 +457,12 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 				 "not its own node %d", r->label, wi->cpu, wi->stock_node, wi->node);
 			json_array_append_new(notes, json_string(note));
 		}
+	}
+	if (unplaced) {
+		snprintf(note, sizeof(note), "%s: the kernel did not say which node %d worker(s)' "
+			 "per-CPU data landed on (move_pages() refused or unavailable): their "
+			 "placement is not checked", r->label, unplaced);
+		json_array_append_new(notes, json_string(note));
 	}
 	json_object_set_new(dj, "workers", workers);
 	json_object_set_new(dj, "runs", json_integer(r->runs));
