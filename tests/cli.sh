@@ -194,6 +194,22 @@ expect_rc 0 timeout 120 "$pcpbench" run --quick --set run.duration_ms=100 --set 
 	--set run.timing=call --out "$tmp/poll"
 [ $(($(date +%s) - start)) -lt 30 ] && ok || bad "poll delivery run took $(($(date +%s) - start)) s"
 
+# another pcpbench on the same CPU is noted (its lock file held meanwhile)
+if command -v flock >/dev/null; then
+	cpu=$(sed -n 's/^\(.*\)\t\([0-9]*\).*/\2/p' <("$pcpbench" cpus 'all,!0') | head -1)
+	cpu=${cpu:-0}
+	flock /tmp/pcpbench-cpu$cpu.lock sleep 5 &
+	holder=$!
+	sleep 0.3
+	expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=5 --set run.warmup_ms=0 \
+		--set run.designs=local_lock --set "cpus.workers=$cpu" --out "$tmp/locked"
+	grep -q "another pcpbench held CPU $cpu" "$tmp/out" && ok || bad "lock not noted: $(cat "$tmp/out" "$tmp/err")"
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+else
+	echo "skipped: the CPU lock test needs flock(1)"
+fi
+
 # calibrate runs on one CPU and names its options in errors
 expect_rc 2 "$pcpbench" calibrate --cpu all
 grep -q "calibrate: --cpu all: not a CPU of this machine" "$tmp/err" && ok || bad "calibrate --cpu: $(cat "$tmp/err")"
