@@ -119,13 +119,21 @@ int session_prepare_out(const char *dir, char *err, size_t errlen)
 
 void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len)
 {
+	/* CPUs this process holds already: a second flock() would be refused by the first */
+	static hwloc_bitmap_t held;
 	unsigned int cpu;
 
+	if (!held)
+		held = hwloc_bitmap_alloc();
 	busy[0] = 0;
 	hwloc_bitmap_foreach_begin(cpu, cpus) {
 		char path[PATH_MAX];
 		int fd;
 
+		if (held && hwloc_bitmap_isset(held, cpu))
+			continue;
+		if (held)
+			hwloc_bitmap_set(held, cpu);
 		/* one place for every user, so that any two runs see each other */
 		snprintf(path, sizeof(path), "/tmp/pcpbench-cpu%u.lock", cpu);
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
