@@ -57,7 +57,7 @@ struct pcb_variant {
 	const void *ops;
 };
 
-#define PCB_MAX_VARIANTS 4
+#define PCB_MAX_VARIANTS 6
 
 struct pcb_design {
 	const char *name;

@@ -26,6 +26,7 @@
 #include "testing.h"
 #include "../harness/run/cpu_area.h"
 #include "../harness/run/work.h"
+#include "../kernels/locks/irq.h"
 #include "../kernels/memcg/memcg_model.h"
 
 /* a design built from a header in tests/designs/, as a new design would be */
@@ -138,7 +139,7 @@ static int stock_empty(struct ctx *x, int i)
 
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
-	struct ctx x = { .d = d, .v = d->variant[multi * 2 + irq], .delivery = delivery };
+	struct ctx x = { .d = d, .v = d->variant[multi * PCB_IRQ_MODELS + irq], .delivery = delivery };
 	pthread_t tid[NR_WORKERS], drainer;
 	struct warg args[NR_WORKERS];
 	char name[128], msg[256];
@@ -290,6 +291,7 @@ static void torture(const struct pcb_design *d)
 			run_one(d, 0, 0, PCB_DELIVER_POLL);
 			run_one(d, 1, 1, PCB_DELIVER_POLL);
 		}
+		run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL);
 	}
 }
 

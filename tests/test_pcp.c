@@ -20,6 +20,7 @@
 #include "testing.h"
 #include "../harness/run/cpu_area.h"
 #include "../harness/run/work.h"
+#include "../kernels/locks/irq.h"
 #include "../kernels/pcp/pcp_model.h"
 
 #define NR_WORKERS 4
@@ -271,6 +272,7 @@ int main(void)
 				run_one(d, 0, 0, wl, PCB_DELIVER_POLL);
 				run_one(d, 1, 1, wl, PCB_DELIVER_POLL);
 			}
+			run_one(d, 0, PCB_IRQ_KERNEL, wl, PCB_DELIVER_POLL);
 		}
 	}
 	return check_summary();

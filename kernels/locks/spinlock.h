@@ -1,20 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spinlock_t taken with spin_lock_irqsave() on !PREEMPT_RT:
- * local_irq_save(), preempt_disable() and the qspinlock fast path, one
- * cmpxchg of 0 -> locked (queued_spin_lock()), falling back to spinning.
- * spin_unlock is a release store (smp_store_release()). Modeled on
- * Concurrency Kit's CAS spinlock, the same instruction sequence on x86
- * (lock cmpxchg; plain store).
+ * spinlock_t on !PREEMPT_RT x86: the qspinlock (include/asm-generic/
+ * qspinlock.h). A 4-byte word (locked, pending, tail); queued_spin_lock()
+ * is one cmpxchg of the word 0 -> _Q_LOCKED_VAL, and queued_spin_unlock()
+ * a release store of one byte, 0 into lock->locked, which the next lock's
+ * cmpxchg then reads whole (on some cores a store-forwarding stall). The
+ * contended path spins until the word is 0 and tries again (the MCS queue
+ * of queued_spin_lock_slowpath() is not modeled: per-CPU locks are rarely
+ * contended, and each contention is counted).
+ *
+ * spin_lock_irqsave() and spin_unlock_irqrestore() are out-of-line calls
+ * on x86 (_raw_spin_lock_irqsave(), _raw_spin_unlock_irqrestore()): so here.
+ *
+ * With PCB_SPINLOCK_CAS defined first, spinlock_t is Concurrency Kit's CAS
+ * lock instead, a 32-bit word stored whole at unlock: what the difference
+ * between the two costs shows (the memcg design spinlock_cas).
  */
 #ifndef PCB_LOCKS_SPINLOCK_H
 #define PCB_LOCKS_SPINLOCK_H
 
-#include <ck_pr.h>
-#include <ck_spinlock.h>
+#include <stdint.h>
 
 #include "../percpu.h"
 #include "irq.h"
+
+#ifdef PCB_SPINLOCK_CAS
+#include <ck_pr.h>
+#include <ck_spinlock.h>
 
 typedef ck_spinlock_cas_t spinlock_t;
 
@@ -23,22 +35,87 @@ static inline void spin_lock_init(spinlock_t *lock)
 	ck_spinlock_cas_init(lock);
 }
 
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	if (!ck_pr_cas_uint(&lock->value, false, true))
+		return false;
+	ck_pr_fence_lock();	/* acquire */
+	return true;
+}
+
+static inline void arch_spin_wait(spinlock_t *lock)
+{
+	while (ck_pr_load_uint(&lock->value))
+		ck_pr_stall();
+}
+
+static inline void arch_spin_unlock(spinlock_t *lock)
+{
+	ck_spinlock_cas_unlock(lock);
+}
+#else
+#define _Q_LOCKED_VAL 1U
+
+typedef struct qspinlock {
+	union {
+		uint32_t val;
+		struct {
+			uint8_t locked;
+			uint8_t pending;
+		};
+		struct {
+			uint16_t locked_pending;
+			uint16_t tail;
+		};
+	};
+} spinlock_t;
+_Static_assert(sizeof(spinlock_t) == 4, "qspinlock: a 4-byte word");
+
+static inline void spin_lock_init(spinlock_t *lock)
+{
+	__atomic_store_n(&lock->val, 0, __ATOMIC_RELAXED);
+}
+
+/* queued_spin_trylock(): atomic_try_cmpxchg_acquire(&lock->val, 0, _Q_LOCKED_VAL) */
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	uint32_t val = 0;
+
+	return __atomic_compare_exchange_n(&lock->val, &val, _Q_LOCKED_VAL, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void arch_spin_wait(spinlock_t *lock)
+{
+	while (__atomic_load_n(&lock->val, __ATOMIC_RELAXED))
+		__builtin_ia32_pause();
+}
+
+/* queued_spin_unlock(): smp_store_release(&lock->locked, 0), one byte */
+static inline void arch_spin_unlock(spinlock_t *lock)
+{
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+#endif
+
 /*
- * queued_spin_lock(): one cmpxchg when uncontended. When it fails, count the
+ * The lock, one atomic when uncontended. When it fails, count the
  * contention and the cycles until the lock was taken, under the calling
- * function, as seed 000's spin_lock_irqsave_cc() did (2.3): exact, no sampling.
+ * function, as seed 000's spin_lock_irqsave_cc() did (2.3): exact, no
+ * sampling.
  */
 static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	uint64_t t0;
 
-	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
-		ck_pr_fence_lock();	/* acquire */
+	if (likely(arch_spin_trylock(lock))) {
 		pcb_tsan_acquire(lock);
 		return;
 	}
 	t0 = pcb_tsc_now();
-	ck_spinlock_cas_lock(lock);
+	do
+		arch_spin_wait(lock);
+	while (!arch_spin_trylock(lock));
 	pcb_tsan_acquire(lock);
 	pcb_contended(this, fn, pcb_tsc_now() - t0);
 }
@@ -46,12 +123,12 @@ static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const c
 static inline void pcb_spin_unlock(spinlock_t *lock)
 {
 	pcb_tsan_release(lock);
-	ck_spinlock_cas_unlock(lock);
+	arch_spin_unlock(lock);
 }
 
-/* spin_lock_irqsave(), counted under fn when contended */
-static inline unsigned long spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock,
-						 const char *fn)
+/* spin_lock_irqsave() (_raw_spin_lock_irqsave()), counted under fn when contended */
+static __attribute__((noinline, unused)) unsigned long
+spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	unsigned long flags = local_irq_save_model();
 
@@ -60,12 +137,13 @@ static inline unsigned long spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_
 	return flags;
 }
 
-static inline void spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock,
-					  unsigned long flags)
+/* spin_unlock_irqrestore() (_raw_spin_unlock_irqrestore()) */
+static __attribute__((noinline, unused)) void
+spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock, unsigned long flags)
 {
 	pcb_spin_unlock(lock);
-	preempt_enable(this);
 	local_irq_restore_model(flags);
+	preempt_enable(this);
 }
 
 #endif

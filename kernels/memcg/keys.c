@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../locks/irq.h"
 #include "memcg_model.h"
 
 static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", NULL };
-static const char *const irq_models[] = { "none", "pushf_popf", NULL };
+static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 static const char *const accounting[] = { "memcg", "none", "always", "static_key",
 					  "static_key_on", NULL };
 static const char *const eviction[] = { "random", "round_robin", NULL };

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../locks/irq.h"
+
 #include "memcg_model.h"
 
 #define MEMCG_DESIGN_ENTRY(d) extern const struct pcb_design memcg_design_##d;
@@ -58,6 +60,8 @@ static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {
 struct static_key_false memcg_in_use_key = STATIC_KEY_FALSE_INIT;
 int mem_cgroup_subsys_disabled;
 
+static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
+
 extern const struct pcb_key memcg_keys[];
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
@@ -68,7 +72,7 @@ static int memcg_variant_index(const void *config)
 {
 	const struct memcg_config *c = config;
 
-	return (c->slots > 1) * 2 + (c->irq_model != 0);
+	return (c->slots > 1) * PCB_IRQ_MODELS + c->irq_model;
 }
 
 /* the seed 003 jump label: rewritten where the text can be, else a test, and said so */
@@ -212,7 +216,7 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	json_object_set_new(dj, "stock_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
 	json_object_set_new(dj, "slots", json_integer(c->slots));
-	json_object_set_new(dj, "irq_model", json_string(c->irq_model ? "pushf_popf" : "none"));
+	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	if (k->samples) {
 		double min = (double)k->min_raw - f->overhead;
 

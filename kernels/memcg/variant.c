@@ -156,8 +156,9 @@ const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, VARIANT_SUFFIX) = {
 
 #if MEMCG_STOCK_SLOTS == 1 && PCB_IRQ_MODEL == 0
 /* the registry entry: variant[] is indexed as memcg_variant_index() says */
-extern const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, _s1_i1), VARIANT_OF(MEMCG_DESIGN, _s7_i0),
-	VARIANT_OF(MEMCG_DESIGN, _s7_i1);
+extern const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, _s1_i1), VARIANT_OF(MEMCG_DESIGN, _s1_i2),
+	VARIANT_OF(MEMCG_DESIGN, _s7_i0), VARIANT_OF(MEMCG_DESIGN, _s7_i1),
+	VARIANT_OF(MEMCG_DESIGN, _s7_i2);
 
 const struct pcb_design PCB_CAT(memcg_design_, MEMCG_DESIGN) = {
 	.name = PCB_STR(MEMCG_DESIGN),
@@ -169,7 +170,8 @@ const struct pcb_design PCB_CAT(memcg_design_, MEMCG_DESIGN) = {
 	.nocache = MEMCG_STOCK_NOCACHE,
 	.variant = {
 		&VARIANT_OF(MEMCG_DESIGN, _s1_i0), &VARIANT_OF(MEMCG_DESIGN, _s1_i1),
-		&VARIANT_OF(MEMCG_DESIGN, _s7_i0), &VARIANT_OF(MEMCG_DESIGN, _s7_i1),
+		&VARIANT_OF(MEMCG_DESIGN, _s1_i2), &VARIANT_OF(MEMCG_DESIGN, _s7_i0),
+		&VARIANT_OF(MEMCG_DESIGN, _s7_i1), &VARIANT_OF(MEMCG_DESIGN, _s7_i2),
 	},
 };
 #endif

@@ -4,10 +4,11 @@
  */
 #include <stdio.h>
 
+#include "../locks/irq.h"
 #include "pcp_model.h"
 
 static const char *const workloads[] = { "pcp_alloc_free", "page_fault", NULL };
-static const char *const irq_models[] = { "none", "pushf_popf", NULL };
+static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 static const char *const placements[] = { "end", "first_line", NULL };
 static const char *const accounting[] = { "memcg", "none", "always", "static_key", NULL };
 static const char *const yesno[] = { "no", "yes", NULL };

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../locks/irq.h"
+
 #include "pcp_model.h"
 
 #define PCP_DESIGN_ENTRY(d) extern const struct pcb_design pcp_design_##d;
@@ -45,6 +47,8 @@ static const struct pcb_workload_info pcp_workloads[PCP_WL_NR] = {
 		"workload.map_pages faults, then the munmap" },
 };
 
+static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
+
 extern const struct pcb_key pcp_keys[];
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
@@ -54,7 +58,7 @@ static int pcp_variant_index(const void *config)
 {
 	const struct pcp_config *c = config;
 
-	return (c->lock_first != 0) * 2 + (c->irq_model != 0);
+	return (c->lock_first != 0) * PCB_IRQ_MODELS + c->irq_model;
 }
 
 static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cpus,
@@ -158,7 +162,7 @@ static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 	json_object_set_new(dj, "stock_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
 	json_object_set_new(dj, "lock_placement", json_string(c->lock_first ? "first_line" : "end"));
-	json_object_set_new(dj, "irq_model", json_string(c->irq_model ? "pushf_popf" : "none"));
+	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	for (int e = 0; e < PCP_NR_EV; e++)
 		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
 	json_object_set_new(dj, "events", ev);

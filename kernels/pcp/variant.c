@@ -138,8 +138,8 @@ const struct pcb_variant VARIANT_OF(PCP_DESIGN, VARIANT_SUFFIX) = {
 };
 
 #if PCP_LOCK_FIRST == 0 && PCB_IRQ_MODEL == 0
-extern const struct pcb_variant VARIANT_OF(PCP_DESIGN, _l0_i1), VARIANT_OF(PCP_DESIGN, _l1_i0),
-	VARIANT_OF(PCP_DESIGN, _l1_i1);
+extern const struct pcb_variant VARIANT_OF(PCP_DESIGN, _l0_i1), VARIANT_OF(PCP_DESIGN, _l0_i2),
+	VARIANT_OF(PCP_DESIGN, _l1_i0), VARIANT_OF(PCP_DESIGN, _l1_i1), VARIANT_OF(PCP_DESIGN, _l1_i2);
 
 const struct pcb_design PCB_CAT(pcp_design_, PCP_DESIGN) = {
 	.name = PCB_STR(PCP_DESIGN),
@@ -149,7 +149,8 @@ const struct pcb_design PCB_CAT(pcp_design_, PCP_DESIGN) = {
 	.drain = PCP_DRAIN_FLAVOUR,
 	.variant = {
 		&VARIANT_OF(PCP_DESIGN, _l0_i0), &VARIANT_OF(PCP_DESIGN, _l0_i1),
-		&VARIANT_OF(PCP_DESIGN, _l1_i0), &VARIANT_OF(PCP_DESIGN, _l1_i1),
+		&VARIANT_OF(PCP_DESIGN, _l0_i2), &VARIANT_OF(PCP_DESIGN, _l1_i0),
+		&VARIANT_OF(PCP_DESIGN, _l1_i1), &VARIANT_OF(PCP_DESIGN, _l1_i2),
 	},
 };
 #endif

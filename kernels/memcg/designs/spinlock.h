@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * spinlock: the 2023 series "Introduce memcg_stock_pcp remote draining"
- * (seed 000, patches 1-5). stock_lock becomes a spinlock_t taken with
- * spin_lock_irqsave(); drain_all_stock() drains every CPU's stock from the
- * calling CPU (drain_stock_from()), with no work and no flags.
+ * (seed 000, patches 1-5). stock_lock becomes a spinlock_t (the qspinlock,
+ * kernels/locks/spinlock.h) taken with spin_lock_irqsave(), an out-of-line
+ * call; drain_all_stock() drains every CPU's stock from the calling CPU
+ * (drain_stock_from()), with no work and no flags.
  */
 #ifndef PCB_MEMCG_DESIGN_SPINLOCK_H
 #define PCB_MEMCG_DESIGN_SPINLOCK_H

@@ -26,8 +26,7 @@ typedef spinlock_t pcp_lock_t;
 static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
 {
 	preempt_disable(this);
-	if (likely(ck_pr_cas_uint(&lock->value, false, true))) {
-		ck_pr_fence_lock();	/* acquire */
+	if (likely(arch_spin_trylock(lock))) {
 		pcb_tsan_acquire(lock);
 		return true;
 	}
