@@ -186,6 +186,7 @@ struct pcb_worker {
 	uint64_t ops_limit;		/* 0: run until the deadline */
 	uint64_t deadline;		/* TSC value to stop at */
 	uint64_t rng;			/* the worker's sequence, carried between runs */
+	double tsc_hz;			/* to turn a model's ns into ticks */
 
 	/* one run's figures */
 	uint64_t failed;		/* operations that found no room */

@@ -410,6 +410,24 @@ static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 	return a;
 }
 
+/*
+ * The share of its run a worker spent inside the timed functions, that is
+ * holding its cache's lock: the net ticks of every timed region over the
+ * workers' run time.
+ */
+static double held_fraction(const struct pcb_design_result *r, double tsc_hz)
+{
+	double held = 0, span = r->run_seconds * tsc_hz * r->runs * r->nr_workers;
+
+	for (int f = 0; f < PCB_MAX_FN; f++) {
+		const struct pcb_stat *s = &r->fn[f].total;
+		double net = (double)s->sum_raw - r->overhead * (double)s->samples;
+
+		held += net > 0 ? net : 0;
+	}
+	return span > 0 ? fmin(1.0, held / span) : 0;
+}
+
 /* one design's entry: what it is, what the model adds, and its notes */
 static json_t *design_json(const struct pcb_design_result *r, json_t *context, json_t *notes)
 {
@@ -472,6 +490,7 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	json_object_set_new(dj, "failed_charges", json_integer((json_int_t)r->failed));
 	json_object_set_new(dj, "batch_misses", json_integer((json_int_t)r->misses));
 	json_object_set_new(dj, "run_seconds", json_real(r->run_seconds));
+	json_object_set_new(dj, "held_fraction", json_real(held_fraction(r, fig.tsc_hz)));
 	json_object_set_new(dj, "nonoverlapping_runs", json_integer(r->nonoverlap));
 	json_object_set_new(dj, "charge_invariant", json_string(r->check));
 	if (r->drain.count)

@@ -333,6 +333,31 @@ static void print_drains(FILE *out, json_t *result)
 }
 
 /* seed 000's 2.3: every contended acquisition, per function and side */
+/*
+ * Beside the measured count, what a simple model predicts: a drain finds a
+ * worker's lock held with the probability that the worker is inside its
+ * cache, so drains x workers x held fraction contentions on the drainer's
+ * side.
+ */
+static void print_contention_model(FILE *out, json_t *cc, json_t *dj)
+{
+	json_t *held = json_object_get(dj, "held_fraction"), *c;
+	double drains = (double)json_integer_value(json_object_get(dj, "drains"));
+	double workers = (double)json_array_size(json_object_get(dj, "workers"));
+	json_int_t measured = 0;
+	size_t j;
+
+	if (!held || drains <= 0)
+		return;
+	json_array_foreach(cc, j, c)
+		if (!strcmp(str(c, "design"), str(dj, "design")) && !strcmp(str(c, "side"), "coordinator"))
+			measured += json_integer_value(json_object_get(c, "contended"));
+	fprintf(out, "  held %.2f%% of the run: %.2f drainer-side contentions predicted (drains x "
+		"workers x held), %" JSON_INTEGER_FORMAT " measured; %.4f a drain\n",
+		100 * json_number_value(held), drains * workers * json_number_value(held), measured,
+		(double)measured / drains);
+}
+
 static void print_contention(FILE *out, json_t *result)
 {
 	json_t *designs = json_object_get(result, "designs"), *cc = json_object_get(result, "contention");
@@ -368,9 +393,11 @@ static void print_contention(FILE *out, json_t *result)
 		}
 		if (!json_integer_value(json_object_get(dj, "drains")) && !shown)
 			continue;
-		fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n\n",
+		fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n",
 			d, drain_name(result), json_integer_value(json_object_get(dj, "drains")),
 			shown ? "see above" : "0");
+		print_contention_model(out, cc, dj);
+		fprintf(out, "\n");
 	}
 }
 

@@ -21,7 +21,7 @@ static const char *const targets[] = { "root", "leaf", NULL };
 enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
-	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_NR,
+	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -56,6 +56,9 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 		"batch kmalloc: allocations timed as one burst"),
 	[KEY_TARGET] = PCB_KEY_CHOICE_FIELD("drain", "target", "root", targets, CFG,
 		drain_target_leaf, "memcg drained: root (the whole tree) or leaf (the workers' memcg)"),
+	[KEY_THINK] = PCB_KEY_INT_FIELD("workload", "think_ns", "0", 0, 10000000, CFG, think_ns,
+		"call timing: ns of other work between two operations (the rest of the system "
+		"call: a walk over a private 4 KiB buffer), so the stock is not held all the time"),
 };
 _Static_assert(KEY_NR == MEMCG_NR_KEYS, "MEMCG_NR_KEYS counts the keys");
 

@@ -103,6 +103,23 @@ static inline void pcb_obj_op(struct memcg_worker *w, struct pcb_cpu *this,
 	}
 }
 
+/*
+ * The rest of the system call between two stock operations: real work on
+ * the worker's own lines (a walk over a 4 KiB buffer, read and written)
+ * until think_ticks have passed, so that the stock is held only part of the
+ * time, as in the seed's stress loop.
+ */
+static __attribute__((noinline)) void memcg_think(struct memcg_worker *w)
+{
+	uint64_t until = pcb_tsc_now() + w->think_ticks;
+
+	do {
+		for (size_t i = 0; i < sizeof(w->think_buf); i += SMP_CACHE_BYTES)
+			w->think_buf[i]++;
+		barrier();
+	} while (pcb_tsc_now() < until);
+}
+
 /* the call-timed loop for one workload, a constant once inlined */
 static inline __attribute__((always_inline)) void
 pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
@@ -120,6 +137,8 @@ pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
 			else
 				pcb_page_op(w, this, memcg, r);
 			memcg_drain_between_ops(this);
+			if (w->think_ticks)
+				memcg_think(w);
 			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
 		}
 		w->w.ops += PCB_CHUNK;

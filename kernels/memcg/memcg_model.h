@@ -58,10 +58,11 @@ struct memcg_config {
 	int memcgs;			/* multi_memcg: memcgs each worker charges */
 	long burst;			/* batch kmalloc: allocations a burst */
 	int drain_target_leaf;		/* drain the workers' memcg, not the root */
+	int think_ns;			/* other work between two operations */
 };
 
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 15
+#define MEMCG_NR_KEYS 16
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -87,6 +88,9 @@ struct memcg_worker {
 	long css_held[MEMCG_WORKER_MEMCGS];	/* css references those charges hold */
 	long objs[MEMCG_WORKER_MEMCGS];		/* objects allocated, not yet freed */
 	uint64_t charged, uncharged;	/* pages, over the run */
+	uint64_t think_ticks;		/* other work between two operations */
+	/* what that work walks: this worker's own lines */
+	unsigned char think_buf[4096] __attribute__((aligned(64)));
 };
 
 /* a worker's statistics stay small enough to live in its L2 */
