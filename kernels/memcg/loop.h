@@ -34,6 +34,7 @@
 #define MEMCG_TIMED_VOID(fn, stmt) PCB_TIMED_VOID(this->h.dbg, MEMCG_FN_##fn, stmt)
 #include "memcg_charge.h"
 #include "memcg_charge.h"
+#include "memcg_hooks.h"
 
 /* the next memcg this worker charges: its only one, or M in turn */
 static inline struct mem_cgroup *pcb_next_memcg(struct memcg_worker *w)
@@ -261,8 +262,8 @@ static inline void pcb_loop_batch_kmalloc(struct memcg_worker *w)
  */
 #define PCB_HOOKED(enabled) do {					\
 	if (enabled) {							\
-		if (charge_memcg(this, memcg, 1) == 0)			\
-			uncharge_batch(this, memcg, 1);			\
+		if (__mem_cgroup_charge(this, memcg, &memcg_data) == 0)	\
+			__mem_cgroup_uncharge(this, &memcg_data);	\
 	}								\
 	barrier();							\
 } while (0)
@@ -275,9 +276,11 @@ static inline void pcb_loop_acct_##name(struct memcg_worker *w)	\
 {									\
 	struct pcb_cpu *this = w->w.cpu;				\
 	struct mem_cgroup *memcg = w->memcg[0];				\
+	struct mem_cgroup *memcg_data = NULL;	/* the page's */	\
 	struct pcb_dbg *dbg = this->h.dbg;				\
 									\
 	(void)memcg;							\
+	(void)memcg_data;						\
 	do {								\
 		for (int c = 0; c < MEMCG_ACCT_BATCHES; c++) {		\
 			uint64_t t0 = pcb_tsc_start(), t1;		\

@@ -41,6 +41,14 @@ enum memcg_event {
 };
 _Static_assert(MEMCG_NR_EV <= PCB_MAX_EV, "memcg events fit the per-CPU counters");
 
+/* the charge path's per-CPU events (memcg_vm_event_item and nr_page_events) */
+enum memcg_charge_event {
+	PGPGIN,
+	PGPGOUT,
+	NR_PAGE_EVENTS,
+	MEMCG_NR_EVENTS,
+};
+
 /*
  * The memcg model's per-CPU data: the modeled CPU, then what mm/memcontrol.c
  * keeps per CPU besides the stock.
@@ -56,6 +64,9 @@ struct memcg_cpu {
 	/* memcg->vmstats_percpu: this CPU's statistics deltas */
 	long vmstat[PCB_MAX_MEMCG][MEMCG_NR_STAT];
 	long stats_updates;		/* memcg_rstat_updated()'s per-CPU count */
+	/* memcg->vmstats_percpu events of the charge path: PGPGIN, PGPGOUT, nr_page_events */
+	long events[PCB_MAX_MEMCG][MEMCG_NR_EVENTS];
+	long targets[PCB_MAX_MEMCG];	/* memcg_check_events()'s next threshold */
 } ____cacheline_aligned;
 
 /* this CPU's memcg data: the modeled CPU is its first member */

@@ -74,11 +74,9 @@ static __always_inline int pft_charge(struct pcb_cpu *this, struct pcp_worker *w
 	default:
 		if (READ_ONCE(mem_cgroup_subsys_disabled))
 			return 0;
-		ret = charge_memcg(this, w->memcg, 1);
-		if (ret == 0) {
-			page->memcg_data = w->memcg;
+		ret = __mem_cgroup_charge(this, w->memcg, &page->memcg_data);
+		if (ret == 0)
 			w->charged += !mem_cgroup_is_root(w->memcg);
-		}
 		return ret;
 	}
 }
@@ -119,9 +117,8 @@ static inline void pft_unmap(struct pcb_cpu *this, struct pcp_worker *w)
 		struct page *page = w->held[i];
 
 		if (page->memcg_data) {
-			uncharge_batch(this, page->memcg_data, 1);
 			w->charged -= !mem_cgroup_is_root(page->memcg_data);
-			page->memcg_data = NULL;
+			__mem_cgroup_uncharge(this, &page->memcg_data);
 		}
 	}
 	free_unref_page_list(this, w->zone, w->held, w->nr_held);

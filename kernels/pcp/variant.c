@@ -21,6 +21,7 @@
 #include "../memcg/designs/local_trylock.h"
 #include "../memcg/memcg_stock.h"
 #include "../memcg/memcg_charge.h"
+#include "../memcg/memcg_hooks.h"
 #undef DESIGN_SUMMARY
 #undef DESIGN_FOLLOWS
 #undef DESIGN_PROMISE
