@@ -94,7 +94,6 @@ static struct pcb_cpu *new_cpu(const struct pcb_design *d, const struct pcb_vari
 	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
 	struct pcb_cpu *cpu = pcb_cpu_area_init(area, d, v, (unsigned int)id, 0);
 
-	memcg_cpu(cpu)->nr_slots = 1;
 	return cpu;
 }
 

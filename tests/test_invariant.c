@@ -159,7 +159,6 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	pcb_nr_online_cpus = NR_WORKERS;
 	for (int i = 0; i <= NR_WORKERS; i++) {
 		x.cpu[i] = new_cpu(x.v, d, (unsigned int)i);
-		memcg_cpu(x.cpu[i])->nr_slots = multi ? 3 : 1;
 		memcg_cpu(x.cpu[i])->evict_round_robin = i & 1;
 		memcg_cpu(x.cpu[i])->evict_state = 2463534242u;
 	}

@@ -78,9 +78,23 @@ static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, in
 	json_t *x;
 	size_t i;
 
-	/* one design over a sweep: every configuration against the first */
-	if (names < 2)
+	/*
+	 * One design over a sweep: each configuration against the one with the
+	 * first swept key at its first value and the others as they are
+	 * ("slots=7 memcgs=12" against "slots=1 memcgs=12").
+	 */
+	if (names < 2) {
+		const char *first = str(json_array_get(designs, 0), "config");
+		const char *cfg = str(dj, "config"), *rest = strchr(cfg, ' ');
+		char want[1024];
+
+		snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first,
+			 rest ? rest : "");
+		json_array_foreach(designs, i, x)
+			if (!strcmp(str(x, "config"), want))
+				return x == dj ? NULL : x;
 		return dj == json_array_get(designs, 0) ? NULL : json_array_get(designs, 0);
+	}
 	if (!strcmp(str(dj, "design_name"), baseline))
 		return NULL;
 	json_array_foreach(designs, i, x)

@@ -8,7 +8,8 @@
 #include "../locks/irq.h"
 #include "memcg_model.h"
 
-static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", NULL };
+static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", "netperf",
+					 NULL };
 static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 static const char *const accounting[] = { "memcg", "none", "always", "static_key",
 					  "static_key_on", NULL };
@@ -21,7 +22,8 @@ static const char *const targets[] = { "root", "leaf", NULL };
 enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
-	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_NR,
+	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_QUEUES, KEY_SOFTIRQ,
+	KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -35,7 +37,7 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_DEPTH] = PCB_KEY_INT_FIELD("memcg", "depth", "2", 2, 32, CFG, depth,
 		"levels from the root to the charged memcg, root included"),
 	[KEY_SLOTS] = PCB_KEY_INT_FIELD("stock", "slots", "1", 1, 7, CFG, slots,
-		"memcgs a stock caches, NR_MEMCG_STOCK of seed 002 (> 1 uses its layout)"),
+		"memcgs a stock caches: 1, or 7 (NR_MEMCG_STOCK of seed 002, its layout)"),
 	[KEY_EVICTION] = PCB_KEY_CHOICE_FIELD("stock", "eviction", "random", eviction, CFG,
 		eviction_round_robin, "the slot a new memcg takes when all are used"),
 	[KEY_NOCACHE] = PCB_KEY_CHOICE_FIELD("stock", "nocache", "all", nocache, CFG,
@@ -51,7 +53,7 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_OBJ_SHARE] = PCB_KEY_INT_FIELD("workload", "obj_share", "55", 0, 100, CFG,
 		obj_share, "mixed: percent of operations that allocate or free objects"),
 	[KEY_MEMCGS] = PCB_KEY_INT_FIELD("workload", "memcgs", "1", 1, 60, CFG, memcgs,
-		"multi_memcg: memcgs each worker charges in turn"),
+		"multi_memcg: memcgs each worker charges in turn; netperf: clients, one memcg each"),
 	[KEY_BURST] = PCB_KEY_INT_FIELD("workload", "burst", "1048576", 1, 1L << 24, CFG, burst,
 		"batch kmalloc: allocations timed as one burst"),
 	[KEY_TARGET] = PCB_KEY_CHOICE_FIELD("drain", "target", "root", targets, CFG,
@@ -59,6 +61,10 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_THINK] = PCB_KEY_INT_FIELD("workload", "think_ns", "0", 0, 10000000, CFG, think_ns,
 		"call timing: ns of other work between two operations (the rest of the system "
 		"call: a walk over a private 4 KiB buffer), so the stock is not held all the time"),
+	[KEY_QUEUES] = PCB_KEY_INT_FIELD("workload", "queues", "8", 1, 1024, CFG, queues,
+		"netperf: the CPUs taking the flows' receive interrupts; each worker is one of them"),
+	[KEY_SOFTIRQ] = PCB_KEY_INT_FIELD("workload", "softirq_share", "50", 0, 100, CFG,
+		softirq_share, "netperf: percent of a CPU's charges made in softirq, for a flow"),
 };
 _Static_assert(KEY_NR == MEMCG_NR_KEYS, "MEMCG_NR_KEYS counts the keys");
 
@@ -78,6 +84,16 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 				       "drives the stock between empty and MEMCG_CHARGE_BATCH (%u) "
 				       "pages, so nr_pages must be at most %u (or use run.timing = "
 				       "call)", c->nr_pages, MEMCG_CHARGE_BATCH, MEMCG_CHARGE_BATCH);
+		return -1;
+	}
+	if (c->slots != 1 && c->slots != 7) {
+		pcb_scenario_key_error(sc, key_id(KEY_SLOTS), err, errlen, "%d: 1 (one cached memcg) "
+				       "or 7 (seed 002's NR_MEMCG_STOCK, searched whole)", c->slots);
+		return -1;
+	}
+	if (c->workload == MEMCG_WL_NETPERF && timing != PCB_TIMING_CALL) {
+		pcb_scenario_key_error(sc, pcb_key_find("run", "timing"), err, errlen,
+				       "netperf times whole charges: use run.timing = call");
 		return -1;
 	}
 	if (c->hold < c->nr_pages) {

@@ -79,6 +79,49 @@ static inline void pcb_page_op(struct memcg_worker *w, struct pcb_cpu *this,
 	}
 }
 
+/*
+ * netperf (seed 002): which memcg this CPU charges next. In softirq, one of
+ * the flows whose packets arrive here, in turn; else the task running here.
+ */
+static inline struct mem_cgroup *pcb_netperf_memcg(struct memcg_worker *w, uint64_t r)
+{
+	if (w->nr_flows && (int)((r >> 16) % 100) < w->softirq_share) {
+		struct mem_cgroup *flow = w->memcg[w->next_flow];
+
+		if (++w->next_flow == w->nr_flows)
+			w->next_flow = 0;
+		return flow;
+	}
+	return w->task;
+}
+
+/*
+ * A socket's memory charged (mem_cgroup_charge_skmem(): try_charge_memcg(),
+ * timed whole: the stock or the page_counter) or given back through the
+ * stock (mem_cgroup_uncharge_skmem()), a random walk over the pages held.
+ */
+static inline void pcb_netperf_op(struct memcg_worker *w, struct pcb_cpu *this,
+				  struct mem_cgroup *memcg, uint64_t r)
+{
+	unsigned int nr = w->nr_pages, id = memcg->css.id;
+	int charge = w->held[id] < (long)nr ? 1 : w->held[id] + (long)nr > w->hold ? 0 : (int)(r & 1);
+
+	if (charge) {
+		if (PCB_TIMED(this->h.dbg, MEMCG_FN_CHARGE, charge_memcg(this, memcg, nr)) == 0) {
+			w->held[id] += nr;
+			w->css_held[id]++;
+			w->charged += nr;
+		} else {
+			w->w.failed++;
+		}
+	} else {
+		mem_cgroup_uncharge_skmem(this, memcg, nr);
+		w->held[id] -= nr;
+		w->css_held[id]--;
+		w->uncharged += nr;
+	}
+}
+
 /* a kmalloc() or kfree() of one accounted object, a random walk over objects */
 static inline void pcb_obj_op(struct memcg_worker *w, struct pcb_cpu *this,
 			      struct mem_cgroup *memcg, uint64_t r)
@@ -130,9 +173,12 @@ pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
 	do {
 		for (int i = 0; i < PCB_CHUNK; i++) {
 			uint64_t r = pcb_rng_next(&w->w.rng);
-			struct mem_cgroup *memcg = pcb_next_memcg(w);
+			struct mem_cgroup *memcg = wl == MEMCG_WL_NETPERF ? pcb_netperf_memcg(w, r)
+									  : pcb_next_memcg(w);
 
-			if (wl == MEMCG_WL_KMALLOC ||
+			if (wl == MEMCG_WL_NETPERF)
+				pcb_netperf_op(w, this, memcg, r);
+			else if (wl == MEMCG_WL_KMALLOC ||
 			    (wl == MEMCG_WL_MIXED && (int)((r >> 8) % 100) < w->obj_share))
 				pcb_obj_op(w, this, memcg, r);
 			else
@@ -156,6 +202,9 @@ static inline void pcb_loop_call(struct memcg_worker *w)
 		break;
 	case MEMCG_WL_MIXED:
 		pcb_loop_call_wl(w, MEMCG_WL_MIXED);
+		break;
+	case MEMCG_WL_NETPERF:
+		pcb_loop_call_wl(w, MEMCG_WL_NETPERF);
 		break;
 	default:
 		pcb_loop_call_wl(w, MEMCG_WL_CHARGE);

@@ -19,6 +19,7 @@ enum memcg_fn {
 	MEMCG_FN_REFILL_OBJ_STOCK,
 	MEMCG_FN_KMALLOC,		/* batch kmalloc: a burst of kmalloc()s */
 	MEMCG_FN_MEMCG_HOOKS,		/* accounting: a page's charge and uncharge hooks */
+	MEMCG_FN_CHARGE,		/* netperf: a whole charge, stock or page_counter */
 	MEMCG_FN_NR,
 };
 _Static_assert(MEMCG_FN_NR <= PCB_MAX_FN, "memcg rows fit the worker's statistics");
@@ -28,6 +29,7 @@ enum memcg_workload {
 	MEMCG_WL_KMALLOC,
 	MEMCG_WL_MIXED,
 	MEMCG_WL_MULTI_MEMCG,
+	MEMCG_WL_NETPERF,
 	MEMCG_WL_NR,
 };
 
@@ -59,10 +61,12 @@ struct memcg_config {
 	long burst;			/* batch kmalloc: allocations a burst */
 	int drain_target_leaf;		/* drain the workers' memcg, not the root */
 	int think_ns;			/* other work between two operations */
+	int queues;			/* netperf: the CPUs taking the flows' receive interrupts */
+	int softirq_share;		/* netperf: percent of charges from softirq, for a flow */
 };
 
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 16
+#define MEMCG_NR_KEYS 18
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -89,6 +93,9 @@ struct memcg_worker {
 	long objs[MEMCG_WORKER_MEMCGS];		/* objects allocated, not yet freed */
 	uint64_t charged, uncharged;	/* pages, over the run */
 	uint64_t think_ticks;		/* other work between two operations */
+	/* netperf: this CPU's task's memcg, and the flows whose packets it receives */
+	struct mem_cgroup *task;
+	int nr_flows, next_flow, softirq_share;
 	/* what that work walks: this worker's own lines */
 	unsigned char think_buf[4096] __attribute__((aligned(64)));
 };

@@ -54,9 +54,8 @@
 #if MEMCG_STOCK_SLOTS > 1
 /*
  * Seed 002: "The value of NR_MEMCG_STOCK is selected to keep the cached
- * memcgs and their nr_pages in a single cacheline." The slots searched are
- * this->nr_slots (1..7), read once per call; the kernel's bound is the
- * constant 7.
+ * memcgs and their nr_pages in a single cacheline." Every slot is searched,
+ * the loop bound the constant, as in the kernel.
  */
 #define NR_MEMCG_STOCK MEMCG_STOCK_SLOTS
 #define MEMCG_STOCK_PAGES						\
@@ -236,8 +235,9 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 	bool flush;
 
 	preempt_disable(this);			/* rcu_read_lock() */
-	flush = stock_flush_required(stock, root_memcg) ||
-		obj_stock_flush_required(stock, root_memcg);
+	/* seed 002's is_drain_needed(): the object stock first */
+	flush = obj_stock_flush_required(stock, root_memcg) ||
+		stock_flush_required(stock, root_memcg);
 	preempt_enable(this);
 	return flush;
 }

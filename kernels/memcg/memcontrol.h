@@ -56,7 +56,6 @@ enum memcg_charge_event {
 struct memcg_cpu {
 	struct pcb_cpu cpu;
 	bool nocache;			/* this CPU opted out of the charge stock */
-	unsigned char nr_slots;		/* NR_MEMCG_STOCK in force (multi-slot layout) */
 	bool evict_round_robin;		/* seed 002's victim: round robin, not random */
 	unsigned int evict_state;	/* the victim chooser's state */
 	/* per-CPU halves of each css percpu_ref (percpu_ref_get/put) */

@@ -32,6 +32,7 @@ static const char *const memcg_fn_name[MEMCG_FN_NR] = {
 	[MEMCG_FN_REFILL_OBJ_STOCK] = "refill_obj_stock",
 	[MEMCG_FN_KMALLOC] = "kmalloc",
 	[MEMCG_FN_MEMCG_HOOKS] = "memcg_hooks",
+	[MEMCG_FN_CHARGE] = "try_charge_memcg",
 };
 
 static const char *const memcg_ev_name[MEMCG_NR_EV] = {
@@ -52,8 +53,11 @@ static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {
 		"page and object operations mixed (workload.obj_share): all five functions "
 		"from their callers, as seed 000's 2.2 stress test" },
 	[MEMCG_WL_MULTI_MEMCG] = { "multi_memcg",
-		"page charges to workload.memcgs memcgs in turn, as seed 002's netperf "
-		"clients in different cgroups" },
+		"page charges to workload.memcgs memcgs in turn" },
+	[MEMCG_WL_NETPERF] = { "netperf",
+		"seed 002's netperf shape: a CPU charges for its own task's memcg and, from "
+		"softirq, for the flows hashed to it (workload.memcgs clients over "
+		"workload.queues receive CPUs); whole charges timed" },
 };
 
 /* seed 003: memcg_in_use_key, off while only the root memcg exists */
@@ -111,7 +115,8 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 	s->cfg = *(const struct memcg_config *)config;
 	s->design = d;
 	if (memcg_tree_create(&s->tree, s->cfg.depth,
-			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ? s->cfg.memcgs : 1) < 0) {
+			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ||
+			      s->cfg.workload == MEMCG_WL_NETPERF ? s->cfg.memcgs : 1) < 0) {
 		snprintf(err, errlen, "out of memory for the memcg tree");
 		free(s);
 		return NULL;
@@ -140,7 +145,6 @@ static void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb
 	struct memcg_cpu *mc = memcg_cpu(cpu);
 
 	mc->nocache = d->nocache && (!s->cfg.nocache_isolated_only || cpu->isolated);
-	mc->nr_slots = (unsigned char)s->cfg.slots;
 	mc->evict_round_robin = s->cfg.eviction_round_robin;
 	mc->evict_state = 2463534242u;	/* xorshift32's customary seed */
 }
@@ -155,6 +159,19 @@ static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
 		w->nr_memcgs = c->memcgs;
 		for (int m = 0; m < c->memcgs; m++)
 			w->memcg[m] = s->tree.leaf[m];
+	} else if (c->workload == MEMCG_WL_NETPERF) {
+		/* receive queue q takes the flows j with j % queues == q; its task is client q */
+		int q = (int)(pw->cpu->cpu % (unsigned int)c->queues);
+
+		w->nr_memcgs = 0;
+		for (int m = q; m < c->memcgs; m += c->queues)
+			w->memcg[w->nr_memcgs++] = s->tree.leaf[m];
+		w->nr_flows = w->nr_memcgs;
+		w->task = s->tree.leaf[q % c->memcgs];
+		/* the task's memcg is held too: it is charged whether or not it is a flow here */
+		if (!w->nr_flows || w->memcg[0] != w->task)
+			w->memcg[w->nr_memcgs++] = w->task;
+		w->softirq_share = c->softirq_share;
 	} else {
 		w->nr_memcgs = 1;
 		w->memcg[0] = s->tree.leaf[0];

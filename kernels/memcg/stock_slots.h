@@ -23,7 +23,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 	if (!memcg_stock_lock_hot(this, stock, &flags))
 		return ret;
 
-	n = memcg_cpu(this)->nr_slots;
+	n = NR_MEMCG_STOCK;
 	for (i = 0; i < n; ++i) {
 		if (memcg != READ_ONCE(stock->cached[i]))
 			continue;
@@ -90,7 +90,7 @@ static __always_inline void __refill_stock(struct pcb_cpu *this, struct memcg_st
 	uint8_t stock_pages;
 	bool success = false;
 	int empty_slot = -1;
-	int i, n = memcg_cpu(this)->nr_slots;
+	int i, n = NR_MEMCG_STOCK;
 
 	if (stock_bypassed(this)) {
 		memcg_uncharge(this, memcg, nr_pages);

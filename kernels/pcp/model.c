@@ -115,7 +115,6 @@ static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_c
 	if (cpu->stock_spare)
 		ops->pcp_set(cpu->stock_spare, s->cfg.high, s->cfg.batch);
 	pcp_cpu(cpu)->zone = &s->zone;
-	memcg_cpu(cpu)->nr_slots = 1;
 }
 
 static void pcp_worker_setup(void *shared, struct pcb_worker *pw)
