@@ -147,44 +147,48 @@ static void exact_contention(void)
 	}
 }
 
+/*
+ * Seed 000's drain shape on a synthetic two-node machine: 16 CPUs online,
+ * 12 holding charges, a quarter isolated, refilled by a thread on another
+ * CPU before each drain. No charge may be lost or left on a CPU the design
+ * drains.
+ */
 static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 {
 	const struct pcb_variant *v = d->variant[0];
-	struct pcb_workq wq[4];
-	struct pcb_cpu *cpus[4];
 	struct memcg_config cfg = { .workload = MEMCG_WL_MULTI_MEMCG, .depth = 3, .memcgs = 2,
 				    .slots = 1, .nr_pages = 1, .hold = 1 };
+	struct pcb_coord_shape shape = { .stocks = 12, .online = 16, .isolated_pct = 25,
+					 .dirtier_cpu = 1 };
 	struct memcg_shared *shared;
 	struct memcg_tree *tree;
 	struct pcb_coord c;
 	struct pcb_topo topo;
 	struct pcb_coord_plan plan = { .count = 25, .burst = 1 };
 	char err[256], note[256];
+	struct pcb_cpu *all[17];
 	uint64_t start, fired;
-	int stocks = 12;	/* 4 CPUs with stocks, 8 virtual */
+	int isolated = 0;
 
-	CHECK(pcb_topo_load(&topo, "numa:2 core:4 pu:1", err, sizeof(err)) == 0, "%s", err);
-	shared = memcg_model.setup(&cfg, d, stocks, note, sizeof(note), err, sizeof(err));
+	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
+	shared = memcg_model.setup(&cfg, d, shape.online, note, sizeof(note), err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);
 	if (!shared)
 		return;
 	tree = &shared->tree;
-	for (int i = 0; i < 4; i++) {
-		cpus[i] = new_cpu(d, v, i);
-		cpus[i]->isolated = i == 3;
-		if (d->drain.queues_work)	/* no owner runs: helpers deliver */
-			pcb_workq_start_virtual(&wq[i], cpus[i], v->drain_local,
-						v->work_data(cpus[i]), err, sizeof(err));
-	}
-	CHECK(pcb_coord_setup(&c, &memcg_model, d, v, shared, &topo, clk->tsc_hz, cpus, 4, stocks,
+	CHECK(pcb_coord_setup(&c, &memcg_model, d, v, shared, &topo, clk->tsc_hz, NULL, 0, &shape,
 			      err, sizeof(err)) == 0, "%s: %s", d->name, err);
 	CHECK(c.target == tree->memcg[0], "%s: the root is drained", d->name);
-	CHECK(c.nr_cpus == stocks && c.nr_virtual == 8, "%s: %d stocks", d->name, c.nr_cpus);
-	if (d->drain.queues_work && c.self == NULL)
-		return;
+	CHECK(c.nr_cpus == 16 && c.nr_virtual == 16 && c.nr_charged == 12,
+	      "%s: %d online, %d charged", d->name, c.nr_cpus, c.nr_charged);
+	CHECK(c.dirtier_started, "%s: the refills run on a thread of their own", d->name);
+	for (int i = 0; i < c.nr_cpus; i++) {
+		isolated += c.cpus[i]->isolated;
+		CHECK(c.cpus[i]->node == topo.cpu[i % topo.nr_cpus].node,
+		      "%s: virtual CPU %d placed on node %d", d->name, i, c.cpus[i]->node);
+	}
+	CHECK(isolated == 4, "%s: %d of 16 isolated, asked for 25%%", d->name, isolated);
 	pcb_coord_reset(&c);
-	for (int i = 0; i < 4; i++)
-		v->prefill(cpus[i], shared);
 
 	start = pcb_tsc_now();
 	fired = pcb_coord_run(&c, &plan, clk->tsc_hz, start, start + (uint64_t)(clk->tsc_hz / 5), 1);
@@ -197,7 +201,7 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 	for (int i = 0; i < c.nr_cpus; i++) {
 		unsigned long pages = memcg_stock_pages_under(v, c.cpus[i]->stock, tree, NULL);
 
-		if (d->skips_isolated && c.cpus[i]->isolated)
+		if (d->skips_isolated && c.cpus[i]->isolated && i < c.nr_charged)
 			CHECK(pages > 0, "%s: isolated stock %d was left alone", d->name, i);
 		else
 			CHECK(pages == 0, "%s: stock %d still holds %lu pages after the drains",
@@ -206,12 +210,14 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 	if (d->skips_isolated)
 		CHECK(c.stranded_n == 25 && c.stranded_max > 0, "%s: stranded pages reported", d->name);
 
-	for (int i = 0; i < 4; i++)
-		if (d->drain.queues_work)
-			pcb_workq_stop(&wq[i]);
+	/* every page charged is in a page counter's usage and a stock, once */
+	all[0] = c.self;
+	for (int i = 0; i < c.nr_cpus; i++)
+		all[1 + i] = c.cpus[i];
+	CHECK(memcg_model.check(shared, v, NULL, 0, all, 1 + c.nr_cpus, err, sizeof(err)) == 0,
+	      "%s: %s", d->name, err);
+
 	pcb_coord_teardown(&c);
-	for (int i = 0; i < 4; i++)
-		free(cpus[i]);
 	memcg_model.teardown(shared);
 	pcb_topo_destroy(&topo);
 }

@@ -314,6 +314,13 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 		json_object_set_new(o, "design_name", json_string(r->design->name));
 		json_object_set_new(o, "stocks", json_integer(dr->nr_stocks));
 		json_object_set_new(o, "virtual_cpus", json_integer(dr->nr_virtual));
+		json_object_set_new(o, "online", json_integer(dr->nr_online));
+		/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
+		json_object_set_new(o, "wake_cycles", json_real(dr->count ? (double)dr->wake_sum / (double)dr->count : 0));
+		if (dr->nr_virtual)
+			json_object_set_new(o, "walk_cycles_per_cpu",
+					    json_real(dr->count ? (double)dr->walk_sum / (double)dr->count /
+						      (double)dr->nr_virtual : 0));
 		json_object_set_new(o, "coordinator_cpu", json_integer(dr->cpu));
 		json_object_set_new(o, "count", json_integer((json_int_t)dr->count));
 		json_object_set_new(o, "avg_cycles", json_real(pcb_mean(dr->run_mean, r->runs)));
@@ -332,9 +339,20 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 		}
 		json_array_append_new(drains, o);
 		if (dr->nr_virtual && r->design->drain.queues_work) {
-			snprintf(note, sizeof(note), "%s: the drain work of %d virtual CPUs ran on helper "
-				 "threads, not on CPUs of their own: its completion is not the kernel's",
-				 r->label, dr->nr_virtual);
+			snprintf(note, sizeof(note), "%s: %d virtual CPUs are idle: queue_work_on() wakes "
+				 "them by a store, and their work runs after the timed call; completion "
+				 "counts the workers' CPUs only", r->label, dr->nr_virtual);
+			json_array_append_new(notes, json_string(note));
+		}
+		if (dr->nr_stocks > r->nr_workers) {
+			if (dr->dirtier_cpu < 0)
+				snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
+					 "by the drainer itself (no other CPU): hot in its cache", r->label);
+			else
+				snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled on "
+					 "CPU %d before each drain%s", r->label, dr->dirtier_cpu,
+					 dr->dirtier_shares ? ", a worker's: its figures carry the refills "
+					 "as interruptions" : "");
 			json_array_append_new(notes, json_string(note));
 		}
 		if (dr->shares_cpu) {

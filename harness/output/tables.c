@@ -269,11 +269,12 @@ static void print_drains(FILE *out, json_t *result)
 
 	if (!json_array_size(drains))
 		return;
-	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%s\n", drain_name(result), "drains",
-		"Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "stranded pages");
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%s\n", drain_name(result),
+		"drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
+		"walk clk/cpu", "stranded pages");
 	json_array_foreach(drains, i, x) {
 		const char *d = str(x, "design");
-		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-";
+		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
 
 		if (json_object_get(x, "completion_p50")) {
 			snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
@@ -281,16 +282,20 @@ static void print_drains(FILE *out, json_t *result)
 			snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
 				 json_integer_value(json_object_get(x, "completion_p99")));
 		}
+		if (json_object_get(x, "walk_cycles_per_cpu"))
+			snprintf(walk, sizeof(walk), "%.1f",
+				 json_number_value(json_object_get(x, "walk_cycles_per_cpu")));
 		if (json_object_get(x, "stranded_pages_avg"))
 			snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
 				 json_number_value(json_object_get(x, "stranded_pages_avg")),
 				 json_integer_value(json_object_get(x, "stranded_pages_max")));
 		fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10.2f%-12" JSON_INTEGER_FORMAT
-			"%-16s%-12s%s\n", first_col(d), d,
+			"%-16s%-12s%-10.0f%-14s%s\n", first_col(d), d,
 			json_integer_value(json_object_get(x, "count")),
 			json_number_value(json_object_get(x, "avg_cycles")),
 			json_number_value(json_object_get(x, "stddev")),
-			json_integer_value(json_object_get(x, "p99_cycles")), comp50, comp99, stranded);
+			json_integer_value(json_object_get(x, "p99_cycles")), comp50, comp99,
+			json_number_value(json_object_get(x, "wake_cycles")), walk, stranded);
 	}
 	fprintf(out, "\n");
 

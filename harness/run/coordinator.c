@@ -21,22 +21,96 @@ static void *area_on(size_t size, int node)
 	return p;
 }
 
+/* the charged virtual CPUs' caches, as their owners would have left them */
+static void refill_virtual(struct pcb_coord *c)
+{
+	for (int i = 0; i < c->nr_charged; i++)
+		c->v->prefill(c->cpus[c->nr_workers + i], c->shared);
+}
+
+enum { DIRT_REFILL = 1, DIRT_RUN_WORK = 2 };
+
+static void dirt_do(struct pcb_coord *c, int what)
+{
+	if (what == DIRT_REFILL)
+		refill_virtual(c);
+	else
+		pcb_virtual_run(c->vwq, c->nr_virtual);
+}
+
+/*
+ * The dirtier: on another core, it refills the virtual CPUs' caches before
+ * each drain and runs the work a drain queued to them, so their stocks and
+ * pools are Modified there as on their owners' cores, not hot in the
+ * drainer's cache.
+ */
+static void *dirtier_main(void *arg)
+{
+	struct pcb_coord *c = arg;
+	int what;
+
+	pcb_topo_pin(c->topo, (unsigned int)c->dirtier_cpu);
+	pthread_mutex_lock(&c->dirt_lock);
+	for (;;) {
+		while (!c->dirt_request && !c->dirt_stop)
+			pthread_cond_wait(&c->dirt_cond, &c->dirt_lock);
+		if (c->dirt_stop)
+			break;
+		what = c->dirt_request;
+		pthread_mutex_unlock(&c->dirt_lock);
+		dirt_do(c, what);
+		pthread_mutex_lock(&c->dirt_lock);
+		c->dirt_request = 0;
+		c->dirt_done = 1;
+		pthread_cond_broadcast(&c->dirt_cond);
+	}
+	pthread_mutex_unlock(&c->dirt_lock);
+	return NULL;
+}
+
+static void dirtier_do(struct pcb_coord *c, int what)
+{
+	if (!c->dirtier_started) {
+		dirt_do(c, what);
+		return;
+	}
+	pthread_mutex_lock(&c->dirt_lock);
+	c->dirt_done = 0;
+	c->dirt_request = what;
+	pthread_cond_broadcast(&c->dirt_cond);
+	while (!c->dirt_done)
+		pthread_cond_wait(&c->dirt_cond, &c->dirt_lock);
+	pthread_mutex_unlock(&c->dirt_lock);
+}
+
+/* virtual CPU i of n is isolated when the share reaches a new whole CPU: spread evenly */
+static bool virtual_isolated(int i, int pct)
+{
+	return (long)(i + 1) * pct / 100 > (long)i * pct / 100;
+}
+
 int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct pcb_design *d,
 		    const struct pcb_variant *v, void *shared, const struct pcb_topo *topo,
-		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers, int stocks,
-		    char *err, size_t errlen)
+		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers,
+		    const struct pcb_coord_shape *shape, char *err, size_t errlen)
 {
+	int stocks = shape->stocks > nr_workers ? shape->stocks : nr_workers;
+	int online = shape->online > stocks ? shape->online : stocks;
+
 	memset(c, 0, sizeof(*c));
 	c->model = m;
 	c->d = d;
 	c->v = v;
 	c->shared = shared;
+	c->topo = topo;
 	c->tsc_hz = tsc_hz;
 	c->target = m->drain_target(shared);
 	c->nr_workers = nr_workers;
 	c->area_size = pcb_cpu_area_size(d, v);
-	c->nr_virtual = stocks > nr_workers ? stocks - nr_workers : 0;
-	c->nr_cpus = nr_workers + c->nr_virtual;
+	c->nr_virtual = online - nr_workers;
+	c->nr_charged = stocks - nr_workers;
+	c->nr_cpus = online;
+	c->dirtier_cpu = -1;
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
 	c->varea = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->varea));
 	c->vwq = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->vwq));
@@ -55,18 +129,32 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 		struct pcb_cpu *cpu;
 
 		c->varea[i] = area_on(c->area_size, node);
-		if (!c->varea[i]) {
+		c->vwq[i] = area_on(sizeof(struct pcb_workq), node);
+		if (!c->varea[i] || !c->vwq[i]) {
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
 		cpu = pcb_cpu_area_init(c->varea[i], d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node);
-		cpu->isolated = true;	/* idle, holding charges */
+		cpu->isolated = virtual_isolated(i, shape->isolated_pct);
 		m->cpu_setup(shared, d, cpu);
 		c->cpus[nr_workers + i] = cpu;
-		if (d->drain.queues_work &&
-		    pcb_workq_start_virtual(&c->vwq[i], cpu, v->drain_local, v->work_data(cpu),
-					    err, errlen) < 0)
+		if (d->drain.queues_work)
+			pcb_workq_start_virtual(c->vwq[i], cpu, v->drain_local, v->work_data(cpu));
+	}
+	if (c->nr_virtual > 0 && shape->dirtier_cpu >= 0) {
+		int rc;
+
+		pthread_mutex_init(&c->dirt_lock, NULL);
+		pthread_cond_init(&c->dirt_cond, NULL);
+		c->dirt_init = 1;
+		c->dirtier_cpu = shape->dirtier_cpu;
+		rc = pthread_create(&c->dirtier, NULL, dirtier_main, c);
+		if (rc) {
+			snprintf(err, errlen, "cannot start the thread that refills virtual CPUs: %s",
+				 strerror(rc));
 			return -1;
+		}
+		c->dirtier_started = 1;
 	}
 	c->overhead = pcb_clock_overhead(PCB_TIMING_BATCH);
 	return 0;
@@ -74,11 +162,25 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 
 void pcb_coord_teardown(struct pcb_coord *c)
 {
+	if (c->dirtier_started) {
+		pthread_mutex_lock(&c->dirt_lock);
+		c->dirt_stop = 1;
+		pthread_cond_broadcast(&c->dirt_cond);
+		pthread_mutex_unlock(&c->dirt_lock);
+		pthread_join(c->dirtier, NULL);
+	}
+	if (c->dirt_init) {
+		pthread_mutex_destroy(&c->dirt_lock);
+		pthread_cond_destroy(&c->dirt_cond);
+	}
 	for (int i = 0; i < c->nr_virtual; i++) {
 		if (!c->varea || !c->varea[i])
 			continue;
-		if (c->d->drain.queues_work)
-			pcb_workq_stop(&c->vwq[i]);
+		if (c->vwq[i]) {
+			if (c->d->drain.queues_work)
+				pcb_workq_stop(c->vwq[i]);
+			pcb_free_on_node(c->vwq[i], sizeof(struct pcb_workq));
+		}
 		c->v->drain_local(c->cpus[c->nr_workers + i]);
 		pcb_free_on_node(c->varea[i], c->area_size);
 	}
@@ -96,23 +198,37 @@ void pcb_coord_reset(struct pcb_coord *c)
 	memset(&c->completion, 0, sizeof(c->completion));
 	c->completed = c->incomplete = 0;
 	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
+	c->walk_sum = c->wake_sum = 0;
 	memset(c->self->h.cc, 0, sizeof(c->self->h.cc));
 	memset(c->self->ev, 0, sizeof(c->self->ev));
 	c->self->h.remote_drains = 0;
+}
+
+/* the workers' drain windows (for the interruption classifier), outside the timed call */
+static void workers_window(struct pcb_coord *c)
+{
+	if (c->d->drain.queues_work)
+		return;
+	for (int i = 0; i < c->nr_workers; i++)
+		pcb_drain_window(c->cpus[i]);
 }
 
 void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1;
 
-	/* virtual stocks hold what their owners would have left, untimed */
-	for (int i = 0; i < c->nr_virtual; i++)
-		c->v->prefill(c->cpus[c->nr_workers + i], c->shared);
+	if (c->nr_charged)
+		dirtier_do(c, DIRT_REFILL);
+	workers_window(c);
+	pcb_wake_ticks_take();
 
 	t0 = pcb_tsc_start();
 	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
 	t1 = pcb_tsc_end();
+
 	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1, PCB_NO_LIMIT);
+	c->wake_sum += pcb_wake_ticks_take();
+	workers_window(c);
 
 	if (c->d->drain.queues_work) {
 		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);
@@ -121,8 +237,8 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 		/* work its owner will never run (it stopped at the deadline) ends with the run */
 		if (c->deadline && now + timeout > c->deadline)
 			timeout = c->deadline > now ? c->deadline - now : 0;
-		/* until every work item queued has run */
-		if (pcb_work_wait_idle(c->cpus, c->nr_cpus, timeout, 1) == 0) {
+		/* until every real worker ran the work queued to it */
+		if (pcb_work_wait_idle(c->cpus, c->nr_workers, timeout, 1) == 0) {
 			c->completion.count[pcb_hist_index(pcb_tsc_end() - t0)]++;
 			c->completed++;
 		} else {
@@ -140,6 +256,17 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 		c->stranded_n++;
 		if (left > c->stranded_max)
 			c->stranded_max = left;
+	}
+	if (c->nr_virtual) {
+		/* the idle virtual CPUs' kworkers, untimed; then the walk alone over their empty caches */
+		if (c->d->drain.queues_work)
+			dirtier_do(c, DIRT_RUN_WORK);
+		t0 = pcb_tsc_start();
+		c->v->drain_all(c->self, c->target, c->cpus + c->nr_workers, c->nr_virtual);
+		t1 = pcb_tsc_end();
+		c->walk_sum += t1 - t0 > (uint64_t)c->overhead ? t1 - t0 - (uint64_t)c->overhead : 0;
+		if (c->d->drain.queues_work)
+			dirtier_do(c, DIRT_RUN_WORK);
 	}
 }
 
@@ -217,6 +344,10 @@ void *pcb_coord_main(void *arg)
 		.rate_hz = sc->drain_rate_hz, .poisson = sc->drain_poisson,
 		.burst = sc->drain_burst, .count = sc->drain_count,
 	};
+	struct pcb_coord_shape shape = {
+		.stocks = sc->drain_stocks, .online = sc->drain_online,
+		.isolated_pct = sc->drain_isolated_pct, .dirtier_cpu = s->dirtier_cpu,
+	};
 	int set_up = 0;
 
 	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
@@ -230,7 +361,7 @@ void *pcb_coord_main(void *arg)
 			break;
 		if (!set_up) {
 			if (pcb_coord_setup(&s->coord, s->model, s->d, s->v, s->model_shared, s->topo,
-					    s->tsc_hz, s->cpus, s->nr, sc->drain_stocks, s->coord_err,
+					    s->tsc_hz, s->cpus, s->nr, &shape, s->coord_err,
 					    sizeof(s->coord_err)) < 0)
 				s->coord_failed = 1;
 			set_up = 1;

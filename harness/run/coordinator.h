@@ -13,6 +13,7 @@
 #ifndef PCB_COORDINATOR_H
 #define PCB_COORDINATOR_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "../machine/topo.h"
@@ -36,12 +37,21 @@ struct pcb_coord {
 	struct pcb_cpu **cpus;		/* online CPUs: the workers', then virtual ones */
 	int nr_cpus, nr_workers;
 	void *target;			/* what the model's drain is asked to drain */
-	/* virtual CPUs */
-	int nr_virtual;
+	/* virtual CPUs: nr_virtual walked, the first nr_charged refilled before each drain */
+	int nr_virtual, nr_charged;
 	void **varea;
-	struct pcb_workq *vwq;
+	struct pcb_workq **vwq;		/* each node-local to its virtual CPU */
+	/* the thread on another core that refills the virtual CPUs' caches */
+	const struct pcb_topo *topo;
+	pthread_t dirtier;
+	int dirtier_cpu;		/* -1: none, the coordinator refills them */
+	int dirtier_started, dirt_init;
+	pthread_mutex_t dirt_lock;
+	pthread_cond_t dirt_cond;
+	int dirt_request, dirt_done, dirt_stop;
 	/* figures, reset per run */
-	struct pcb_stat drain;		/* ticks inside drain_all_stock() */
+	struct pcb_stat drain;		/* ticks inside the model's drain */
+	uint64_t walk_sum, wake_sum;	/* ticks: walking empty caches, waking real workers */
 	struct pcb_hist completion;	/* ticks until all queued work ran */
 	uint64_t completed, incomplete;
 	uint64_t stranded_sum, stranded_max, stranded_n;	/* pages left on isolated CPUs */
@@ -55,14 +65,22 @@ struct pcb_coord_plan {
 	long count;			/* > 0: exactly this many per run, evenly spread */
 };
 
+/* the shape of the machine a drain walks (seed 000, 2.2: charges on some of 128 online CPUs) */
+struct pcb_coord_shape {
+	int stocks;			/* caches holding charges, workers' included (0: workers') */
+	int online;			/* caches walked, as for_each_online_cpu() (0: as stocks) */
+	int isolated_pct;		/* percent of the virtual CPUs that are isolated */
+	int dirtier_cpu;		/* where the virtual caches are refilled, -1: here */
+};
+
 /*
- * Set up the coordinator's CPU and stocks beyond the workers' (stocks total,
- * 0 for none). Called on the coordinator's thread, pinned. 0 or -1 with err.
+ * Set up the coordinator's CPU and the virtual CPUs beyond the workers'.
+ * Called on the coordinator's thread, pinned. 0 or -1 with err.
  */
 int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct pcb_design *d,
 		    const struct pcb_variant *v, void *shared, const struct pcb_topo *topo,
-		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers, int stocks,
-		    char *err, size_t errlen);
+		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers,
+		    const struct pcb_coord_shape *shape, char *err, size_t errlen);
 void pcb_coord_teardown(struct pcb_coord *c);
 void pcb_coord_reset(struct pcb_coord *c);
 /* one drain, timed, with its completion and stranded pages */

@@ -190,6 +190,34 @@ static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario
 	return cpu;
 }
 
+/*
+ * The core that refills virtual CPUs' caches before each drain: one with
+ * neither the coordinator nor a worker, else a worker's (its figures then
+ * carry the refills as interruptions), else none: the drainer refills them.
+ */
+static int pick_dirtier_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+			    int coord_cpu, struct pcb_design_result *res)
+{
+	hwloc_bitmap_t free_cpus = hwloc_bitmap_alloc();
+	int cpu = -1;
+
+	hwloc_bitmap_andnot(free_cpus, topo->all, sc->workers);
+	hwloc_bitmap_clr(free_cpus, (unsigned int)coord_cpu);
+	if (!hwloc_bitmap_iszero(free_cpus)) {
+		cpu = hwloc_bitmap_first(free_cpus);
+	} else {
+		hwloc_bitmap_copy(free_cpus, sc->workers);
+		hwloc_bitmap_clr(free_cpus, (unsigned int)coord_cpu);
+		if (!hwloc_bitmap_iszero(free_cpus)) {
+			cpu = hwloc_bitmap_first(free_cpus);
+			res->drain.dirtier_shares = 1;
+		}
+	}
+	hwloc_bitmap_free(free_cpus);
+	res->drain.dirtier_cpu = cpu;
+	return cpu;
+}
+
 /* the coordinator's figures of one run */
 static void collect_coord(struct pcb_design_result *res, struct run_shared *s, int run)
 {
@@ -209,7 +237,10 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	if (c->stranded_max > dr->stranded_max)
 		dr->stranded_max = c->stranded_max;
 	dr->nr_virtual = c->nr_virtual;
-	dr->nr_stocks = c->nr_cpus;
+	dr->nr_stocks = c->nr_workers + c->nr_charged;
+	dr->nr_online = c->nr_cpus;
+	dr->walk_sum += c->walk_sum;
+	dr->wake_sum += c->wake_sum;
 	pcb_merge_contention(res, c->self->h.cc, 1);
 	dr->remote += c->self->h.remote_drains;
 	for (int e = 0; e < res->counters.nr_events; e++)
@@ -222,7 +253,6 @@ static int check_all(struct run_shared *s, struct pcb_worker *const *ws, int nr,
 {
 	int n = nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
 	struct pcb_cpu **all = calloc((size_t)n, sizeof(*all));
-	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
 
 	if (!all) {
 		snprintf(msg, len, "out of memory");
@@ -231,7 +261,8 @@ static int check_all(struct run_shared *s, struct pcb_worker *const *ws, int nr,
 	for (int i = 0; i < nr; i++)
 		all[k++] = s->cpus[i];
 	if (s->coord.self) {
-		pcb_work_wait_idle(s->coord.cpus + nr, s->coord.nr_virtual, timeout, 0);
+		if (s->d->drain.queues_work)
+			pcb_virtual_run(s->coord.vwq, s->coord.nr_virtual);
 		all[k++] = s->coord.self;
 		for (int i = 0; i < s->coord.nr_virtual; i++)
 			all[k++] = s->coord.cpus[nr + i];
@@ -366,7 +397,8 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	const struct pcb_variant *v = res->variant;
 	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo, .run = run };
 	int nr = res->nr_workers, i = 0, rc = -1;
-	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
+	/* each holds a node's work pool on lines of its own */
+	struct thread_ctx *t = aligned_alloc(SMP_CACHE_BYTES, (size_t)nr * sizeof(*t));
 	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
 	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
 	pthread_t coord_tid = 0;
@@ -376,6 +408,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
+	memset(t, 0, (size_t)nr * sizeof(*t));
 	s.model_shared = m->setup(sc->config, d, nr, res->model_note, sizeof(res->model_note),
 				  err, errlen);
 	if (!s.model_shared)
@@ -391,6 +424,9 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		s.coord_cpu = pick_coord_cpu(topo, sc, res);
 		res->drain.active = 1;
 		res->drain.cpu = s.coord_cpu;
+		s.dirtier_cpu = -1;
+		if (sc->drain_stocks > nr || sc->drain_online > nr)
+			s.dirtier_cpu = pick_dirtier_cpu(topo, sc, s.coord_cpu, res);
 	}
 	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1 + (s.coord_cpu >= 0));
 

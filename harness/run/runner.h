@@ -62,7 +62,11 @@ struct pcb_counter_result {
 struct pcb_drain_result {
 	int active;			/* a coordinator ran */
 	int cpu, shares_cpu;		/* its CPU, and whether a worker is on it */
-	int nr_virtual, nr_stocks;
+	int nr_virtual, nr_stocks;	/* idle CPUs; CPUs holding charges */
+	int nr_online;			/* caches walked */
+	int dirtier_cpu;		/* where virtual caches were refilled, -1: the drainer */
+	int dirtier_shares;		/* ... on a worker's CPU */
+	uint64_t walk_sum, wake_sum;	/* ticks over all drains */
 	uint64_t count;			/* drains fired */
 	uint64_t remote;		/* stocks drained from the coordinator's CPU */
 	double *run_mean;		/* [runs], cycles inside the drain */

@@ -11,7 +11,44 @@
 #include "../measure/tsc.h"
 #include "work.h"
 
-const char *const pcb_delivery_name[3] = { "kworker", "signal", "poll" };
+const char *const pcb_delivery_name[4] = { "kworker", "signal", "poll", "idle" };
+
+/* ticks spent in the wake system calls of queue_work_on(), for the drain table */
+static _Atomic uint64_t wake_ticks;
+
+uint64_t pcb_wake_ticks_take(void)
+{
+	return atomic_exchange(&wake_ticks, 0);
+}
+
+/* raw_spin_lock(&pool->lock): the target pool's lock */
+static void pool_lock(struct pcb_pool *pool)
+{
+	while (atomic_exchange_explicit(&pool->lock, 1, memory_order_acquire))
+		__builtin_ia32_pause();
+}
+
+static void pool_unlock(struct pcb_pool *pool)
+{
+	atomic_store_explicit(&pool->lock, 0, memory_order_release);
+}
+
+/* insert_work(): list_add_tail(&work->entry, &pool->worklist) under the pool's lock */
+static void pool_insert(struct pcb_pool *pool)
+{
+	pool_lock(pool);
+	list_add_tail(&pool->entry, &pool->worklist);
+	pool_unlock(pool);
+}
+
+/* the worker takes the work off the list before it runs it */
+static void pool_remove(struct pcb_pool *pool)
+{
+	pool_lock(pool);
+	if (pool->entry.next)
+		list_del(&pool->entry);
+	pool_unlock(pool);
+}
 
 /* the CPU the calling thread owns, for the signal handler */
 static __thread struct pcb_cpu *self_cpu;
@@ -39,6 +76,7 @@ void pcb_run_work(struct pcb_cpu *cpu)
 		atomic_store(&wq->busy, 0);
 		return;
 	}
+	pool_remove(&wq->pool);
 	wq->fn(cpu);
 	atomic_fetch_add_explicit(&wq->ran, 1, memory_order_relaxed);
 	atomic_store(&wq->busy, 0);
@@ -154,6 +192,7 @@ static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_deliv
 		       void (*fn)(struct pcb_cpu *), atomic_long *data)
 {
 	memset(wq, 0, sizeof(*wq));
+	INIT_LIST_HEAD(&wq->pool.worklist);
 	wq->mode = mode;
 	wq->fn = fn;
 	wq->data = data;
@@ -242,22 +281,27 @@ int pcb_workq_fifo_permitted(void)
 	return 1;
 }
 
-int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			    void (*fn)(struct pcb_cpu *), atomic_long *data,
-			    char *err, size_t errlen)
+void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			     void (*fn)(struct pcb_cpu *), atomic_long *data)
 {
-	int rc;
-
-	workq_init(wq, cpu, PCB_DELIVER_KWORKER, fn, data);
-	/* no owner runs on a virtual CPU: a plain thread drains it whenever woken */
-	rc = pthread_create(&wq->helper, NULL, kworker, wq);
-	if (rc) {
-		snprintf(err, errlen, "cannot start a helper for a virtual CPU: %s", strerror(rc));
-		return -rc;
-	}
-	wq->helper_started = 1;
+	workq_init(wq, cpu, PCB_DELIVER_IDLE, fn, data);
 	workq_publish(wq);
-	return 0;
+}
+
+int pcb_virtual_run(struct pcb_workq *const *wqs, int nr)
+{
+	int ran = 0;
+
+	for (int i = 0; i < nr; i++) {
+		struct pcb_workq *wq = wqs[i];
+
+		if (!atomic_exchange(&wq->pool.wake, 0) && !pcb_work_pending(wq))
+			continue;
+		/* the idle CPU's kworker: alone on its CPU, nothing to preempt */
+		pcb_run_work(wq->cpu);
+		ran++;
+	}
+	return ran;
 }
 
 void pcb_workq_stop(struct pcb_workq *wq)
@@ -305,8 +349,21 @@ void pcb_work_set_deadline(uint64_t tsc)
 
 void pcb_flush_work(struct pcb_cpu *const *cpus, int nr)
 {
-	uint64_t now = pcb_tsc_now(), until = atomic_load(&flush_deadline);
+	uint64_t now, until = atomic_load(&flush_deadline);
 
+	/*
+	 * An idle virtual CPU has no kworker of its own here: its work runs on
+	 * the flusher, one CPU after another, where the kernel's run in parallel.
+	 */
+	for (int i = 0; i < nr; i++) {
+		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
+
+		if (wq && wq->mode == PCB_DELIVER_IDLE && pcb_work_pending(wq)) {
+			atomic_store_explicit(&wq->pool.wake, 0, memory_order_relaxed);
+			pcb_run_work(cpus[i]);
+		}
+	}
+	now = pcb_tsc_now();
 	pcb_work_wait_idle(cpus, nr, until > now ? until - now : 0, 1);
 }
 
@@ -320,13 +377,28 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 	if (atomic_fetch_or(wq->data, WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)
 		return false;
 	atomic_fetch_add_explicit(&wq->queued, 1, memory_order_relaxed);
+	/* __queue_work(): the work onto the target pool's worklist */
+	pool_insert(&wq->pool);
 	switch (wq->mode) {
-	case PCB_DELIVER_SIGNAL:
+	case PCB_DELIVER_IDLE:
+		/* wake_up_worker() of an idle CPU: a store its idle loop sees */
+		atomic_store_explicit(&wq->pool.wake, 1, memory_order_release);
+		break;
+	case PCB_DELIVER_SIGNAL: {
+		uint64_t t0 = pcb_tsc_now();
+
 		pthread_kill(wq->owner, SIGUSR1);
+		atomic_fetch_add(&wake_ticks, pcb_tsc_now() - t0);
 		break;
-	case PCB_DELIVER_KWORKER:
+	}
+	case PCB_DELIVER_KWORKER: {
+		/* a real worker must be preempted: a system call, its own figure */
+		uint64_t t0 = pcb_tsc_now();
+
 		futex_wake(&wq->futex);
+		atomic_fetch_add(&wake_ticks, pcb_tsc_now() - t0);
 		break;
+	}
 	case PCB_DELIVER_POLL:
 		break;
 	}

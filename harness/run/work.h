@@ -21,17 +21,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../kernels/list.h"
 #include "../../kernels/percpu.h"
 
 enum pcb_delivery {
 	PCB_DELIVER_KWORKER,
 	PCB_DELIVER_SIGNAL,
 	PCB_DELIVER_POLL,
+	PCB_DELIVER_IDLE,		/* a virtual CPU: a store to its wake word */
 };
 
-extern const char *const pcb_delivery_name[3];
+extern const char *const pcb_delivery_name[4];
+
+/*
+ * The target CPU's worker pool as queue_work_on() touches it: the pool's
+ * lock, its worklist (the work's entry added at the tail), and the word an
+ * idle CPU's wake-up writes. Node-local to the target, on lines of its own.
+ */
+struct pcb_pool {
+	atomic_int lock ____cacheline_aligned;
+	struct list_head worklist;
+	struct list_head entry;		/* work->entry */
+	atomic_uint wake;		/* an idle CPU's wake word */
+};
 
 struct pcb_workq {
+	struct pcb_pool pool;		/* first: on its own lines */
 	enum pcb_delivery mode;
 	/*
 	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING
@@ -61,10 +76,16 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 		    char *err, size_t errlen);
 /* may this process start SCHED_FIFO threads (kworker delivery)? */
 int pcb_workq_fifo_permitted(void);
-/* a virtual CPU's delivery: a helper thread, no owner */
-int pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			    void (*fn)(struct pcb_cpu *), atomic_long *data,
-			    char *err, size_t errlen);
+/*
+ * A virtual CPU's delivery: no owner and no thread of its own; queued work
+ * is a store to its wake word, run by pcb_virtual_run() afterwards.
+ */
+void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
+			     void (*fn)(struct pcb_cpu *), atomic_long *data);
+/* run the work queued to idle virtual CPUs, as their kworkers would; how many ran */
+int pcb_virtual_run(struct pcb_workq *const *wqs, int nr);
+/* ticks the drainer spent waking real CPUs' workers (futex, signal), since the last call */
+uint64_t pcb_wake_ticks_take(void);
 /* stop the helper; pending work is run by the caller (the owner) */
 void pcb_workq_stop(struct pcb_workq *wq);
 static inline int pcb_work_pending(const struct pcb_workq *wq)

@@ -56,6 +56,8 @@ enum pcb_key_id {
 	K_DRAIN_COUNT,
 	K_DRAIN_CPU,
 	K_DRAIN_STOCKS,
+	K_DRAIN_ONLINE,
+	K_DRAIN_ISOLATED,
 	K_INTERRUPTS_THRESHOLD_NS,
 	K_COUNTERS_EVENTS,
 	K_COUNTERS_KERNEL,
@@ -116,6 +118,8 @@ struct pcb_scenario {
 	long drain_count;
 	int drain_cpu;			/* -1: chosen */
 	int drain_stocks;		/* 0: the workers' only */
+	int drain_online;		/* caches walked; 0: as drain_stocks */
+	int drain_isolated_pct;		/* of the virtual CPUs */
 	long gap_threshold_ns;		/* 0: derived */
 
 	/* [sweep] section.key = v1, v2, ...: one configuration per combination */

@@ -62,7 +62,6 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		if (!is_drain_needed(this, this_cpu_stock(cpu), root_memcg) || !cpu->stock_spare)
 			continue;
 		/* readers see the empty stock from now on */
-		pcb_drain_window(cpu);
 		pcb_tsan_release(&cpu->preempt_count);
 		old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
 					  (struct memcg_stock_pcp *)cpu->stock_spare);
@@ -77,7 +76,6 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			this->h.remote_drains++;
 			drain_stock_from(this, old[i], this_cpu_stock(this));
 			swapped[i]->stock_spare = old[i];
-			pcb_drain_window(swapped[i]);
 		}
 	}
 	pthread_mutex_unlock(&percpu_charge_mutex);

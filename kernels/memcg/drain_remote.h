@@ -29,9 +29,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 
 		if (is_drain_needed(this, stock, root_memcg)) {
 			this->h.remote_drains++;
-			pcb_drain_window(cpu);
 			drain_stock_from(this, stock, this_cpu_stock(this));
-			pcb_drain_window(cpu);
 		}
 	}
 	pthread_mutex_unlock(&percpu_charge_mutex);

@@ -59,7 +59,6 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		if (!READ_ONCE(this_cpu_pcp(cpu)->count) || !cpu->stock_spare)
 			continue;
 		/* readers see the empty lists from now on */
-		pcb_drain_window(cpu);
 		pcb_tsan_release(&cpu->preempt_count);
 		old[n] = rcu_xchg_pointer((struct per_cpu_pages **)&cpu->stock,
 					  (struct per_cpu_pages *)cpu->stock_spare);
@@ -75,7 +74,6 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 			if (old[i]->count)
 				free_pcppages_bulk(this, zone, old[i]->count, old[i]);
 			swapped[i]->stock_spare = old[i];
-			pcb_drain_window(swapped[i]);
 		}
 	}
 	pthread_mutex_unlock(&pcpu_drain_mutex);

@@ -28,9 +28,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		if (!READ_ONCE(this_cpu_pcp(cpu)->count))
 			continue;
 		this->h.remote_drains++;
-		pcb_drain_window(cpu);
 		drain_pages_zone(this, cpu, zone);
-		pcb_drain_window(cpu);
 	}
 	pthread_mutex_unlock(&pcpu_drain_mutex);
 }
