@@ -147,6 +147,21 @@ done
 expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
 grep -q "drain.rate_hz: 'fast' is not a number in 0..1000000" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
 
+# seed 000's drain shape (charged, online and isolated virtual CPUs, refilled on
+# another CPU) under live workers: every design of both models keeps its invariant
+shape="--set drain.count=20 --set drain.stocks=6 --set drain.online=16 --set drain.isolated=25"
+expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=100 --set run.warmup_ms=10 \
+	$shape --set counters.events= --set run.timing=call --out "$tmp/shape" \
+	--set run.designs=local_lock,isolated_skip,spinlock,local_trylock,nocache,qsbr,spinlock_cas
+[ "$(grep -c ': charge invariant ok' "$tmp/out")" = 7 ] && ok || bad "memcg shape: $(cat "$tmp/out")"
+grep -q '"online": 16' "$tmp"/shape/default-*/result.json && ok || bad "result.json: online"
+grep -q '"walk_cycles_per_cpu"' "$tmp"/shape/default-*/result.json && ok || bad "no walk figure"
+expect_rc 0 "$pcpbench" run "$src/scenarios/pcp-designs.scn" --set run.runs=1 \
+	--set run.duration_ms=100 --set run.warmup_ms=10 $shape --set counters.events= --out "$tmp/shape"
+[ "$(grep -c ': page invariant ok' "$tmp/out")" = 8 ] && ok || bad "pcp shape: $(cat "$tmp/out")"
+expect_rc 2 "$pcpbench" run --dry-run --set drain.isolated=101
+grep -q "drain.isolated" "$tmp/err" && ok || bad "bad isolated share: $(cat "$tmp/err")"
+
 # a comment of any length stays a comment; an indented line is a line of its own
 {
 	printf '[run]\n;%0200d runs = 999\n' 0

@@ -19,6 +19,7 @@
 #include "../harness/run/coordinator.h"
 #include "../harness/run/cpu_area.h"
 #include "../kernels/memcg/memcg_model.h"
+#include "../kernels/pcp/pcp_model.h"
 
 static void scripted_gaps(void)
 {
@@ -148,20 +149,19 @@ static void exact_contention(void)
 }
 
 /*
- * Seed 000's drain shape on a synthetic two-node machine: 16 CPUs online,
+ * Seed 000's drain shape, for every design of both models, on a synthetic
+ * two-node machine: 16 CPUs online,
  * 12 holding charges, a quarter isolated, refilled by a thread on another
  * CPU before each drain. No charge may be lost or left on a CPU the design
  * drains.
  */
-static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
+static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, const void *cfg,
+			const struct pcb_clock *clk)
 {
-	const struct pcb_variant *v = d->variant[0];
-	struct memcg_config cfg = { .workload = MEMCG_WL_MULTI_MEMCG, .depth = 3, .memcgs = 2,
-				    .slots = 1, .nr_pages = 1, .hold = 1 };
+	const struct pcb_variant *v = d->variant[m->variant_index(cfg)];
 	struct pcb_coord_shape shape = { .stocks = 12, .online = 16, .isolated_pct = 25,
 					 .dirtier_cpu = 1 };
-	struct memcg_shared *shared;
-	struct memcg_tree *tree;
+	void *shared;
 	struct pcb_coord c;
 	struct pcb_topo topo;
 	struct pcb_coord_plan plan = { .count = 25, .burst = 1 };
@@ -171,14 +171,13 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 	int isolated = 0;
 
 	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
-	shared = memcg_model.setup(&cfg, d, shape.online, note, sizeof(note), err, sizeof(err));
+	shared = m->setup(cfg, d, shape.online, note, sizeof(note), err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);
 	if (!shared)
 		return;
-	tree = &shared->tree;
-	CHECK(pcb_coord_setup(&c, &memcg_model, d, v, shared, &topo, clk->tsc_hz, NULL, 0, &shape,
+	CHECK(pcb_coord_setup(&c, m, d, v, shared, &topo, clk->tsc_hz, NULL, 0, &shape,
 			      err, sizeof(err)) == 0, "%s: %s", d->name, err);
-	CHECK(c.target == tree->memcg[0], "%s: the root is drained", d->name);
+	CHECK(c.target == m->drain_target(shared), "%s: the model's target is drained", d->name);
 	CHECK(c.nr_cpus == 16 && c.nr_virtual == 16 && c.nr_charged == 12,
 	      "%s: %d online, %d charged", d->name, c.nr_cpus, c.nr_charged);
 	CHECK(c.dirtier_started, "%s: the refills run on a thread of their own", d->name);
@@ -199,13 +198,12 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 		      d->name, (unsigned long)c.completed);
 
 	for (int i = 0; i < c.nr_cpus; i++) {
-		unsigned long pages = memcg_stock_pages_under(v, c.cpus[i]->stock, tree, NULL);
-
 		if (d->skips_isolated && c.cpus[i]->isolated && i < c.nr_charged)
-			CHECK(pages > 0, "%s: isolated stock %d was left alone", d->name, i);
+			CHECK(m->stranded(shared, v, c.target, c.cpus[i]) > 0,
+			      "%s: isolated cache %d was left alone", d->name, i);
 		else
-			CHECK(pages == 0, "%s: stock %d still holds %lu pages after the drains",
-			      d->name, i, pages);
+			CHECK(m->cache_empty(shared, v, c.cpus[i]),
+			      "%s: cache %d still holds pages after the drains", d->name, i);
 	}
 	if (d->skips_isolated)
 		CHECK(c.stranded_n == 25 && c.stranded_max > 0, "%s: stranded pages reported", d->name);
@@ -214,22 +212,29 @@ static void fixed_count(const struct pcb_design *d, const struct pcb_clock *clk)
 	all[0] = c.self;
 	for (int i = 0; i < c.nr_cpus; i++)
 		all[1 + i] = c.cpus[i];
-	CHECK(memcg_model.check(shared, v, NULL, 0, all, 1 + c.nr_cpus, err, sizeof(err)) == 0,
+	CHECK(m->check(shared, v, NULL, 0, all, 1 + c.nr_cpus, err, sizeof(err)) == 0,
 	      "%s: %s", d->name, err);
 
 	pcb_coord_teardown(&c);
-	memcg_model.teardown(shared);
+	m->teardown(shared);
 	pcb_topo_destroy(&topo);
 }
 
 int main(void)
 {
+	struct memcg_config memcg_cfg = { .workload = MEMCG_WL_MULTI_MEMCG, .depth = 3, .memcgs = 2,
+					  .slots = 1, .nr_pages = 1, .hold = 1 };
+	struct pcp_config pcp_cfg = { .workload = PCP_WL_ALLOC_FREE, .timing = PCB_TIMING_CALL,
+				      .batch = 7, .high = 40, .zone_pages = 4096, .burst = 1,
+				      .map_pages = 100, .accounting = PCP_ACCT_MEMCG, .depth = 3 };
 	struct pcb_clock clk;
 
 	scripted_gaps();
 	exact_contention();
 	pcb_clock_calibrate(&clk, 20);
 	for (int i = 0; memcg_model.designs[i]; i++)
-		fixed_count(memcg_model.designs[i], &clk);
+		fixed_count(&memcg_model, memcg_model.designs[i], &memcg_cfg, &clk);
+	for (int i = 0; pcp_model.designs[i]; i++)
+		fixed_count(&pcp_model, pcp_model.designs[i], &pcp_cfg, &clk);
 	return check_summary();
 }

@@ -340,7 +340,8 @@ static void drain_json(json_t *drains, json_t *contention, json_t *interruptions
 		json_array_append_new(drains, o);
 		if (dr->nr_virtual && r->design->drain.queues_work) {
 			snprintf(note, sizeof(note), "%s: %d virtual CPUs are idle: queue_work_on() wakes "
-				 "them by a store, and their work runs after the timed call; completion "
+				 "them by a store, and their work runs on another CPU after the timed call "
+				 "(or on the drainer inside it, where the drain flushes it); completion "
 				 "counts the workers' CPUs only", r->label, dr->nr_virtual);
 			json_array_append_new(notes, json_string(note));
 		}
