@@ -204,6 +204,15 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->self->h.remote_drains = 0;
 }
 
+/* has the drain woken an idle virtual CPU? (its work then runs on the dirtier's core) */
+static bool virtual_woken(const struct pcb_coord *c)
+{
+	for (int i = 0; i < c->nr_virtual; i++)
+		if (atomic_load_explicit(&c->vwq[i]->pool.wake, memory_order_relaxed))
+			return true;
+	return false;
+}
+
 /* the workers' drain windows (for the interruption classifier), outside the timed call */
 static void workers_window(struct pcb_coord *c)
 {
@@ -259,13 +268,13 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	}
 	if (c->nr_virtual) {
 		/* the idle virtual CPUs' kworkers, untimed; then the walk alone over their empty caches */
-		if (c->d->drain.queues_work)
+		if (c->d->drain.queues_work && virtual_woken(c))
 			dirtier_do(c, DIRT_RUN_WORK);
 		t0 = pcb_tsc_start();
 		c->v->drain_all(c->self, c->target, c->cpus + c->nr_workers, c->nr_virtual);
 		t1 = pcb_tsc_end();
 		c->walk_sum += t1 - t0 > (uint64_t)c->overhead ? t1 - t0 - (uint64_t)c->overhead : 0;
-		if (c->d->drain.queues_work)
+		if (c->d->drain.queues_work && virtual_woken(c))
 			dirtier_do(c, DIRT_RUN_WORK);
 	}
 }

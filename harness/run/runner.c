@@ -425,7 +425,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		res->drain.active = 1;
 		res->drain.cpu = s.coord_cpu;
 		s.dirtier_cpu = -1;
-		if (sc->drain_stocks > nr || sc->drain_online > nr)
+		if (sc->drain_stocks > nr)
 			s.dirtier_cpu = pick_dirtier_cpu(topo, sc, s.coord_cpu, res);
 	}
 	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1 + (s.coord_cpu >= 0));

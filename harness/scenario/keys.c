@@ -65,12 +65,12 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 	[K_DRAIN_STOCKS] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
 		"caches a drain walks: the workers' plus idle virtual CPUs up to this many "
 		"(0: workers only)"),
-	[K_DRAIN_ONLINE] = PCB_KEY_INT_FIELD("drain", "online", "0", 0, 1024, SC, drain_online,
-		"caches a drain walks, as for_each_online_cpu(): those beyond drain.stocks are "
-		"idle and empty (0: as drain.stocks; seed 000 walked 128)"),
-	[K_DRAIN_ISOLATED] = PCB_KEY_INT_FIELD("drain", "isolated", "100", 0, 100, SC,
+	[K_DRAIN_ONLINE] = PCB_KEY_INT_FIELD("drain", "online", "128", 0, 1024, SC, drain_online,
+		"caches a drain walks, as for_each_online_cpu(), at least the workers' and "
+		"drain.stocks: those beyond are idle and empty (default seed 000's 128 CPUs)"),
+	[K_DRAIN_ISOLATED] = PCB_KEY_INT_FIELD("drain", "isolated", "12", 0, 100, SC,
 		drain_isolated_pct, "percent of the virtual CPUs that are isolated, spread evenly "
-		"(seed 000: 16 of 128, 12)"),
+		"(default seed 000's 16 of 128)"),
 	[K_INTERRUPTS_THRESHOLD_NS] = PCB_KEY_INT_FIELD("interrupts", "threshold_ns", "0", 0,
 		1000000000L, SC, gap_threshold_ns,
 		"a gap between operations longer than this is an interruption "
