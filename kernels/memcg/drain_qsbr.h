@@ -63,6 +63,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			continue;
 		/* readers see the empty stock from now on */
 		pcb_tsan_release(&cpu->preempt_count);
+		pcb_tsan_release(&cpu->stock);	/* what the last drain did to the spare */
 		old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
 					  (struct memcg_stock_pcp *)cpu->stock_spare);
 		cpu->stock_spare = NULL;

@@ -128,7 +128,11 @@ _Static_assert(MEMCG_STOCK_SLOTS > 1 || offsetof(struct memcg_stock_pcp, cached_
 
 static inline struct memcg_stock_pcp *this_cpu_stock(struct pcb_cpu *this)
 {
-	return (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
+	struct memcg_stock_pcp *stock = (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
+
+	/* rcu_dereference()'s dependency ordering, told to ThreadSanitizer */
+	pcb_tsan_acquire(&this->stock);
+	return stock;
 }
 
 static inline void memcg_stock_init(struct memcg_stock_pcp *stock)

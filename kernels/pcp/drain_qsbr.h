@@ -60,6 +60,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 			continue;
 		/* readers see the empty lists from now on */
 		pcb_tsan_release(&cpu->preempt_count);
+		pcb_tsan_release(&cpu->stock);	/* what the last drain did to the spare */
 		old[n] = rcu_xchg_pointer((struct per_cpu_pages **)&cpu->stock,
 					  (struct per_cpu_pages *)cpu->stock_spare);
 		cpu->stock_spare = NULL;
