@@ -74,6 +74,19 @@ static inline void preempt_enable(struct pcb_cpu *this)
 		pcb_preempt_schedule(this);
 }
 
+/*
+ * this_cpu_ptr() of the CPU's cache. Where a drain swaps it for a spare
+ * (drain_readers.h) it is rcu_dereference(), whose dependency ordering
+ * ThreadSanitizer is told of.
+ */
+static inline void *pcb_cpu_cache(struct pcb_cpu *cpu)
+{
+	void *cache = READ_ONCE(cpu->stock);
+
+	pcb_tsan_acquire(&cpu->stock);
+	return cache;
+}
+
 static inline unsigned int preempt_nesting(const struct pcb_cpu *this)
 {
 	return READ_ONCE(this->preempt_count) & ~PREEMPT_NEED_RESCHED;

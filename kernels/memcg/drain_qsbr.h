@@ -10,7 +10,7 @@
 #ifndef PCB_MEMCG_DRAIN_QSBR_H
 #define PCB_MEMCG_DRAIN_QSBR_H
 
-#include <urcu-qsbr.h>
+#include "../qsbr.h"
 
 /* each CPU has a spare stock to swap in */
 #define MEMCG_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
@@ -18,33 +18,14 @@
 static inline void memcg_drain_between_ops(struct pcb_cpu *this)
 {
 	(void)this;
-	rcu_quiescent_state();
+	qsbr_reader_quiescent();
 }
 
 /* a worker is an RCU reader while its loop runs, offline otherwise */
-static inline void memcg_drain_online(void)
-{
-	rcu_thread_online();
-}
-
-static inline void memcg_drain_offline(void)
-{
-	rcu_thread_offline();
-}
-
-static void memcg_drain_thread_start(void)
-{
-	rcu_register_thread();
-	rcu_thread_offline();
-}
-
-static void memcg_drain_thread_stop(void)
-{
-	rcu_unregister_thread();
-}
-
-#define MEMCG_DRAIN_THREAD_START memcg_drain_thread_start
-#define MEMCG_DRAIN_THREAD_STOP memcg_drain_thread_stop
+#define memcg_drain_online qsbr_reader_online
+#define memcg_drain_offline qsbr_reader_offline
+#define MEMCG_DRAIN_THREAD_START qsbr_thread_start
+#define MEMCG_DRAIN_THREAD_STOP qsbr_thread_stop
 
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
@@ -61,19 +42,14 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 
 		if (!is_drain_needed(this, this_cpu_stock(cpu), root_memcg) || !cpu->stock_spare)
 			continue;
-		/* readers see the empty stock from now on */
-		pcb_tsan_release(&cpu->preempt_count);
-		pcb_tsan_release(&cpu->stock);	/* what the last drain did to the spare */
-		old[n] = rcu_xchg_pointer((struct memcg_stock_pcp **)&cpu->stock,
-					  (struct memcg_stock_pcp *)cpu->stock_spare);
-		cpu->stock_spare = NULL;
+		old[n] = qsbr_swap_in_spare(cpu);
 		swapped[n++] = cpu;
 	}
 	if (n) {
 		/* every owner passed a quiescent state: the old stocks are private */
 		synchronize_rcu();
 		for (int i = 0; i < n; i++) {
-			pcb_tsan_acquire(&swapped[i]->preempt_count);
+			qsbr_take_old(swapped[i]);
 			this->h.remote_drains++;
 			drain_stock_from(this, old[i], this_cpu_stock(this));
 			swapped[i]->stock_spare = old[i];

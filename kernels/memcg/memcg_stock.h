@@ -123,16 +123,12 @@ _Static_assert(MEMCG_STOCK_SLOTS > 1 || offsetof(struct memcg_stock_pcp, cached_
  */
 #ifndef MEMCG_STOCK_OF
 /* where a CPU keeps its stock: the harness's per-CPU cache, unless a model says */
-#define MEMCG_STOCK_OF(cpu) READ_ONCE((cpu)->stock)
+#define MEMCG_STOCK_OF(cpu) pcb_cpu_cache(cpu)
 #endif
 
 static inline struct memcg_stock_pcp *this_cpu_stock(struct pcb_cpu *this)
 {
-	struct memcg_stock_pcp *stock = (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
-
-	/* rcu_dereference()'s dependency ordering, told to ThreadSanitizer */
-	pcb_tsan_acquire(&this->stock);
-	return stock;
+	return (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
 }
 
 static inline void memcg_stock_init(struct memcg_stock_pcp *stock)

@@ -10,39 +10,21 @@
 #ifndef PCB_PCP_DRAIN_QSBR_H
 #define PCB_PCP_DRAIN_QSBR_H
 
-#include <urcu-qsbr.h>
+#include "../qsbr.h"
 
 #define PCP_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
 
 static inline void pcp_drain_between_ops(struct pcb_cpu *this)
 {
 	(void)this;
-	rcu_quiescent_state();
+	qsbr_reader_quiescent();
 }
 
-static inline void pcp_drain_online(void)
-{
-	rcu_thread_online();
-}
-
-static inline void pcp_drain_offline(void)
-{
-	rcu_thread_offline();
-}
-
-static void pcp_drain_thread_start(void)
-{
-	rcu_register_thread();
-	rcu_thread_offline();
-}
-
-static void pcp_drain_thread_stop(void)
-{
-	rcu_unregister_thread();
-}
-
-#define PCP_DRAIN_THREAD_START pcp_drain_thread_start
-#define PCP_DRAIN_THREAD_STOP pcp_drain_thread_stop
+/* a worker is an RCU reader while its loop runs, offline otherwise */
+#define pcp_drain_online qsbr_reader_online
+#define pcp_drain_offline qsbr_reader_offline
+#define PCP_DRAIN_THREAD_START qsbr_thread_start
+#define PCP_DRAIN_THREAD_STOP qsbr_thread_stop
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
@@ -58,19 +40,14 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 
 		if (!READ_ONCE(this_cpu_pcp(cpu)->count) || !cpu->stock_spare)
 			continue;
-		/* readers see the empty lists from now on */
-		pcb_tsan_release(&cpu->preempt_count);
-		pcb_tsan_release(&cpu->stock);	/* what the last drain did to the spare */
-		old[n] = rcu_xchg_pointer((struct per_cpu_pages **)&cpu->stock,
-					  (struct per_cpu_pages *)cpu->stock_spare);
-		cpu->stock_spare = NULL;
+		old[n] = qsbr_swap_in_spare(cpu);
 		swapped[n++] = cpu;
 	}
 	if (n) {
 		/* every owner passed a quiescent state: the old lists are private */
 		synchronize_rcu();
 		for (int i = 0; i < n; i++) {
-			pcb_tsan_acquire(&swapped[i]->preempt_count);
+			qsbr_take_old(swapped[i]);
 			this->h.remote_drains++;
 			if (old[i]->count)
 				free_pcppages_bulk(this, zone, old[i]->count, old[i]);

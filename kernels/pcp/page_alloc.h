@@ -70,11 +70,7 @@ _Static_assert(!PCP_LOCK_FIRST || offsetof(struct per_cpu_pages, lists) < SMP_CA
 /* this_cpu_ptr(zone->per_cpu_pageset); with the RCU design an RCU-protected pointer */
 static inline struct per_cpu_pages *this_cpu_pcp(struct pcb_cpu *cpu)
 {
-	struct per_cpu_pages *pcp = (struct per_cpu_pages *)READ_ONCE(cpu->stock);
-
-	/* rcu_dereference()'s dependency ordering, told to ThreadSanitizer */
-	pcb_tsan_acquire(&cpu->stock);
-	return pcp;
+	return pcb_cpu_cache(cpu);
 }
 
 static inline void per_cpu_pages_init(struct per_cpu_pages *pcp)

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR, as
+ * both models' drain_qsbr.h use it: an owner is a reader while its loop
+ * runs, offline otherwise, and reports a quiescent state between
+ * operations; the drainer swaps each cache for the CPU's empty spare
+ * (rcu_xchg_pointer()), waits in synchronize_rcu(), then owns the old one.
+ */
+#ifndef PCB_KERNELS_QSBR_H
+#define PCB_KERNELS_QSBR_H
+
+#include <urcu-qsbr.h>
+
+#include "percpu.h"
+
+static inline void qsbr_reader_online(void)
+{
+	rcu_thread_online();
+}
+
+static inline void qsbr_reader_offline(void)
+{
+	rcu_thread_offline();
+}
+
+static inline void qsbr_reader_quiescent(void)
+{
+	rcu_quiescent_state();
+}
+
+/* a thread that runs a loop: registered, offline until its loop starts */
+static inline void qsbr_thread_start(void)
+{
+	rcu_register_thread();
+	rcu_thread_offline();
+}
+
+static inline void qsbr_thread_stop(void)
+{
+	rcu_unregister_thread();
+}
+
+/* rcu_xchg_pointer(): readers find the CPU's empty spare from now on; the old cache is returned */
+static inline void *qsbr_swap_in_spare(struct pcb_cpu *cpu)
+{
+	void *old;
+
+	/* the owner's last section, and the last drain of this spare, happen before */
+	pcb_tsan_release(&cpu->preempt_count);
+	pcb_tsan_release(&cpu->stock);
+	old = rcu_xchg_pointer(&cpu->stock, cpu->stock_spare);
+	cpu->stock_spare = NULL;
+	return old;
+}
+
+/* after synchronize_rcu(): every owner passed a quiescent state, the old cache is the drainer's */
+static inline void qsbr_take_old(struct pcb_cpu *cpu)
+{
+	pcb_tsan_acquire(&cpu->preempt_count);
+}
+
+#endif
