@@ -49,4 +49,11 @@ static inline void list_del(struct list_head *entry)
 	entry->next = entry->prev = NULL;
 }
 
+static inline void list_del_init(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	WRITE_ONCE(entry->prev->next, entry->next);
+	INIT_LIST_HEAD(entry);
+}
+
 #endif

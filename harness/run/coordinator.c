@@ -35,7 +35,7 @@ static void dirt_do(struct pcb_coord *c, int what)
 	if (what == DIRT_REFILL)
 		refill_virtual(c);
 	else
-		pcb_virtual_run(c->vwq, c->nr_virtual);
+		pcb_virtual_run(c->cpus + c->nr_workers, c->nr_virtual);
 }
 
 /*
@@ -208,7 +208,7 @@ void pcb_coord_reset(struct pcb_coord *c)
 static bool virtual_woken(const struct pcb_coord *c)
 {
 	for (int i = 0; i < c->nr_virtual; i++)
-		if (atomic_load_explicit(&c->vwq[i]->pool.wake, memory_order_relaxed))
+		if (atomic_load_explicit(&c->vwq[i]->wake, memory_order_relaxed))
 			return true;
 	return false;
 }

@@ -261,8 +261,6 @@ static int check_all(struct run_shared *s, struct pcb_worker *const *ws, int nr,
 	for (int i = 0; i < nr; i++)
 		all[k++] = s->cpus[i];
 	if (s->coord.self) {
-		if (s->d->drain.queues_work)
-			pcb_virtual_run(s->coord.vwq, s->coord.nr_virtual);
 		all[k++] = s->coord.self;
 		for (int i = 0; i < s->coord.nr_virtual; i++)
 			all[k++] = s->coord.cpus[nr + i];

@@ -13,12 +13,15 @@
 
 const char *const pcb_delivery_name[4] = { "kworker", "signal", "poll", "idle" };
 
-/* ticks spent in the wake system calls of queue_work_on(), for the drain table */
-static _Atomic uint64_t wake_ticks;
+/* the calling drainer's ticks in the wake system calls of queue_work_on(), for the drain table */
+static __thread uint64_t wake_ticks;
 
 uint64_t pcb_wake_ticks_take(void)
 {
-	return atomic_exchange(&wake_ticks, 0);
+	uint64_t t = wake_ticks;
+
+	wake_ticks = 0;
+	return t;
 }
 
 /* raw_spin_lock(&pool->lock): the target pool's lock */
@@ -41,14 +44,6 @@ static void pool_insert(struct pcb_pool *pool)
 	pool_unlock(pool);
 }
 
-/* the worker takes the work off the list before it runs it */
-static void pool_remove(struct pcb_pool *pool)
-{
-	pool_lock(pool);
-	if (pool->entry.next)
-		list_del(&pool->entry);
-	pool_unlock(pool);
-}
 
 /* the CPU the calling thread owns, for the signal handler */
 static __thread struct pcb_cpu *self_cpu;
@@ -68,15 +63,24 @@ void pcb_run_work(struct pcb_cpu *cpu)
 {
 	struct pcb_workq *wq = cpu->h.wq;
 
-	/* the kworker clears PENDING before it calls work->func */
 	if (!wq)
 		return;
 	atomic_store(&wq->busy, 1);
-	if (!(atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)) {
+	/*
+	 * process_one_work(): under the pool's lock the work leaves the
+	 * worklist and PENDING is cleared, then work->func runs. Work whose
+	 * PENDING is set but which is not on the list yet is left to the
+	 * wake that follows its insertion.
+	 */
+	pool_lock(&wq->pool);
+	if (list_empty(&wq->pool.worklist)) {
+		pool_unlock(&wq->pool);
 		atomic_store(&wq->busy, 0);
 		return;
 	}
-	pool_remove(&wq->pool);
+	list_del_init(&wq->pool.entry);
+	atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING);
+	pool_unlock(&wq->pool);
 	wq->fn(cpu);
 	atomic_fetch_add_explicit(&wq->ran, 1, memory_order_relaxed);
 	atomic_store(&wq->busy, 0);
@@ -193,6 +197,7 @@ static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_deliv
 {
 	memset(wq, 0, sizeof(*wq));
 	INIT_LIST_HEAD(&wq->pool.worklist);
+	INIT_LIST_HEAD(&wq->pool.entry);
 	wq->mode = mode;
 	wq->fn = fn;
 	wq->data = data;
@@ -288,20 +293,15 @@ void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 	workq_publish(wq);
 }
 
-int pcb_virtual_run(struct pcb_workq *const *wqs, int nr)
+void pcb_virtual_run(struct pcb_cpu *const *cpus, int nr)
 {
-	int ran = 0;
-
 	for (int i = 0; i < nr; i++) {
-		struct pcb_workq *wq = wqs[i];
+		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
 
-		if (!atomic_exchange(&wq->pool.wake, 0) && !pcb_work_pending(wq))
-			continue;
-		/* the idle CPU's kworker: alone on its CPU, nothing to preempt */
-		pcb_run_work(wq->cpu);
-		ran++;
+		/* the idle CPU's kworker, woken: alone on its CPU, nothing to preempt */
+		if (wq && wq->mode == PCB_DELIVER_IDLE && atomic_exchange(&wq->wake, 0))
+			pcb_run_work(cpus[i]);
 	}
-	return ran;
 }
 
 void pcb_workq_stop(struct pcb_workq *wq)
@@ -351,18 +351,8 @@ void pcb_flush_work(struct pcb_cpu *const *cpus, int nr)
 {
 	uint64_t now, until = atomic_load(&flush_deadline);
 
-	/*
-	 * An idle virtual CPU has no kworker of its own here: its work runs on
-	 * the flusher, one CPU after another, where the kernel's run in parallel.
-	 */
-	for (int i = 0; i < nr; i++) {
-		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
-
-		if (wq && wq->mode == PCB_DELIVER_IDLE && pcb_work_pending(wq)) {
-			atomic_store_explicit(&wq->pool.wake, 0, memory_order_relaxed);
-			pcb_run_work(cpus[i]);
-		}
-	}
+	/* idle virtual CPUs' work runs on the flusher, one after another, where the kernel's run in parallel */
+	pcb_virtual_run(cpus, nr);
 	now = pcb_tsc_now();
 	pcb_work_wait_idle(cpus, nr, until > now ? until - now : 0, 1);
 }
@@ -381,14 +371,14 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 	pool_insert(&wq->pool);
 	switch (wq->mode) {
 	case PCB_DELIVER_IDLE:
-		/* wake_up_worker() of an idle CPU: a store its idle loop sees */
-		atomic_store_explicit(&wq->pool.wake, 1, memory_order_release);
+		/* wake_up_worker() of an idle, polling CPU: a store to its idle task's flags */
+		atomic_store_explicit(&wq->wake, 1, memory_order_release);
 		break;
 	case PCB_DELIVER_SIGNAL: {
 		uint64_t t0 = pcb_tsc_now();
 
 		pthread_kill(wq->owner, SIGUSR1);
-		atomic_fetch_add(&wake_ticks, pcb_tsc_now() - t0);
+		wake_ticks += pcb_tsc_now() - t0;
 		break;
 	}
 	case PCB_DELIVER_KWORKER: {
@@ -396,7 +386,7 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 		uint64_t t0 = pcb_tsc_now();
 
 		futex_wake(&wq->futex);
-		atomic_fetch_add(&wake_ticks, pcb_tsc_now() - t0);
+		wake_ticks += pcb_tsc_now() - t0;
 		break;
 	}
 	case PCB_DELIVER_POLL:

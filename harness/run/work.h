@@ -28,25 +28,25 @@ enum pcb_delivery {
 	PCB_DELIVER_KWORKER,
 	PCB_DELIVER_SIGNAL,
 	PCB_DELIVER_POLL,
-	PCB_DELIVER_IDLE,		/* a virtual CPU: a store to its wake word */
+	PCB_DELIVER_IDLE,		/* a virtual CPU: a store to its idle task's flags */
 };
 
 extern const char *const pcb_delivery_name[4];
 
 /*
  * The target CPU's worker pool as queue_work_on() touches it: the pool's
- * lock, its worklist (the work's entry added at the tail), and the word an
- * idle CPU's wake-up writes. Node-local to the target, on lines of its own.
+ * lock and its worklist, with the work's entry, on a line of their own.
  */
 struct pcb_pool {
 	atomic_int lock ____cacheline_aligned;
 	struct list_head worklist;
 	struct list_head entry;		/* work->entry */
-	atomic_uint wake;		/* an idle CPU's wake word */
 };
 
 struct pcb_workq {
-	struct pcb_pool pool;		/* first: on its own lines */
+	struct pcb_pool pool;		/* first: on its own line */
+	/* an idle CPU's task flags, which waking it sets (TIF_NEED_RESCHED): another line */
+	atomic_uint wake ____cacheline_aligned;
 	enum pcb_delivery mode;
 	/*
 	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING
@@ -77,13 +77,13 @@ int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery
 /* may this process start SCHED_FIFO threads (kworker delivery)? */
 int pcb_workq_fifo_permitted(void);
 /*
- * A virtual CPU's delivery: no owner and no thread of its own; queued work
- * is a store to its wake word, run by pcb_virtual_run() afterwards.
+ * A virtual CPU's delivery: no owner and no thread of its own; queueing
+ * work wakes it with a store, and pcb_virtual_run() runs what it woke.
  */
 void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
 			     void (*fn)(struct pcb_cpu *), atomic_long *data);
-/* run the work queued to idle virtual CPUs, as their kworkers would; how many ran */
-int pcb_virtual_run(struct pcb_workq *const *wqs, int nr);
+/* the work of the woken idle virtual CPUs among cpus[], as their kworkers would run it */
+void pcb_virtual_run(struct pcb_cpu *const *cpus, int nr);
 /* ticks the drainer spent waking real CPUs' workers (futex, signal), since the last call */
 uint64_t pcb_wake_ticks_take(void);
 /* stop the helper; pending work is run by the caller (the owner) */
