@@ -190,7 +190,7 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	pcb_coord_reset(&c);
 
 	start = pcb_tsc_now();
-	fired = pcb_coord_run(&c, &plan, clk->tsc_hz, start, start + (uint64_t)(clk->tsc_hz / 5), 1);
+	fired = pcb_coord_run(&c, &plan, start, start + (uint64_t)(clk->tsc_hz / 5), 1);
 	CHECK(fired == 25, "%s: fired %lu drains, asked for 25", d->name, (unsigned long)fired);
 	CHECK(c.drain.calls == 25, "%s: %lu timed", d->name, (unsigned long)c.drain.calls);
 	if (d->drain.queues_work)

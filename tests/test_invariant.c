@@ -268,7 +268,7 @@ static void torture(const struct pcb_design *d)
 {
 	{
 		if (d->drain.queues_work) {
-			for (int del = 0; del < 3; del++) {
+			for (int del = 0; del <= PCB_DELIVER_POLL; del++) {
 #if defined(__SANITIZE_THREAD__)
 				/*
 				 * The kworker helper must never block inside a drain, and the

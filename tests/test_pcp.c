@@ -259,7 +259,7 @@ int main(void)
 
 		for (int wl = 0; wl < PCP_WL_NR; wl++) {
 			if (d->drain.queues_work) {
-				for (int del = 0; del < 3; del++) {
+				for (int del = 0; del <= PCB_DELIVER_POLL; del++) {
 #if defined(__SANITIZE_THREAD__)
 					/* as in test_invariant: poll is what TSan checks faithfully */
 					if (del != PCB_DELIVER_POLL)

@@ -204,12 +204,8 @@ static int make_order(const struct slot *slots, int n, int mode, unsigned long s
 		for (int i = 0; i < n; i++)
 			perm[i] = i;
 		for (int i = n - 1; mode == PCB_ORDER_SHUFFLED && i > 0; i--) {
-			int j, t;
+			int j = (int)((pcb_rng_next(&rng) >> 33) % (uint64_t)(i + 1)), t;
 
-			rng ^= rng >> 12;
-			rng ^= rng << 25;
-			rng ^= rng >> 27;
-			j = (int)((rng * 0x2545F4914F6CDD1DULL >> 33) % (uint64_t)(i + 1));
 			t = perm[i];
 			perm[i] = perm[j];
 			perm[j] = t;

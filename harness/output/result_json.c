@@ -262,11 +262,9 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 		if (!r->counters.per_call)
 			continue;
 		for (int f = 0; f < m->nr_fn; f++) {
-			uint64_t calls = 0;
+			uint64_t calls = r->fn[f].total.calls;
 			json_t *o;
 
-			for (int i = 0; i < r->runs; i++)
-				calls += r->fn[f].run_calls[i];
 			if (!calls || all.status)
 				continue;
 			o = json_object();
@@ -294,8 +292,7 @@ static uint64_t fn_calls(const struct pcb_design_result *r, const char *fn)
 
 	for (int f = 0; f < m->nr_fn; f++)
 		if (!strcmp(m->fn_name[f], fn))
-			for (int i = 0; i < r->runs; i++)
-				calls += r->fn[f].run_calls[i];
+			calls += r->fn[f].total.calls;
 	return calls;
 }
 
@@ -535,10 +532,8 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 		const struct pcb_fn_result *fr = &r->fn[f];
 		const struct pcb_hist *h = &fr->total.hist;
 		json_t *fj, *runs;
-		uint64_t calls = 0;
+		uint64_t calls = fr->total.calls;
 
-		for (int i = 0; i < r->runs; i++)
-			calls += fr->run_calls[i];
 		if (!calls)
 			continue;
 		fj = json_object();

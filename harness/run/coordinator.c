@@ -111,42 +111,41 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 	c->nr_charged = stocks - nr_workers;
 	c->nr_cpus = online;
 	c->dirtier_cpu = -1;
+	pthread_mutex_init(&c->dirt_lock, NULL);
+	pthread_cond_init(&c->dirt_cond, NULL);
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
-	c->varea = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->varea));
-	c->vwq = calloc((size_t)(c->nr_virtual ? c->nr_virtual : 1), sizeof(*c->vwq));
-	c->self_area = area_on(c->area_size, -1);
-	if (!c->cpus || !c->varea || !c->vwq || !c->self_area) {
+	c->self = area_on(c->area_size, -1);
+	if (!c->cpus || !c->self) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	c->self = pcb_cpu_area_init(c->self_area, d, v, PCB_CPU_ID_COORDINATOR, -1);
+	pcb_cpu_area_init(c->self, d, v, PCB_CPU_ID_COORDINATOR, -1);
 	m->cpu_setup(shared, d, c->self);
 	for (int i = 0; i < nr_workers; i++)
 		c->cpus[i] = workers[i];
 	for (int i = 0; i < c->nr_virtual; i++) {
 		/* placed as the (workers + i)-th CPU of the machine would be */
 		int node = topo->nr_cpus ? topo->cpu[(nr_workers + i) % topo->nr_cpus].node : -1;
-		struct pcb_cpu *cpu;
+		struct pcb_cpu *cpu = area_on(c->area_size, node);
+		struct pcb_workq *wq = NULL;
 
-		c->varea[i] = area_on(c->area_size, node);
-		c->vwq[i] = area_on(sizeof(struct pcb_workq), node);
-		if (!c->varea[i] || !c->vwq[i]) {
+		if (cpu && d->drain.queues_work)
+			wq = area_on(sizeof(*wq), node);
+		if (!cpu || (d->drain.queues_work && !wq)) {
+			pcb_free_on_node(cpu, c->area_size);
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
-		cpu = pcb_cpu_area_init(c->varea[i], d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node);
+		pcb_cpu_area_init(cpu, d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node);
 		cpu->isolated = virtual_isolated(i, shape->isolated_pct);
 		m->cpu_setup(shared, d, cpu);
 		c->cpus[nr_workers + i] = cpu;
-		if (d->drain.queues_work)
-			pcb_workq_start_virtual(c->vwq[i], cpu, v->drain_local, v->work_data(cpu));
+		if (wq)
+			pcb_workq_start_virtual(wq, cpu, v->drain_local, v->work_data(cpu));
 	}
 	if (c->nr_virtual > 0 && shape->dirtier_cpu >= 0) {
 		int rc;
 
-		pthread_mutex_init(&c->dirt_lock, NULL);
-		pthread_cond_init(&c->dirt_cond, NULL);
-		c->dirt_init = 1;
 		c->dirtier_cpu = shape->dirtier_cpu;
 		rc = pthread_create(&c->dirtier, NULL, dirtier_main, c);
 		if (rc) {
@@ -162,6 +161,8 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 
 void pcb_coord_teardown(struct pcb_coord *c)
 {
+	if (!c->model)		/* never set up */
+		return;
 	if (c->dirtier_started) {
 		pthread_mutex_lock(&c->dirt_lock);
 		c->dirt_stop = 1;
@@ -169,25 +170,24 @@ void pcb_coord_teardown(struct pcb_coord *c)
 		pthread_mutex_unlock(&c->dirt_lock);
 		pthread_join(c->dirtier, NULL);
 	}
-	if (c->dirt_init) {
-		pthread_mutex_destroy(&c->dirt_lock);
-		pthread_cond_destroy(&c->dirt_cond);
-	}
-	for (int i = 0; i < c->nr_virtual; i++) {
-		if (!c->varea || !c->varea[i])
+	pthread_mutex_destroy(&c->dirt_lock);
+	pthread_cond_destroy(&c->dirt_cond);
+	for (int i = 0; c->cpus && i < c->nr_virtual; i++) {
+		struct pcb_cpu *cpu = c->cpus[c->nr_workers + i];
+		struct pcb_workq *wq;
+
+		if (!cpu)
 			continue;
-		if (c->vwq[i]) {
-			if (c->d->drain.queues_work)
-				pcb_workq_stop(c->vwq[i]);
-			pcb_free_on_node(c->vwq[i], sizeof(struct pcb_workq));
+		wq = cpu->h.wq;
+		if (wq) {
+			pcb_workq_stop(wq);
+			pcb_free_on_node(wq, sizeof(*wq));
 		}
-		c->v->drain_local(c->cpus[c->nr_workers + i]);
-		pcb_free_on_node(c->varea[i], c->area_size);
+		c->v->drain_local(cpu);
+		pcb_free_on_node(cpu, c->area_size);
 	}
-	if (c->self_area)
-		pcb_free_on_node(c->self_area, c->area_size);
-	free(c->varea);
-	free(c->vwq);
+	if (c->self)
+		pcb_free_on_node(c->self, c->area_size);
 	free(c->cpus);
 	memset(c, 0, sizeof(*c));
 }
@@ -207,8 +207,8 @@ void pcb_coord_reset(struct pcb_coord *c)
 /* has the drain woken an idle virtual CPU? (its work then runs on the dirtier's core) */
 static bool virtual_woken(const struct pcb_coord *c)
 {
-	for (int i = 0; i < c->nr_virtual; i++)
-		if (atomic_load_explicit(&c->vwq[i]->wake, memory_order_relaxed))
+	for (int i = c->nr_workers; i < c->nr_cpus; i++)
+		if (atomic_load_explicit(&c->cpus[i]->h.wq->wake, memory_order_relaxed))
 			return true;
 	return false;
 }
@@ -302,7 +302,7 @@ static void wait_until(uint64_t when, double tsc_hz)
 	}
 }
 
-uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, double tsc_hz,
+uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		       uint64_t start, uint64_t deadline, uint64_t seed)
 {
 	uint64_t fired = 0, next = start, rng = seed | 1;
@@ -313,7 +313,7 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 	if (p->count > 0)
 		mean_ticks = (double)(deadline - start) / (double)(p->count + 1);
 	else if (p->rate_hz > 0)
-		mean_ticks = tsc_hz / p->rate_hz;
+		mean_ticks = c->tsc_hz / p->rate_hz;
 	else
 		return 0;
 
@@ -321,12 +321,8 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 		double gap = mean_ticks;
 
 		if (p->poisson && p->count <= 0) {
-			double u;
+			double u = (double)(pcb_rng_next(&rng) >> 11) / 9007199254740992.0;
 
-			rng ^= rng >> 12;
-			rng ^= rng << 25;
-			rng ^= rng >> 27;
-			u = (double)((rng * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
 			gap = -log(1.0 - u) * mean_ticks;
 		}
 		/* the schedule and the clock both end at the deadline, however late a drain ran */
@@ -335,7 +331,7 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, doub
 		next += (uint64_t)gap;
 		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
 			break;
-		wait_until(next, tsc_hz);
+		wait_until(next, c->tsc_hz);
 		for (int b = 0; b < p->burst; b++) {
 			pcb_coord_drain_once(c);
 			fired++;
@@ -382,7 +378,7 @@ void *pcb_coord_main(void *arg)
 
 			pcb_counters_start(&s->coord_pmc);
 			start = pcb_tsc_now();
-			s->fired = pcb_coord_run(&s->coord, &plan, s->tsc_hz, start,
+			s->fired = pcb_coord_run(&s->coord, &plan, start,
 						 start + s->duration_ticks,
 						 ((uint64_t)sc->seed + 1) * 0x9E3779B97F4A7C15ULL +
 						 (uint64_t)s->run);

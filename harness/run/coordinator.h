@@ -5,10 +5,11 @@
  * a fixed number of times, timing each call and, for work-based designs,
  * the completion: until every CPU it queued work on has drained.
  *
- * Stocks may exist for more CPUs than there are workers: virtual CPUs,
- * placed on nodes as real CPUs' would be, refilled before each drain and
- * otherwise idle, like isolated CPUs holding charges. Their drain work (for
- * work-based designs) runs on helper threads, and the results say so.
+ * A drain walks more CPUs than there are workers (seed 000's machine):
+ * idle virtual CPUs placed on nodes as real CPUs' would be, some holding
+ * charges refilled on another core before each drain, some isolated. Work
+ * queued to them wakes them by a store and runs on that other core after
+ * the timed call (within it where the drain flushes its work).
  */
 #ifndef PCB_COORDINATOR_H
 #define PCB_COORDINATOR_H
@@ -32,20 +33,17 @@ struct pcb_coord {
 	double tsc_hz;
 	uint64_t deadline;		/* the run's end: no drain waits past it */
 	struct pcb_cpu *self;		/* the coordinator's own CPU area */
-	void *self_area;
 	size_t area_size;
 	struct pcb_cpu **cpus;		/* online CPUs: the workers', then virtual ones */
 	int nr_cpus, nr_workers;
 	void *target;			/* what the model's drain is asked to drain */
 	/* virtual CPUs: nr_virtual walked, the first nr_charged refilled before each drain */
 	int nr_virtual, nr_charged;
-	void **varea;
-	struct pcb_workq **vwq;		/* each node-local to its virtual CPU */
 	/* the thread on another core that refills the virtual CPUs' caches */
 	const struct pcb_topo *topo;
 	pthread_t dirtier;
 	int dirtier_cpu;		/* -1: none, the coordinator refills them */
-	int dirtier_started, dirt_init;
+	int dirtier_started;
 	pthread_mutex_t dirt_lock;
 	pthread_cond_t dirt_cond;
 	int dirt_request, dirt_done, dirt_stop;
@@ -86,7 +84,7 @@ void pcb_coord_reset(struct pcb_coord *c);
 /* one drain, timed, with its completion and stranded pages */
 void pcb_coord_drain_once(struct pcb_coord *c);
 /* drains by plan until the TSC deadline (or count); returns drains fired */
-uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p, double tsc_hz,
+uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		       uint64_t start, uint64_t deadline, uint64_t seed);
 
 #endif

@@ -224,9 +224,7 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	struct pcb_coord *c = &s->coord;
 	struct pcb_drain_result *dr = &res->drain;
 
-	dr->run_mean[run] = c->drain.calls ?
-		((double)c->drain.sum_raw - c->overhead * (double)c->drain.samples) /
-		(double)c->drain.calls : 0;
+	dr->run_mean[run] = pcb_stat_mean(&c->drain, c->overhead);
 	dr->count += s->fired;
 	pcb_stat_merge(&dr->total, &c->drain);
 	pcb_hist_merge(&dr->completion, &c->completion);
@@ -304,7 +302,7 @@ static int pick_delivery(const struct pcb_scenario *sc, const struct pcb_design 
 	return res->delivery;
 }
 
-/* the threads, each on the one barrier; returns -1 with err if one cannot start */
+/* the threads, each on the one barrier; a thread that cannot start ends the process */
 static void start_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t *coord)
 {
 	if (s->coord_cpu >= 0) {
@@ -375,9 +373,11 @@ static void final_check(struct run_shared *s, struct thread_ctx *t, struct pcb_w
 	if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0)
 		check_failed(res, "after the final drain", msg);
 	for (int i = 0; i < nr; i++) {
-		res->drain.work_queued += (uint64_t)atomic_load(&t[i].wq.queued);
-		res->drain.work_ran += (uint64_t)atomic_load(&t[i].wq.ran);
-		res->drain.work_deferred += (uint64_t)atomic_load(&t[i].wq.deferred);
+		if (!t[i].wq)
+			continue;
+		res->drain.work_queued += (uint64_t)atomic_load(&t[i].wq->queued);
+		res->drain.work_ran += (uint64_t)atomic_load(&t[i].wq->ran);
+		res->drain.work_deferred += (uint64_t)atomic_load(&t[i].wq->deferred);
 	}
 	/* what is left is in the model's shared state (the objcgs' remainders) */
 	for (int i = 0; i < nr && !res->check_failed; i++)
@@ -395,8 +395,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	const struct pcb_variant *v = res->variant;
 	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo, .run = run };
 	int nr = res->nr_workers, i = 0, rc = -1;
-	/* each holds a node's work pool on lines of its own */
-	struct thread_ctx *t = aligned_alloc(SMP_CACHE_BYTES, (size_t)nr * sizeof(*t));
+	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
 	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
 	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
 	pthread_t coord_tid = 0;
@@ -406,7 +405,6 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	memset(t, 0, (size_t)nr * sizeof(*t));
 	s.model_shared = m->setup(sc->config, d, nr, res->model_note, sizeof(res->model_note),
 				  err, errlen);
 	if (!s.model_shared)
@@ -467,6 +465,8 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 	for (i = 0; i < nr; i++) {
 		pcb_free_on_node(t[i].area, t[i].area_size);
 		pcb_free_on_node(t[i].w, t[i].w_size);
+		if (t[i].wq)
+			pcb_free_on_node(t[i].wq, sizeof(*t[i].wq));
 	}
 	pthread_barrier_destroy(&s.bar);
 	m->teardown(s.model_shared);

@@ -52,12 +52,11 @@ struct thread_ctx {
 	int error;			/* -errno of pinning or allocation */
 	char errmsg[256];
 	struct pcb_counters pmc;	/* this thread's perf events */
-	struct pcb_workq wq;		/* schedule_work_on() to this CPU */
-	int wq_started;
+	struct pcb_workq *wq;		/* schedule_work_on() to this CPU, node-local; NULL without */
 	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
 };
 
-/* the thread bodies (worker.c, coordinator_thread.c) */
+/* the thread bodies (worker.c, coordinator.c) */
 void *pcb_worker_main(void *arg);
 void *pcb_coord_main(void *arg);
 

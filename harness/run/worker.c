@@ -80,12 +80,18 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	if (s->sc->counters.per_call)
 		t->w->dbg.pmc = &t->pmc;
 	if (s->delivery >= 0) {
-		if (pcb_workq_start(&t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
+		t->wq = pcb_alloc_on_node(sizeof(*t->wq), t->node);
+		if (!t->wq) {
+			t->error = -ENOMEM;
+			return -1;
+		}
+		if (pcb_workq_start(t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
 				    v->work_data(cpu), (int)t->cpu, t->errmsg,
-				    sizeof(t->errmsg)) < 0)
+				    sizeof(t->errmsg)) < 0) {
+			pcb_free_on_node(t->wq, sizeof(*t->wq));
+			t->wq = NULL;
 			t->error = -EINVAL;
-		else
-			t->wq_started = 1;
+		}
 	}
 	if (v->thread_start)
 		v->thread_start();
@@ -142,8 +148,8 @@ void *pcb_worker_main(void *arg)
 		pthread_barrier_wait(&s->bar);	/* run over: the main thread reads */
 	}
 	/* give back what it holds, and empty its cache as its own drain would */
-	if (t->wq_started)
-		pcb_workq_stop(&t->wq);
+	if (t->wq)
+		pcb_workq_stop(t->wq);
 	v->release(w);
 	v->drain_local(cpu);
 	if (v->thread_stop)

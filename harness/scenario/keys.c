@@ -6,6 +6,7 @@
 #include "scenario.h"
 
 static const char *const timings[] = { "call", "batch", NULL };
+/* run.work_delivery: enum pcb_delivery up to PCB_DELIVER_POLL (idle is the virtual CPUs') */
 static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
 static const char *const arrivals[] = { "periodic", "poisson", NULL };
 const char *const pcb_order_name[] = { "interleaved", "blocked", "shuffled", NULL };
