@@ -27,12 +27,18 @@
 #define PREEMPT_ENABLED		PREEMPT_NEED_RESCHED
 
 struct pcb_cpu {
-	unsigned int preempt_count;	/* __preempt_count, no atomics */
+	/*
+	 * What a drainer reads to reach this CPU, as the kernel reads
+	 * __per_cpu_offset[] and the housekeeping cpumasks: never on the line
+	 * the owner writes every operation.
+	 */
 	unsigned int cpu;		/* OS index, or a virtual index */
 	int node;			/* NUMA node the area was placed on */
 	bool isolated;			/* cpu_is_isolated() */
-	void *stock;			/* the design's per-CPU cache */
+	void *stock;			/* the design's per-CPU cache (RCU-protected where swapped) */
 	void *stock_spare;		/* swapped in by an RCU-style drain, else NULL */
+	/* the owner's */
+	unsigned int preempt_count ____cacheline_aligned;	/* __preempt_count, no atomics */
 	unsigned long ev[PCB_MAX_EV];	/* the model's vm_event-style counters */
 	struct pcb_cpu_harness h;	/* the harness's: timing, contention, work */
 } ____cacheline_aligned;

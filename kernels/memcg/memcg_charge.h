@@ -31,7 +31,8 @@
 static __always_inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 					   unsigned int nr_pages)
 {
-	unsigned int batch = pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
+	/* a CPU that opted out of the stock charges what it needs, nothing to refill */
+	unsigned int batch = stock_bypassed(this) ? nr_pages : pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
 	struct page_counter *counter;
 
 retry:

@@ -178,6 +178,11 @@ static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup
 	struct memcg_stock_pcp *stock = this_cpu_stock(this);
 	unsigned long flags;
 
+	/* an opted-out CPU: straight to the page_counter, as consume_stock() declines first */
+	if (stock_bypassed(this)) {
+		memcg_uncharge(this, memcg, nr_pages);
+		return;
+	}
 #if MEMCG_STOCK_SLOTS > 1
 	/* the uint8_t nr_pages of seed 002 cannot hold more than a batch */
 	if (nr_pages > MEMCG_CHARGE_BATCH) {
@@ -235,9 +240,15 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 	bool flush;
 
 	preempt_disable(this);			/* rcu_read_lock() */
+#if MEMCG_STOCK_SLOTS > 1
 	/* seed 002's is_drain_needed(): the object stock first */
 	flush = obj_stock_flush_required(stock, root_memcg) ||
 		stock_flush_required(stock, root_memcg);
+#else
+	/* v6.2's drain_all_stock(): the page stock first */
+	flush = stock_flush_required(stock, root_memcg) ||
+		obj_stock_flush_required(stock, root_memcg);
+#endif
 	preempt_enable(this);
 	return flush;
 }

@@ -74,11 +74,6 @@ static inline struct memcg_cpu *memcg_cpu(struct pcb_cpu *cpu)
 	return (struct memcg_cpu *)cpu;
 }
 
-static inline const struct memcg_cpu *memcg_cpu_const(const struct pcb_cpu *cpu)
-{
-	return (const struct memcg_cpu *)cpu;
-}
-
 struct cgroup_subsys_state {
 	unsigned int id;		/* index into pcb_cpu.css_ref[] */
 	struct cgroup_subsys_state *parent;

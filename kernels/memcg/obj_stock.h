@@ -30,12 +30,18 @@ static inline struct obj_cgroup *drain_obj_stock(struct pcb_cpu *this,
 			memcg = get_mem_cgroup_from_objcg(this, old);
 
 			memcg_account_kmem(this, memcg, -(long)nr_pages);
+#if MEMCG_STOCK_SLOTS > 1
+			/* seed 002's base: the whole pages go back to the page_counter */
+			(void)mine;
+			memcg_uncharge(this, memcg, nr_pages);
+#else
 			/*
 			 * __refill_stock() works on this_cpu_ptr(&memcg_stock), `mine`:
 			 * with a remote drain (patch 4) the pages land in the drainer's
 			 * own stock, not in the one being drained, as in the series.
 			 */
 			__refill_stock(this, mine, memcg, nr_pages);
+#endif
 
 			css_put(this, &memcg->css);
 		}
@@ -224,9 +230,9 @@ static __always_inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cg
 	if (stock->cached_objcg != objcg) { /* reset if necessary */
 		old = drain_obj_stock(this, stock, stock);
 		obj_cgroup_get(this, objcg);
-		WRITE_ONCE(stock->cached_objcg, objcg);
 		stock->nr_bytes = atomic_load(&objcg->nr_charged_bytes)
 				? (unsigned int)atomic_exchange(&objcg->nr_charged_bytes, 0) : 0;
+		WRITE_ONCE(stock->cached_objcg, objcg);
 		allow_uncharge = true;	/* Allow uncharge when objcg changes */
 	}
 	stock->nr_bytes += nr_bytes;

@@ -23,6 +23,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
 {
 	struct pcb_cpu *with_pcps[nr > 0 ? nr : 1];
+	bool self = false;
 	int n = 0;
 
 	/* Do not drain if one is already in progress */
@@ -33,12 +34,15 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 			with_pcps[n++] = cpus[i];
 	for (int i = 0; i < n; i++) {
 		if (with_pcps[i] == this) {
-			drain_local_pages(this);
+			self = true;
 			continue;
 		}
 		pcp_cpu(with_pcps[i])->drain.zone = zone;
 		pcb_schedule_work_on(with_pcps[i]);
 	}
+	/* the caller's own work item runs on its CPU while it flushes: here, first */
+	if (self)
+		drain_local_pages(this, zone);
 	/* for_each_cpu(cpu, &cpus_with_pcps) flush_work(...) */
 	pcb_flush_work(with_pcps, n);
 	pthread_mutex_unlock(&pcpu_drain_mutex);

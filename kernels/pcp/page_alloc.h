@@ -64,9 +64,6 @@ _Static_assert(PCP_LOCK_FIRST || sizeof(pcp_lock_t) == 0 ||
 _Static_assert(!PCP_LOCK_FIRST || offsetof(struct per_cpu_pages, lists) < SMP_CACHE_BYTES,
 	       "per_cpu_pages: lock, count, high and batch share the first cache line");
 
-#define PCP_LOCK_LINE (sizeof(pcp_lock_t) ? offsetof(struct per_cpu_pages, lock) / \
-		       SMP_CACHE_BYTES : 0)
-
 /* this_cpu_ptr(zone->per_cpu_pageset); with the RCU design an RCU-protected pointer */
 static inline struct per_cpu_pages *this_cpu_pcp(struct pcb_cpu *cpu)
 {
@@ -94,23 +91,19 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
-/* __rmqueue() at order 0: the migratetype's free list, else another's (fallback) */
+/* __rmqueue(): __rmqueue_smallest() at order 0; no fallback, every page here is MOVABLE */
 static inline struct page *__rmqueue(struct zone *zone, int migratetype)
 {
 	struct free_area *area = &zone->free_area[0];
+	struct list_head *list = &area->free_list[migratetype];
+	struct page *page;
 
-	for (int i = 0; i < MIGRATE_PCPTYPES; i++) {
-		struct list_head *list = &area->free_list[(migratetype + i) % MIGRATE_PCPTYPES];
-		struct page *page;
-
-		if (list_empty(list))
-			continue;
-		page = page_of(list->next);
-		list_del(&page->lru);
-		area->nr_free--;
-		return page;
-	}
-	return NULL;
+	if (list_empty(list))
+		return NULL;
+	page = page_of(list->next);
+	list_del(&page->lru);
+	area->nr_free--;
+	return page;
 }
 
 /* __free_one_page() at order 0: no buddy to merge with */
@@ -222,7 +215,8 @@ static inline int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
 	batch <<= pcp->free_factor;
 	if (batch < max_nr_free)
 		pcp->free_factor++;
-	batch = pcb_max(pcb_min(batch, max_nr_free), min_nr_free);
+	/* clamp(batch, min_nr_free, max_nr_free): min(max(batch, min), max) */
+	batch = pcb_min(pcb_max(batch, min_nr_free), max_nr_free);
 
 	return batch;
 }
@@ -392,11 +386,11 @@ static inline void drain_pages_zone(struct pcb_cpu *this, struct pcb_cpu *cpu, s
 	pcp_unlock(this, pcp, flags);
 }
 
-/* drain_local_pages(): what the queued work runs on its CPU */
-static inline void drain_local_pages(struct pcb_cpu *this)
+/* drain_local_pages(zone): this CPU's lists of the one zone */
+static inline void drain_local_pages(struct pcb_cpu *this, struct zone *zone)
 {
 	pcb_drain_window(this);
-	drain_pages_zone(this, this, pcp_cpu(this)->zone);
+	drain_pages_zone(this, this, zone);
 	pcb_drain_window(this);
 }
 

@@ -64,7 +64,10 @@ static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
 
 static void FN(drain_local)(struct pcb_cpu *this)
 {
-	drain_local_pages(this);
+	/* drain_local_pages_wq(): the zone the drainer put in this CPU's pcpu_drain */
+	struct zone *zone = pcp_cpu(this)->drain.zone;
+
+	drain_local_pages(this, zone ? zone : pcp_cpu(this)->zone);
 }
 
 static void FN(drain_all)(struct pcb_cpu *this, void *zone, struct pcb_cpu *const *cpus, int nr)
