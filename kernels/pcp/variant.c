@@ -6,7 +6,7 @@
  * and batch; PCB_IRQ_MODEL: with or without the irq_model cost). The first
  * variant also defines the design's registry entry.
  *
- * Page faults charge memcgs as today's upstream does: the memcg model's
+ * Page faults charge memcgs as seed 002's base kernel does: the memcg model's
  * local_trylock stock, kept in this CPU's struct pcp_cpu.
  */
 #define PCB_CAT_(a, b) a##b

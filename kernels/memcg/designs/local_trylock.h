@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * local_trylock: today's upstream. stock_lock is a local_trylock_t, a
+ * local_trylock: the kernel seed 002 applies to, one memcg_stock_pcp for
+ * pages and objects (later kernels split it in two and test
+ * FLUSHING_CACHED_CHARGE before they set it). stock_lock is a local_trylock_t, a
  * one-byte owner flag on !PREEMPT_RT; consume_stock() and refill_stock() use
  * local_trylock_irqsave() and, when it fails (the CPU is already inside the
  * stock, e.g. from an interrupt), charge or uncharge the page_counter
@@ -15,8 +17,8 @@
 
 #define DESIGN_SUMMARY "local_trylock_t; a failed trylock uses the page_counter; " \
 		       "drains skip isolated CPUs"
-#define DESIGN_FOLLOWS "today's upstream mm/memcontrol.c (local_trylock_t, seed 002's 7 slots " \
-		       "with slots = 7)"
+#define DESIGN_FOLLOWS "mm/memcontrol.c as seed 002 applies to it (local_trylock_t; its 7 " \
+		       "slots with slots = 7)"
 #define DESIGN_PROMISE "stocks empty once the queued work ran on each CPU (not when " \
 		       "drain_all_stock() returns), except isolated CPUs', which keep their charges"
 

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pcp_trylock: what upstream did afterwards (Mel Gorman, 2022: "mm/page_alloc:
- * protect PCP lists with a spinlock", v6.0). The allocation and free paths
- * pin the task (preempt_disable() on !PREEMPT_RT) and spin_trylock() the
- * per_cpu_pages lock with interrupts left on (pcp_spin_trylock()); when it
- * fails, allocation takes the zone lock (rmqueue_buddy()) and free gives
- * the page to the zone (free_one_page()). Drains lock each CPU's lists
- * remotely (spin_lock_irqsave()).
+ * pcp_trylock: what upstream did afterwards, as of v6.2 (Mel Gorman, 2022:
+ * "mm/page_alloc: protect PCP lists with a spinlock", v6.0, then "leave
+ * IRQs enabled for per-cpu page allocations", v6.2). The allocation and
+ * free paths pin the task (preempt_disable() on !PREEMPT_RT) and
+ * spin_trylock() the per_cpu_pages lock with interrupts left on
+ * (pcp_spin_trylock()); when it fails, allocation takes the zone lock
+ * (rmqueue_buddy()) and free gives the page to the zone (free_one_page()).
+ * Drains lock each CPU's lists remotely with spin_lock(). Not modeled: v6.2
+ * takes the zone lock with spin_lock_irqsave() (the irq_model cost), and
+ * its pcpu_task_pin() and an out-of-line spin_trylock() raise the preempt
+ * count twice.
  */
 #ifndef PCB_PCP_DESIGN_PCP_TRYLOCK_H
 #define PCB_PCP_DESIGN_PCP_TRYLOCK_H
@@ -14,7 +18,7 @@
 #include "../../locks/spinlock.h"
 
 #define DESIGN_SUMMARY "pcp_spin_trylock(); a failed trylock uses the zone lock; remote drains"
-#define DESIGN_FOLLOWS "Mel Gorman's \"protect PCP lists with a spinlock\" (v6.0), after seed 004"
+#define DESIGN_FOLLOWS "Mel Gorman's PCP spinlock and trylock, as of v6.2, after seed 004"
 #define DESIGN_PROMISE "every CPU's lists empty when drain_all_pages() returns"
 
 #define PCP_DRAIN_HEADER "drain_remote.h"
@@ -41,9 +45,9 @@ static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 }
 
 #define pcp_lock_init(pcp) spin_lock_init(&(pcp)->lock)
-/* the drains: spin_lock_irqsave() */
-#define pcp_lock(this, pcp) spin_lock_irqsave_cc(this, &(pcp)->lock, __func__)
-#define pcp_unlock(this, pcp, flags) spin_unlock_irqrestore(this, &(pcp)->lock, flags)
+/* the drains (drain_pages_zone()): spin_lock() */
+#define pcp_lock(this, pcp) (pcb_spin_lock(this, &(pcp)->lock, __func__), 0UL)
+#define pcp_unlock(this, pcp, flags) do { (void)(flags); pcb_spin_unlock(&(pcp)->lock); } while (0)
 /* the hot paths: pcp_spin_trylock() and pcp_spin_unlock(), no flags */
 #define pcp_trylock(this, pcp, flagsp) (*(flagsp) = 0, pcp_spin_trylock(this, &(pcp)->lock))
 #define pcp_tryunlock(this, pcp) pcp_spin_unlock(this, &(pcp)->lock)
