@@ -176,7 +176,8 @@ static void *kworker(void *arg)
 
 		if (atomic_load(&wq->stop))
 			break;
-		if (!pcb_work_pending(wq)) {
+		/* on the worklist: PENDING alone may be set before the insert, and its wake follows */
+		if (list_empty(&wq->pool.worklist)) {
 			futex_wait(&wq->futex, seen);
 			continue;
 		}
