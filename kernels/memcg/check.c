@@ -67,18 +67,18 @@ int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tr
 
 		if (bytes % (long)PAGE_SIZE) {
 			snprintf(msg, len, "memcg level %d (id %u): %ld object bytes are not whole pages",
-				 memcg->level, memcg->css.id, bytes);
+				 memcg_level(memcg), memcg->css.id, bytes);
 			return -1;
 		}
 		kmem = memcg_stat_sum(memcg, MEMCG_KMEM, cpus, nr_cpus);
 		if (kmem != bytes / (long)PAGE_SIZE) {
 			snprintf(msg, len, "memcg level %d (id %u): MEMCG_KMEM %ld, object pages %ld",
-				 memcg->level, memcg->css.id, kmem, bytes / (long)PAGE_SIZE);
+				 memcg_level(memcg), memcg->css.id, kmem, bytes / (long)PAGE_SIZE);
 			return -1;
 		}
 		if (slab) {
 			snprintf(msg, len, "memcg level %d (id %u): slab statistics off by %ld bytes",
-				 memcg->level, memcg->css.id, slab);
+				 memcg_level(memcg), memcg->css.id, slab);
 			return -1;
 		}
 
@@ -103,7 +103,7 @@ int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tr
 		}
 		if (usage != expect) {
 			snprintf(msg, len, "memcg level %d (id %u): page_counter usage %ld, "
-				 "but held + stocked + object pages are %ld", memcg->level,
+				 "but held + stocked + object pages are %ld", memcg_level(memcg),
 				 memcg->css.id, usage, expect);
 			return -1;
 		}
@@ -126,13 +126,13 @@ int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tr
 		}
 		if (memcg_css_refs(memcg, cpus, nr_cpus) != refs_expect) {
 			snprintf(msg, len, "memcg level %d (id %u): %ld css references, expected %ld",
-				 memcg->level, memcg->css.id, memcg_css_refs(memcg, cpus, nr_cpus),
+				 memcg_level(memcg), memcg->css.id, memcg_css_refs(memcg, cpus, nr_cpus),
 				 refs_expect);
 			return -1;
 		}
 		if (memcg_objcg_refs(memcg, cpus, nr_cpus) != objrefs_expect) {
 			snprintf(msg, len, "memcg level %d (id %u): %ld objcg references, expected %ld",
-				 memcg->level, memcg->css.id, memcg_objcg_refs(memcg, cpus, nr_cpus),
+				 memcg_level(memcg), memcg->css.id, memcg_objcg_refs(memcg, cpus, nr_cpus),
 				 objrefs_expect);
 			return -1;
 		}

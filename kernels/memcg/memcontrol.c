@@ -12,23 +12,31 @@ int pcb_nr_online_cpus = 1;
 static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent)
 {
 	struct mem_cgroup *memcg;
+	int level;
 
 	memcg = aligned_alloc(SMP_CACHE_BYTES,
 			      (sizeof(*memcg) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1));
 	if (!memcg)
 		return NULL;
 	memset(memcg, 0, sizeof(*memcg));
+	level = parent ? parent->css.cgroup->level + 1 : 0;
+	memcg->css.cgroup = calloc(1, sizeof(struct cgroup) + (size_t)(level + 1) * sizeof(struct cgroup *));
 	memcg->objcg = aligned_alloc(SMP_CACHE_BYTES, sizeof(*memcg->objcg));
-	if (!memcg->objcg) {
+	if (!memcg->objcg || !memcg->css.cgroup) {
+		free(memcg->objcg);
+		free(memcg->css.cgroup);
 		free(memcg);
 		return NULL;
 	}
+	memcg->css.cgroup->level = level;
+	for (int l = 0; l < level; l++)
+		memcg->css.cgroup->ancestors[l] = parent->css.cgroup->ancestors[l];
+	memcg->css.cgroup->ancestors[level] = memcg->css.cgroup;
 	memset(memcg->objcg, 0, sizeof(*memcg->objcg));
 	memcg->objcg->ref_id = PCB_MAX_MEMCG_IDS + id;
 	memcg->objcg->memcg = memcg;
 	memcg->css.id = id;
 	memcg->css.parent = parent ? &parent->css : NULL;
-	memcg->level = parent ? parent->level + 1 : 0;
 	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
 	return memcg;
 }
@@ -74,6 +82,7 @@ void memcg_tree_destroy(struct memcg_tree *tree)
 {
 	for (int i = 0; i < tree->nr; i++) {
 		free(tree->memcg[i]->objcg);
+		free(tree->memcg[i]->css.cgroup);
 		free(tree->memcg[i]);
 	}
 	free(tree->memcg);

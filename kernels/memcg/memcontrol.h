@@ -74,7 +74,14 @@ static inline struct memcg_cpu *memcg_cpu(struct pcb_cpu *cpu)
 	return (struct memcg_cpu *)cpu;
 }
 
+/* struct cgroup, reduced to what cgroup_is_descendant() reads (v6.2) */
+struct cgroup {
+	int level;			/* 0 for the root */
+	struct cgroup *ancestors[];	/* ancestors[level] is this cgroup */
+};
+
 struct cgroup_subsys_state {
+	struct cgroup *cgroup;
 	unsigned int id;		/* index into pcb_cpu.css_ref[] */
 	struct cgroup_subsys_state *parent;
 };
@@ -95,7 +102,6 @@ struct pglist_data {
 
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
-	int level;			/* 0 for the root */
 	struct obj_cgroup *objcg;
 	struct page_counter memory;
 };
@@ -222,14 +228,20 @@ static inline void mod_objcg_mlstate(struct pcb_cpu *this, struct obj_cgroup *ob
 	preempt_enable(this);
 }
 
-/* mem_cgroup_is_descendant() for a hierarchy of pointers */
+/* mem_cgroup_is_descendant(): cgroup_is_descendant(), one level test and one load (v6.2) */
 static inline bool mem_cgroup_is_descendant(struct mem_cgroup *memcg,
 					    struct mem_cgroup *root)
 {
-	for (; memcg; memcg = parent_mem_cgroup(memcg))
-		if (memcg == root)
-			return true;
-	return false;
+	struct cgroup *cgrp = memcg->css.cgroup, *ancestor = root->css.cgroup;
+
+	if (cgrp->level < ancestor->level)
+		return false;
+	return cgrp->ancestors[ancestor->level] == ancestor;
+}
+
+static inline int memcg_level(const struct mem_cgroup *memcg)
+{
+	return memcg->css.cgroup->level;
 }
 
 /*

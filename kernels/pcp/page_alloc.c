@@ -85,7 +85,7 @@ static int check_charges(struct pcp_shared *s, const struct pcb_variant *v,
 		}
 		if (usage != expect) {
 			snprintf(msg, len, "memcg level %d: page_counter usage %ld, but charged "
-				 "pages held and stocked are %ld", memcg->level, usage, expect);
+				 "pages held and stocked are %ld", memcg_level(memcg), usage, expect);
 			return -1;
 		}
 		if (mem_cgroup_is_root(memcg))
@@ -97,7 +97,7 @@ static int check_charges(struct pcp_shared *s, const struct pcb_variant *v,
 			refs += pcp_ops(v)->memcg_stock_refs(cpus[c], memcg);
 		if (memcg_css_refs(memcg, cpus, nr_cpus) != refs) {
 			snprintf(msg, len, "memcg level %d: %ld css references, expected %ld",
-				 memcg->level, memcg_css_refs(memcg, cpus, nr_cpus), refs);
+				 memcg_level(memcg), memcg_css_refs(memcg, cpus, nr_cpus), refs);
 			return -1;
 		}
 	}
