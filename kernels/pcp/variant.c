@@ -65,7 +65,7 @@ static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
 static void FN(drain_local)(struct pcb_cpu *this)
 {
 	/* drain_local_pages_wq(): the zone the drainer put in this CPU's pcpu_drain */
-	struct zone *zone = pcp_cpu(this)->drain.zone;
+	struct zone *zone = READ_ONCE(pcp_cpu(this)->drain.zone);
 
 	drain_local_pages(this, zone ? zone : pcp_cpu(this)->zone);
 }
