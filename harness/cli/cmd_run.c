@@ -56,9 +56,9 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 		const struct pcb_topo_cpu *c = pcb_topo_cpu(topo, cpu);
 
 		printf("    cpu %-5u node %-3d core %d%s\n", cpu, c ? c->node : -1, c ? c->core : -1,
-		       hwloc_bitmap_isset(topo->isolated, cpu) ? "  isolated" : "");
+		       hwloc_bitmap_isset(sc->isolated, cpu) ? "  isolated" : "");
 	} hwloc_bitmap_foreach_end();
-	pcb_cpuset_format(topo->isolated, buf, sizeof(buf));
+	pcb_cpuset_format(sc->isolated, buf, sizeof(buf));
 	printf("  isolated CPUs: %s (%s)\n", buf, topo->isolated_source);
 	printf("  estimated time: %.0f s\n", scenario_seconds(sc));
 }

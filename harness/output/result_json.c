@@ -484,8 +484,9 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 		const struct pcb_worker_info *wi = &r->worker[i];
 
 		unplaced += wi->stock_node < 0;
-		json_array_append_new(workers, json_pack("{s:i,s:i,s:i}", "cpu", (int)wi->cpu,
-							 "node", wi->node, "stock_node", wi->stock_node));
+		json_array_append_new(workers, json_pack("{s:i,s:i,s:i,s:b}", "cpu", (int)wi->cpu,
+							 "node", wi->node, "stock_node", wi->stock_node,
+							 "isolated", wi->isolated));
 		if (wi->node >= 0 && wi->stock_node >= 0 && wi->node != wi->stock_node) {
 			snprintf(note, sizeof(note), "%s: the stock of CPU %u is on node %d, "
 				 "not its own node %d", r->label, wi->cpu, wi->stock_node, wi->node);

@@ -173,7 +173,7 @@ static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario
 	hwloc_bitmap_t hk = hwloc_bitmap_alloc(), free_hk = hwloc_bitmap_alloc();
 	int cpu;
 
-	hwloc_bitmap_andnot(hk, topo->all, topo->isolated);
+	hwloc_bitmap_andnot(hk, topo->all, sc->isolated);
 	hwloc_bitmap_andnot(free_hk, hk, sc->workers);
 	if (sc->drain_cpu >= 0)
 		cpu = sc->drain_cpu;
@@ -434,6 +434,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		t[i].shared = &s;
 		res->worker[i].cpu = cpu;
 		res->worker[i].node = t[i].node;
+		res->worker[i].isolated = hwloc_bitmap_isset(sc->isolated, cpu);
 		i++;
 	} hwloc_bitmap_foreach_end();
 

@@ -47,6 +47,7 @@ struct pcb_worker_info {
 	unsigned int cpu;
 	int node;			/* node the stock was placed on */
 	int stock_node;			/* node the kernel reports for its page, -1 unknown */
+	bool isolated;			/* cpu_is_isolated() in this configuration */
 };
 
 /* perf counters of the workers and the coordinator */

@@ -257,6 +257,10 @@ static int get_cpus(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, s
 		pcb_scenario_key_error(sc, K_CPUS_ISOLATED, err, errlen, "%s", msg);
 		return -1;
 	}
+	/* this configuration's: a sweep of cpus.isolated sets the topology's in turn */
+	if (!sc->isolated)
+		sc->isolated = hwloc_bitmap_alloc();
+	hwloc_bitmap_copy(sc->isolated, topo->isolated);
 	if (!sc->workers)
 		sc->workers = hwloc_bitmap_alloc();
 	if (pcb_cpuset_parse(topo, sc->value[K_CPUS_WORKERS], sc->workers, msg, sizeof(msg)) < 0) {

@@ -78,6 +78,11 @@ int pcb_scenario_key_given(const struct pcb_scenario *sc, int k)
 	return k >= 0 && k < PCB_MAX_KEYS && sc->line[k] != 0;
 }
 
+const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i)
+{
+	return i >= 0 && i < sc->nr_designs ? sc->design[i] : NULL;
+}
+
 struct parse_state {
 	struct pcb_scenario *sc;
 	int line;		/* the line the reader handed inih last */
@@ -371,5 +376,6 @@ void pcb_scenario_free(struct pcb_scenario *sc)
 	free(sc->text);
 	free(sc->config);
 	hwloc_bitmap_free(sc->workers);
+	hwloc_bitmap_free(sc->isolated);
 	memset(sc, 0, sizeof(*sc));
 }

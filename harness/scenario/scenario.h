@@ -106,6 +106,7 @@ struct pcb_scenario {
 	long ops;			/* per worker and run; 0: bounded by time */
 	long warmup_ms;
 	hwloc_bitmap_t workers;
+	hwloc_bitmap_t isolated;	/* cpu_is_isolated() of this configuration (cpus.isolated) */
 	int delivery;			/* enum pcb_delivery */
 	long seed;
 	struct pcb_counters_cfg counters;
