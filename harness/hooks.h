@@ -217,6 +217,12 @@ static inline int pcb_loop_done(const struct pcb_worker *w)
 void pcb_preempt_schedule(struct pcb_cpu *this);
 /* schedule_work_on(): deliver the stock's drain work to cpu (run/work.c) */
 bool pcb_schedule_work_on(struct pcb_cpu *cpu);
+/*
+ * The machine's CPU an IPI to a modeled CPU goes to: its own for a CPU of
+ * the machine; for a virtual CPU the core its cache was last written on
+ * (the dirtier's), else the caller's (run/cpu_area.c).
+ */
+int pcb_ipi_cpu(unsigned int cpu);
 /* run the work queued to cpu if it is pending, in its owner's context */
 void pcb_run_work(struct pcb_cpu *cpu);
 /*

@@ -37,7 +37,8 @@ struct pcb_variant {
 	size_t stock_size;		/* the per-CPU cache (the stock) */
 	size_t stock_hot_bytes;		/* the bytes its hot path touches */
 
-	void (*stock_init)(void *stock);
+	/* a cache of cpu (its number set), empty */
+	void (*stock_init)(const struct pcb_cpu *cpu, void *stock);
 	/* a registered thread's start and end (liburcu QSBR); may be NULL */
 	void (*thread_start)(void);
 	void (*thread_stop)(void);
@@ -155,6 +156,8 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, s
 			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* whether a key was written (in the file, by --set or an option), not defaulted */
 int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
+/* the scenario's designs in run.designs order; NULL past the last */
+const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i);
 
 /* every model, NULL-terminated (run/models.c) */
 extern const struct pcb_model *const pcb_models[];

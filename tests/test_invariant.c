@@ -12,21 +12,28 @@
  * except on isolated CPUs for isolated_skip and local_trylock, whose charges
  * stay); at the end every stock is empty and the check still holds.
  *
+ * The rseq design is also run by time while another thread signals its
+ * workers every few microseconds and moves one between CPUs: sections the
+ * kernel aborts restart, and the invariant still holds (aborts counted).
+ *
  * The same torture runs over a throwaway design, tests/designs/test_xchg.h,
  * built by tests/meson.build exactly as kernels/memcg/meson.build builds the
  * model's own: adding a design takes one header and one registry line.
  */
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "testing.h"
 #include "../harness/run/cpu_area.h"
 #include "../harness/run/work.h"
 #include "../kernels/locks/irq.h"
+#include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"
 
 /* a design built from a header in tests/designs/, as a new design would be */
@@ -35,6 +42,10 @@ extern const struct pcb_design memcg_design_test_xchg;
 #define NR_WORKERS 4
 #define ROUNDS 5
 #define OPS 30000
+/* a round of the rseq design under signals and migrations */
+#define INJECT_SECONDS 0.05
+
+static struct pcb_clock tsc;
 
 struct ctx {
 	const struct pcb_design *d;
@@ -48,6 +59,9 @@ struct ctx {
 	pthread_barrier_t bar;
 	atomic_int stop_drainer;
 	atomic_long drains;
+	pthread_t tid[NR_WORKERS];
+	int inject;			/* rseq: signals and migrations during each round */
+	atomic_long injected;
 	int ncpu;
 	int failed_setup;
 };
@@ -95,7 +109,8 @@ static void *worker_thread(void *arg)
 	for (int r = 0; r < ROUNDS; r++) {
 		pthread_barrier_wait(&x->bar);	/* round starts */
 		w->ops = 0;
-		w->ops_limit = OPS;
+		w->ops_limit = x->inject ? 0 : OPS;
+		w->deadline = pcb_tsc_now() + (uint64_t)(tsc.tsc_hz * INJECT_SECONDS);
 		x->v->run(w);
 		pthread_barrier_wait(&x->bar);	/* quiescent */
 		pthread_barrier_wait(&x->bar);	/* checked and drained */
@@ -125,6 +140,33 @@ static void *drainer_thread(void *arg)
 	return NULL;
 }
 
+static void on_injected(int sig)
+{
+	(void)sig;
+}
+
+/* signals into the workers' sections, and worker 0 moved between CPUs */
+static void *injector_thread(void *arg)
+{
+	struct ctx *x = arg;
+	unsigned int n = 0;
+
+	while (!atomic_load(&x->stop_drainer)) {
+		pthread_kill(x->tid[n % NR_WORKERS], SIGURG);
+		if (n % 64 == 0 && x->ncpu > 1) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET((int)(n / 64) % x->ncpu, &set);
+			pthread_setaffinity_np(x->tid[0], sizeof(set), &set);
+		}
+		n++;
+		atomic_fetch_add(&x->injected, 1);
+		usleep(10);
+	}
+	return NULL;
+}
+
 /* work-based designs: wait until the owners ran what was queued */
 static void wait_for_work(struct ctx *x)
 {
@@ -140,7 +182,7 @@ static int stock_empty(struct ctx *x, int i)
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
 	struct ctx x = { .d = d, .v = d->variant[multi * PCB_IRQ_MODELS + irq], .delivery = delivery };
-	pthread_t tid[NR_WORKERS], drainer;
+	pthread_t *tid = x.tid, drainer, injector;
 	struct warg args[NR_WORKERS];
 	char name[128], msg[256];
 
@@ -157,8 +199,10 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		x.ncpu = 1;
 	CHECK(memcg_tree_create(&x.tree, 3, 3) == 0, "tree");
 	pcb_nr_online_cpus = NR_WORKERS;
+	x.inject = !strcmp(d->drain.name, "rseq_fence") && !multi;
 	for (int i = 0; i <= NR_WORKERS; i++) {
-		x.cpu[i] = new_cpu(x.v, d, (unsigned int)i);
+		/* a worker's CPU is the one it runs on (two to a CPU); the drainer's none */
+		x.cpu[i] = new_cpu(x.v, d, (unsigned int)(i < NR_WORKERS ? i % x.ncpu : i));
 		memcg_cpu(x.cpu[i])->evict_round_robin = i & 1;
 		memcg_cpu(x.cpu[i])->evict_state = 2463534242u;
 	}
@@ -198,9 +242,13 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		atomic_store(&x.stop_drainer, 0);
 		pthread_barrier_wait(&x.bar);	/* round starts: every work queue is set up */
 		pthread_create(&drainer, NULL, drainer_thread, &x);
+		if (x.inject)
+			pthread_create(&injector, NULL, injector_thread, &x);
 		pthread_barrier_wait(&x.bar);	/* quiescent */
 		atomic_store(&x.stop_drainer, 1);
 		pthread_join(drainer, NULL);
+		if (x.inject)
+			pthread_join(injector, NULL);
 		wait_for_work(&x);
 		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
 					msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
@@ -239,6 +287,15 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		CHECK(ops > 0, "%s: the workers did work", name);
 		CHECK(d->nocache || hits > 0, "%s: the stock served charges", name);
 		CHECK(atomic_load(&x.drains) > 0, "%s: the drainer ran", name);
+		if (x.inject) {
+			uint64_t aborts = 0;
+
+			for (int i = 0; i < NR_WORKERS; i++)
+				aborts += x.cpu[i]->ev[MEMCG_EV_RSEQ_ABORT];
+			/* how many land inside a section is chance: rseq_restarts() checks one */
+			printf("%s: %ld signals and migrations, %llu sections aborted\n", name,
+			       atomic_load(&x.injected), (unsigned long long)aborts);
+		}
 	}
 
 	/* the check itself catches a page counted twice, and a lost reference */
@@ -294,8 +351,72 @@ static void torture(const struct pcb_design *d)
 	}
 }
 
+/*
+ * The abort path itself, made certain: the section's first load faults on
+ * a page without access, the kernel delivers SIGSEGV and, since the thread
+ * is inside the section, resumes it at the abort handler after the
+ * signature; the handler opened the page, the section restarts and commits.
+ */
+static char *fault_page;
+static int faults;
+
+static void on_fault(int sig)
+{
+	(void)sig;
+	faults++;
+	mprotect(fault_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+static void rseq_restarts(void)
+{
+	struct sigaction sa = { .sa_handler = on_fault }, old;
+	rseq_stock_lock_t lock;
+	unsigned long aborts = 0;
+	uint32_t *ctr;
+	void **cached;
+	enum rseq_fast r;
+
+	if (pcb_rseq_unavailable()) {
+		printf("rseq: skipped: %s\n", pcb_rseq_unavailable());
+		return;
+	}
+	fault_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(fault_page != MAP_FAILED, "rseq: a page");
+	cached = (void **)fault_page;
+	ctr = (uint32_t *)(fault_page + 64);
+	*cached = &lock;
+	*ctr = 10;
+	rseq_stock_lock_init(&lock, rseq_cpu_id());
+	sigaction(SIGSEGV, &sa, &old);
+	mprotect(fault_page, 4096, PROT_NONE);
+	/* the caller may move between reading its CPU and the section: then it says so */
+	do
+		r = rseq_stock_add(&lock, cached, &lock, NULL, NULL, ctr, false, -3, 0, UINT32_MAX,
+				   &aborts);
+	while (r == RSEQ_FAST_SLOW && (rseq_stock_lock_init(&lock, rseq_cpu_id()), 1));
+	sigaction(SIGSEGV, &old, NULL);
+	CHECK(r == RSEQ_FAST_DONE && *ctr == 7, "rseq: the section committed after its restart "
+	      "(%d, counter %u)", (int)r, *ctr);
+	CHECK(faults == 1 && aborts == 1, "rseq: one fault, one abort, one restart (%d, %lu)",
+	      faults, aborts);
+	/* a stopped stock and a miss are told apart, and nothing is stored */
+	arch_spin_trylock(&lock.stop);
+	CHECK(rseq_stock_add(&lock, cached, &lock, NULL, NULL, ctr, false, -3, 0, UINT32_MAX,
+			     &aborts) == RSEQ_FAST_SLOW && *ctr == 7, "rseq: a stopped stock");
+	arch_spin_unlock(&lock.stop);
+	lock.cpu = rseq_cpu_id();
+	CHECK(rseq_stock_add(&lock, cached, &lock, NULL, NULL, ctr, false, -8, 0, UINT32_MAX,
+			     &aborts) == RSEQ_FAST_MISS && *ctr == 7, "rseq: a miss stores nothing");
+	munmap(fault_page, 4096);
+}
+
 int main(void)
 {
+	struct sigaction sa = { .sa_handler = on_injected };
+
+	sigaction(SIGURG, &sa, NULL);
+	pcb_clock_calibrate(&tsc, 20);
+	rseq_restarts();
 	for (int i = 0; memcg_model.designs[i]; i++)
 		torture(memcg_model.designs[i]);
 	torture(&memcg_design_test_xchg);

@@ -111,6 +111,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 	c->nr_charged = stocks - nr_workers;
 	c->nr_cpus = online;
 	c->dirtier_cpu = -1;
+	pcb_cpu_set_virtual_home(c->nr_virtual > 0 ? shape->dirtier_cpu : -1);
 	pthread_mutex_init(&c->dirt_lock, NULL);
 	pthread_cond_init(&c->dirt_cond, NULL);
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));

@@ -20,5 +20,7 @@ size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v
 /* area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node */
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
 				  const struct pcb_variant *v, unsigned int os, int node);
+/* the CPU pcb_ipi_cpu() gives for virtual CPUs this run, -1: the caller's */
+void pcb_cpu_set_virtual_home(int os_cpu);
 
 #endif

@@ -14,7 +14,10 @@
  *   MEMCG_STOCK_NOCACHE		CPUs with this->nocache bypass both stocks
  *   memcg_stock_lock(this, stock)	-> flags (bool trylock with MEMCG_STOCK_TRYLOCK)
  *   memcg_stock_unlock(this, stock, flags)
- *   memcg_stock_lock_init(stock)
+ *   memcg_stock_lock_init(cpu, stock)
+ *   MEMCG_STOCK_FAST			the hit paths try memcg_stock_fast() first (rseq)
+ *   MEMCG_STOCK_BYPASS_STOPPED		mod_objcg_state() bypasses a stock it cannot
+ *					take at once, as the others do with TRYLOCK
  * MEMCG_STOCK_SLOTS (1, or NR_MEMCG_STOCK = 7 for seed 002's layout) comes
  * from the build. Every function below is then compiled for that design
  * alone, so the worker loop that includes it makes no indirect call per
@@ -48,6 +51,24 @@
 #endif
 #ifndef MEMCG_STOCK_NOCACHE
 #define MEMCG_STOCK_NOCACHE 0
+#endif
+#ifndef MEMCG_STOCK_BYPASS_STOPPED
+#define MEMCG_STOCK_BYPASS_STOPPED 0
+#endif
+
+enum memcg_fast { MEMCG_FAST_DONE, MEMCG_FAST_MISS, MEMCG_FAST_SLOW };
+#ifdef MEMCG_STOCK_RSEQ
+_Static_assert(MEMCG_FAST_DONE == (int)RSEQ_FAST_DONE && MEMCG_FAST_MISS == (int)RSEQ_FAST_MISS &&
+	       MEMCG_FAST_SLOW == (int)RSEQ_FAST_SLOW, "rseq's outcomes are the template's");
+#endif
+#ifndef MEMCG_STOCK_FAST
+/*
+ * A hit path without the lock: *p1 == v1 (and *p2 == v2 where p2), then the
+ * 32-bit counter ctr plus delta, if within [lo, hi], stored. Designs that
+ * have none take the lock for every operation (MEMCG_FAST_SLOW).
+ */
+#define memcg_stock_fast(this, stock, p1, v1, p2, v2, ctr, is_signed, delta, lo, hi) \
+	MEMCG_FAST_SLOW
 #endif
 
 
@@ -131,10 +152,10 @@ static inline struct memcg_stock_pcp *this_cpu_stock(struct pcb_cpu *this)
 	return (struct memcg_stock_pcp *)MEMCG_STOCK_OF(this);
 }
 
-static inline void memcg_stock_init(struct memcg_stock_pcp *stock)
+static inline void memcg_stock_init(const struct pcb_cpu *cpu, struct memcg_stock_pcp *stock)
 {
 	memset(stock, 0, sizeof(*stock));
-	memcg_stock_lock_init(stock);
+	memcg_stock_lock_init(cpu, stock);
 }
 
 #if MEMCG_STOCK_NOCACHE
@@ -189,6 +210,12 @@ static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup
 		memcg_uncharge(this, memcg, nr_pages);
 		return;
 	}
+#endif
+#if MEMCG_STOCK_SLOTS == 1
+	/* the cached memcg's stock, still within a batch: __refill_stock()'s hit */
+	if (memcg_stock_fast(this, stock, &stock->cached, memcg, NULL, NULL, &stock->nr_pages,
+			     false, nr_pages, 0, MEMCG_CHARGE_BATCH) == MEMCG_FAST_DONE)
+		return;
 #endif
 	if (!memcg_stock_lock_hot(this, stock, &flags)) {
 		memcg_uncharge(this, memcg, nr_pages);

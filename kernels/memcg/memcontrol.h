@@ -37,6 +37,7 @@ enum memcg_event {
 	MEMCG_EV_STOCK_MISS,		/* it did not: the page_counter is charged */
 	MEMCG_EV_PC_CHARGE,		/* page_counter_try_charge() calls */
 	MEMCG_EV_PC_UNCHARGE,		/* page_counter_uncharge() calls */
+	MEMCG_EV_RSEQ_ABORT,		/* rseq: hit-path sections the kernel aborted */
 	MEMCG_NR_EV,
 };
 _Static_assert(MEMCG_NR_EV <= PCB_MAX_EV, "memcg events fit the per-CPU counters");

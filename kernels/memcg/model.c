@@ -40,6 +40,7 @@ static const char *const memcg_ev_name[MEMCG_NR_EV] = {
 	[MEMCG_EV_STOCK_MISS] = "stock_misses",
 	[MEMCG_EV_PC_CHARGE] = "page_counter_charges",
 	[MEMCG_EV_PC_UNCHARGE] = "page_counter_uncharges",
+	[MEMCG_EV_RSEQ_ABORT] = "rseq_aborts",
 };
 
 static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {

@@ -96,8 +96,21 @@ static __always_inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgr
 		return;
 	}
 	stock = this_cpu_stock(this);
+	bytes = (idx == NR_SLAB_RECLAIMABLE_B) ? &stock->nr_slab_reclaimable_b
+					       : &stock->nr_slab_unreclaimable_b;
+	/* the cached objcg and node, the delta within a page: the hit */
+	if (memcg_stock_fast(this, stock, &stock->cached_objcg, objcg, &stock->cached_pgdat,
+			     pgdat, bytes, true, nr, -(int)PAGE_SIZE, PAGE_SIZE) == MEMCG_FAST_DONE)
+		return;
+#if MEMCG_STOCK_BYPASS_STOPPED
+	if (!memcg_stock_trylock(this, stock, &flags)) {
+		mod_objcg_mlstate(this, objcg, pgdat, idx, nr);
+		return;
+	}
+#else
 	/* local_trylock upstream takes the lock unconditionally here */
 	flags = memcg_stock_lock(this, stock);
+#endif
 
 	if (stock->cached_objcg != objcg) {
 		old = drain_obj_stock(this, stock, stock);
@@ -123,8 +136,6 @@ static __always_inline void mod_objcg_state(struct pcb_cpu *this, struct obj_cgr
 		stock->cached_pgdat = pgdat;
 	}
 
-	bytes = (idx == NR_SLAB_RECLAIMABLE_B) ? &stock->nr_slab_reclaimable_b
-					       : &stock->nr_slab_unreclaimable_b;
 	/*
 	 * Even for large object >= PAGE_SIZE, the vmstat data will still be
 	 * cached locally at least once before pushing it out.
@@ -167,6 +178,15 @@ static __always_inline bool consume_obj_stock(struct pcb_cpu *this, struct obj_c
 		return ret;
 	}
 	stock = this_cpu_stock(this);
+	switch (memcg_stock_fast(this, stock, &stock->cached_objcg, objcg, NULL, NULL,
+				 &stock->nr_bytes, false, -(int64_t)nr_bytes, 0, UINT32_MAX)) {
+	case MEMCG_FAST_DONE:
+		return true;
+	case MEMCG_FAST_MISS:
+		return ret;
+	case MEMCG_FAST_SLOW:
+		break;
+	}
 	if (!memcg_stock_lock_hot(this, stock, &flags))
 		return ret;
 
@@ -222,6 +242,11 @@ static __always_inline void refill_obj_stock(struct pcb_cpu *this, struct obj_cg
 		return;
 	}
 	stock = this_cpu_stock(this);
+	/* the cached objcg, no whole page to give back yet: the hit */
+	if (memcg_stock_fast(this, stock, &stock->cached_objcg, objcg, NULL, NULL,
+			     &stock->nr_bytes, false, nr_bytes, 0,
+			     allow_uncharge ? PAGE_SIZE : UINT32_MAX) == MEMCG_FAST_DONE)
+		return;
 	if (!memcg_stock_lock_hot(this, stock, &flags)) {
 		atomic_fetch_add(&objcg->nr_charged_bytes, (int)nr_bytes);
 		return;

@@ -16,6 +16,15 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 		return ret;
 
 	stock = this_cpu_stock(this);
+	switch (memcg_stock_fast(this, stock, &stock->cached, memcg, NULL, NULL,
+				 &stock->nr_pages, false, -(int64_t)nr_pages, 0, UINT32_MAX)) {
+	case MEMCG_FAST_DONE:
+		return true;
+	case MEMCG_FAST_MISS:
+		return ret;
+	case MEMCG_FAST_SLOW:
+		break;
+	}
 	if (!memcg_stock_lock_hot(this, stock, &flags))
 		return ret;
 

@@ -45,9 +45,9 @@ static void FN(release)(struct pcb_worker *w)
 	pcb_release_held(memcg_worker(w));
 }
 
-static void FN(stock_init)(void *stock)
+static void FN(stock_init)(const struct pcb_cpu *cpu, void *stock)
 {
-	memcg_stock_init(stock);
+	memcg_stock_init(cpu, stock);
 }
 
 static atomic_long *FN(work_data)(struct pcb_cpu *cpu)

@@ -52,8 +52,9 @@ static void FN(release)(struct pcb_worker *w)
 	pcp_release_held(pcp_worker(w));
 }
 
-static void FN(stock_init)(void *pcp)
+static void FN(stock_init)(const struct pcb_cpu *cpu, void *pcp)
 {
+	(void)cpu;
 	per_cpu_pages_init(pcp);
 }
 

@@ -37,7 +37,7 @@ static inline void test_xchg_unlock(struct pcb_cpu *this, memcg_stock_lock_t *l)
 	preempt_enable(this);
 }
 
-#define memcg_stock_lock_init(stock) ((stock)->stock_lock.locked = 0)
+#define memcg_stock_lock_init(cpu, stock) ((void)(cpu), (stock)->stock_lock.locked = 0)
 #define memcg_stock_lock(this, stock) test_xchg_lock(this, &(stock)->stock_lock)
 #define memcg_stock_unlock(this, stock, flags) \
 	do { (void)(flags); test_xchg_unlock(this, &(stock)->stock_lock); } while (0)

@@ -29,7 +29,7 @@
 
 typedef local_trylock_t memcg_stock_lock_t;
 
-#define memcg_stock_lock_init(stock) local_trylock_init(&(stock)->stock_lock)
+#define memcg_stock_lock_init(cpu, stock) ((void)(cpu), local_trylock_init(&(stock)->stock_lock))
 #define memcg_stock_lock(this, stock) local_trylock_lock_irqsave(this, &(stock)->stock_lock)
 #define memcg_stock_trylock(this, stock, flagsp) \
 	local_trylock_irqsave(this, &(stock)->stock_lock, flagsp)

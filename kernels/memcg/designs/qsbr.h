@@ -24,7 +24,7 @@
 typedef struct { } qsbr_stock_lock_t;
 typedef qsbr_stock_lock_t memcg_stock_lock_t;
 
-#define memcg_stock_lock_init(stock) do { (void)(stock); } while (0)
+#define memcg_stock_lock_init(cpu, stock) do { (void)(cpu); (void)(stock); } while (0)
 #define memcg_stock_lock(this, stock) ((void)(stock), local_lock_irqsave_model(this))
 #define memcg_stock_unlock(this, stock, flags) \
 	do { (void)(stock); local_unlock_irqrestore_model(this, flags); } while (0)

@@ -20,7 +20,7 @@
 
 typedef spinlock_t memcg_stock_lock_t;
 
-#define memcg_stock_lock_init(stock) spin_lock_init(&(stock)->stock_lock)
+#define memcg_stock_lock_init(cpu, stock) ((void)(cpu), spin_lock_init(&(stock)->stock_lock))
 /* counted under the kernel function the macro expands in (__func__) */
 #define memcg_stock_lock(this, stock) spin_lock_irqsave_cc(this, &(stock)->stock_lock, __func__)
 #define memcg_stock_unlock(this, stock, flags) \
