@@ -26,38 +26,27 @@ int pcb_format_parse(const char *name)
 
 static void fold_line(FILE *out, const char *s, size_t len, int width)
 {
-	size_t lead = strspn(s, " "), indent = lead + 2;
+	size_t lead = strspn(s, " "), indent = lead + 2, room = (size_t)width;
 
 	if (indent > (size_t)width / 2)
 		indent = 2;
-	while (len > (size_t)width) {
-		size_t cut = (size_t)width, next;
+	while (len > room) {
+		size_t cut = room, end;
 
 		while (cut > lead && s[cut] != ' ')
 			cut--;
 		if (cut <= lead)
-			cut = (size_t)width;
-		for (next = cut; next > 0 && s[next - 1] == ' '; next--)
+			cut = room;
+		for (end = cut; end > 0 && s[end - 1] == ' '; end--)
 			;
-		fprintf(out, "%.*s\n", (int)next, s);
+		fprintf(out, "%.*s\n%*s", (int)end, s, (int)indent, "");
 		while (cut < len && s[cut] == ' ')
 			cut++;
 		s += cut;
 		len -= cut;
-		/* what follows is indented: it must fit beside its indent */
-		if (len + indent > (size_t)width) {
-			char *rest = malloc(len + indent + 1);
-
-			if (!rest)
-				break;
-			memset(rest, ' ', indent);
-			memcpy(rest + indent, s, len);
-			rest[len + indent] = 0;
-			fold_line(out, rest, len + indent, width);
-			free(rest);
-			return;
-		}
-		fprintf(out, "%*s", (int)indent, "");
+		/* what follows sits beside its indent */
+		room = (size_t)width - indent;
+		lead = 0;
 	}
 	fprintf(out, "%.*s\n", (int)len, s);
 }
@@ -86,7 +75,7 @@ static void field(char *buf, size_t len, json_t *o, const char *key)
 		buf[--n] = 0;
 }
 
-void pcb_letter_test_system(FILE *out, json_t *result, int markdown)
+void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int markdown)
 {
 	json_t *ctx = json_object_get(result, "context");
 	json_t *ovh = json_object_get(ctx, "timer_overhead"), *n;
@@ -95,7 +84,7 @@ void pcb_letter_test_system(FILE *out, json_t *result, int markdown)
 	char s[256];
 	size_t i;
 
-	fprintf(out, markdown ? "### Test System\n\n```\n" : "Test System\n");
+	fprintf(out, markdown ? "### %s\n\n```\n" : "%s\n", title);
 	field(s, sizeof(s), ctx, "host");
 	fprintf(out, "  host:             %s\n", s);
 	field(s, sizeof(s), ctx, "cpu_model");
@@ -220,7 +209,7 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 		fprintf(m, "## pcpbench %s\n\n%s\n\n", str(sc, "name"), strcmp(desc, "?") ? desc : "");
 	else
 		fprintf(m, "pcpbench %s: %s\n\n", str(sc, "name"), strcmp(desc, "?") ? desc : "");
-	pcb_letter_test_system(m, result, markdown);
+	pcb_letter_test_system(m, result, "Test System", markdown);
 	pcb_letter_method(m, result, markdown);
 	fprintf(m, markdown ? "### Results\n\n```\n" : "Results\n\n");
 	pcb_tables_functions(m, result, &opts);

@@ -31,8 +31,8 @@ int pcb_format_parse(const char *name);
  */
 void pcb_fold(FILE *out, const char *text, int width);
 
-/* the machine as `pcpbench info` prints it, from a result's context */
-void pcb_letter_test_system(FILE *out, json_t *result, int markdown);
+/* the machine as `pcpbench info` prints it, from a result's context, under title */
+void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int markdown);
 /* timing mode, runs, what is subtracted */
 void pcb_letter_method(FILE *out, json_t *result, int markdown);
 /* the command that made a result (context.command, else run of its scenario file) */

@@ -121,7 +121,12 @@ int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, c
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(path, pathlen, "%s/result.json", arg);
+		size_t n = strlen(arg);
+
+		/* "dir/" names the same directory as "dir" */
+		while (n > 1 && arg[n - 1] == '/')
+			n--;
+		snprintf(path, pathlen, "%.*s/result.json", (int)n, arg);
 		if (stat(path, &st) < 0) {
 			snprintf(err, errlen, "%s: no result.json in this directory", arg);
 			return -1;
