@@ -2,7 +2,8 @@
 /*
  * libFuzzer: the input as a result.json read back, as `report` reads it:
  * parsed, checked by pcb_result_check(), and its tables printed, net and
- * raw, into /dev/null.
+ * raw, into /dev/null; then as `report --format email|markdown` prints it,
+ * and as `compare` reads it, against itself, in every format.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "harness/output/compare.h"
+#include "harness/output/letter.h"
 #include "harness/output/result.h"
 
 static FILE *sink;
@@ -38,6 +41,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_is_object(result) && pcb_result_check(result, err, sizeof(err)) == 0) {
 		pcb_tables_print(sink, result, err, sizeof(err));
 		pcb_tables_print_opts(sink, result, &raw, err, sizeof(err));
+		pcb_letter_report(sink, result, 0, err, sizeof(err));
+		pcb_letter_report(sink, result, 1, err, sizeof(err));
+		{
+			json_t *both[2] = { result, result }, *cmp;
+			const char *names[2] = { "a", "b" };
+
+			cmp = pcb_compare_build(both, names, names, 2, err, sizeof(err));
+			for (int f = PCB_FORMAT_TEXT; cmp && f <= PCB_FORMAT_EMAIL; f++)
+				pcb_compare_print(sink, cmp, both, f);
+			json_decref(cmp);
+		}
 	}
 	json_decref(result);
 	return 0;

@@ -134,5 +134,38 @@ int main(void)
 		CHECK(!pcb_welch_significant(a, 6, c, 6), "same distribution");
 		CHECK(!pcb_welch_significant(a, 6, d, 1), "one run says nothing");
 	}
+
+	/*
+	 * Mann-Whitney U, worked by hand. 1..9 against 10..18: U = 0, mean 40.5,
+	 * variance 9 * 9 / 12 * 19 = 128.25, z = (40.5 - 0.5) / sqrt(128.25).
+	 * 1..9 against 5..13: 5..9 tie in pairs (ranks 5.5, 7.5, .. 13.5), so
+	 * R1 = 10 + 47.5, U = 12.5, tie term 5 * (2^3 - 2) = 30, variance
+	 * 6.75 * (19 - 30 / 306), z = 27.5 / sqrt(127.588235..) = 2.4346 (p 0.015).
+	 * Odd against even numbers 1..18: U = 36, z = (4.5 - 0.5) / sqrt(128.25), not
+	 * significant; all values equal: no variance, z = 0.
+	 */
+	{
+		double lo[9], hi[9], mid[9], odd[9], even[9], same[9];
+
+		for (int i = 0; i < 9; i++) {
+			lo[i] = i + 1;
+			hi[i] = i + 10;
+			mid[i] = i + 5;
+			odd[i] = 2 * i + 1;
+			even[i] = 2 * i + 2;
+			same[i] = 7;
+		}
+		CHECK_NEAR(pcb_mann_whitney_z(lo, 9, hi, 9), 40.0 / sqrt(128.25), 1e-9);
+		CHECK_NEAR(pcb_mann_whitney_z(hi, 9, lo, 9), 40.0 / sqrt(128.25), 1e-9);
+		CHECK_NEAR(pcb_mann_whitney_z(lo, 9, mid, 9), 27.5 / sqrt(6.75 * (19 - 30.0 / 306)),
+			   1e-9);
+		CHECK_NEAR(pcb_mann_whitney_z(lo, 9, mid, 9), 2.434599, 1e-6);
+		CHECK(pcb_mann_whitney_significant(lo, 9, hi, 9), "disjoint");
+		CHECK(pcb_mann_whitney_significant(lo, 9, mid, 9), "shifted by 4 of 9");
+		CHECK_NEAR(pcb_mann_whitney_z(odd, 9, even, 9), 4.0 / sqrt(128.25), 1e-9);
+		CHECK(!pcb_mann_whitney_significant(odd, 9, even, 9), "interleaved");
+		CHECK(pcb_mann_whitney_z(same, 9, same, 9) == 0, "identical");
+		CHECK(!pcb_mann_whitney_significant(same, 9, same, 9), "identical");
+	}
 	return check_summary();
 }

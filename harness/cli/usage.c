@@ -11,6 +11,7 @@ const char main_usage[] =
 	"commands:\n"
 	"  run [SCENARIO.scn ...]   run scenarios (default scenarios/default.scn)\n"
 	"  report RESULT.json       print a saved result's tables again\n"
+	"  compare A B [C ...]      saved results side by side, each against the first\n"
 	"  info [--json]            the machine, as a cover letter's Test System\n"
 	"  list                     models, designs, workloads and scenario keys\n"
 	"  calibrate                a bare consume_stock loop beside the harness figure\n"
@@ -47,13 +48,44 @@ const char run_usage[] =
 	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
 
 const char report_usage[] =
-	"usage: pcpbench report [--raw] RESULT.json|RESULT-DIR\n"
+	"usage: pcpbench report [--raw] [--format text|email|markdown] RESULT.json|RESULT-DIR\n"
 	"\n"
 	"Prints the tables of a saved result, exactly as the run printed them.\n"
 	"\n"
-	"  --raw   means with the timer's own empty region included, as in-kernel\n"
-	"          instrumentation reports them (seed 000's tables), and the Diff\n"
-	"          blocks against those\n";
+	"  --raw       means with the timer's own empty region included, as in-kernel\n"
+	"              instrumentation reports them (seed 000's tables), and the Diff\n"
+	"              blocks against those (text format only)\n"
+	"  --format F  text (default, as the run printed it); email: plain text in\n"
+	"              72 columns for a patch series' cover letter: the Test System\n"
+	"              block, the method in three lines, the function tables, the\n"
+	"              significance legend and the command that reproduces it;\n"
+	"              markdown: the same for a web page\n";
+
+const char compare_usage[] =
+	"usage: pcpbench compare [--format text|csv|json|markdown|email] A B [C ...]\n"
+	"\n"
+	"Compares saved results (result directories or result.json files: two\n"
+	"kernels, two machines, two builds) of one model. Rows are matched by\n"
+	"design, configuration and function; each result's mean is set against the\n"
+	"first result's (A) as Diff (cycles) and Diff %, marked *-1.35%* where the\n"
+	"difference is significant at 95%: Welch's t-test over the run means, or\n"
+	"Mann-Whitney U (two-sided, normal approximation) where both results have 9\n"
+	"runs or more. What differs in the results' machines and scenario settings\n"
+	"is printed first (context differs: KEY: A | B); a row one result lacks is\n"
+	"listed as missing.\n"
+	"\n"
+	"  --format F  text (default): the cover letter's blocks of means, then\n"
+	"              Diff blocks; csv: design,config,function,result,label,\n"
+	"              avg_cycles,stddev,runs,diff_cycles,diff_pct,significant,test,\n"
+	"              one row a design x config x function x result (result 0,\n"
+	"              the baseline, has no diff); json: the same rows with the\n"
+	"              context differences and missing rows; markdown: tables for a\n"
+	"              web page; email: 72 columns for a cover letter, with the Test\n"
+	"              System block, the method and the commands that reproduce them\n"
+	"\n"
+	"A path that is not a result, a result.json cut short or of another format,\n"
+	"or results of different models: a message naming the file, exit 2, and\n"
+	"nothing on stdout.\n";
 
 const char info_usage[] =
 	"usage: pcpbench info [--json]\n"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdlib.h>
 
 #include "stats.h"
 
@@ -118,4 +119,59 @@ int pcb_welch_significant(const double *a, int na, const double *b, int nb)
 		df = 1;
 	crit = df >= 31 ? 1.960 + 2.4 / df : t975[(int)df - 1];
 	return t > crit;
+}
+
+struct pcb_ranked {
+	double v;
+	int from_a;
+};
+
+static int ranked_cmp(const void *x, const void *y)
+{
+	double a = ((const struct pcb_ranked *)x)->v, b = ((const struct pcb_ranked *)y)->v;
+
+	return a < b ? -1 : a > b;
+}
+
+double pcb_mann_whitney_z(const double *a, int na, const double *b, int nb)
+{
+	double n = (double)na + nb, r1 = 0, ties = 0, u1, mu, var;
+	struct pcb_ranked *all;
+	int i, j, k;
+
+	if (na < 1 || nb < 1)
+		return 0;
+	all = malloc(sizeof(*all) * (size_t)(na + nb));
+	if (!all)
+		return 0;
+	for (i = 0; i < na; i++)
+		all[i] = (struct pcb_ranked){ a[i], 1 };
+	for (i = 0; i < nb; i++)
+		all[na + i] = (struct pcb_ranked){ b[i], 0 };
+	qsort(all, (size_t)(na + nb), sizeof(*all), ranked_cmp);
+	/* a run of t equal values shares the mean of their ranks i+1 .. j */
+	for (i = 0; i < na + nb; i = j) {
+		double t, rank;
+
+		for (j = i + 1; j < na + nb && all[j].v == all[i].v; j++)
+			;
+		t = j - i;
+		rank = (i + 1 + j) / 2.0;
+		for (k = i; k < j; k++)
+			r1 += all[k].from_a ? rank : 0;
+		ties += t * t * t - t;
+	}
+	free(all);
+	u1 = r1 - (double)na * (na + 1) / 2;
+	mu = (double)na * nb / 2;
+	var = (double)na * nb / 12 * ((n + 1) - ties / (n * (n - 1)));
+	if (!(var > 0))
+		return 0;
+	return fmax(0, fabs(u1 - mu) - 0.5) / sqrt(var);
+}
+
+int pcb_mann_whitney_significant(const double *a, int na, const double *b, int nb)
+{
+	/* two-sided 97.5% quantile of the standard normal */
+	return pcb_mann_whitney_z(a, na, b, nb) > 1.959964;
 }

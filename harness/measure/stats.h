@@ -91,4 +91,16 @@ double pcb_stddev(const double *v, int n);
 /* Welch's two-sided t-test at 95%: do the means of a and b differ? */
 int pcb_welch_significant(const double *a, int na, const double *b, int nb);
 
+/* runs each result needs before compare uses Mann-Whitney U, as Google Benchmark's compare.py */
+#define PCB_MWU_MIN_RUNS 9
+/*
+ * Mann-Whitney U, two-sided, by the normal approximation with the tie
+ * correction and a continuity correction of 1/2 (scipy.stats.mannwhitneyu's
+ * asymptotic method, which Google Benchmark's compare.py calls): |z|, 0
+ * where every value is the same.
+ */
+double pcb_mann_whitney_z(const double *a, int na, const double *b, int nb);
+/* do a and b differ at 95% (|z| > 1.96)? */
+int pcb_mann_whitney_significant(const double *a, int na, const double *b, int nb);
+
 #endif

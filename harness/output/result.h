@@ -33,10 +33,18 @@ int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen
 
 /* a result read back (untrusted): shapes and numbers; 0, or -1 with what is wrong */
 int pcb_result_check(json_t *result, char *err, size_t errlen);
+/*
+ * A result named by its directory or its result.json, read, its format
+ * string and shapes checked: 0 with *out, or -1 with what is wrong, naming
+ * the file (and line). path receives the file read.
+ */
+int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
+		    size_t errlen);
 
 /* how the tables show a result */
 struct pcb_table_opts {
 	int raw;			/* means with the timer included, as the seeds' instrumentation */
+	int width;			/* 0, or the columns a line may take (a cover letter's 72) */
 };
 
 /* the cover-letter tables of a result, as run and report print them */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "result.h"
 
@@ -102,4 +103,58 @@ int pcb_result_check(json_t *result, char *err, size_t errlen)
 	    check_rows(result, "counters", labelled, err, errlen) < 0)
 		return -1;
 	return check_numbers(result, path, sizeof(path), 0, err, errlen);
+}
+
+int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
+		    size_t errlen)
+{
+	json_error_t jerr;
+	struct stat st;
+	const char *format;
+	char why[512];
+	json_t *result;
+
+	*out = NULL;
+	snprintf(path, pathlen, "%s", arg);
+	if (stat(arg, &st) < 0) {
+		snprintf(err, errlen, "%s: no such file or directory", arg);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		size_t n = strlen(arg);
+
+		/* "dir/" names the same directory as "dir" */
+		while (n > 1 && arg[n - 1] == '/')
+			n--;
+		snprintf(path, pathlen, "%.*s/result.json", (int)n, arg);
+		if (stat(path, &st) < 0) {
+			snprintf(err, errlen, "%s: no result.json in this directory", arg);
+			return -1;
+		}
+	}
+	result = json_load_file(path, 0, &jerr);
+	if (!result) {
+		if (jerr.line > 0)
+			snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		else
+			snprintf(err, errlen, "%s: %s", path, jerr.text);
+		return -1;
+	}
+	format = json_string_value(json_object_get(result, "format"));
+	if (!format || strcmp(format, PCB_RESULT_FORMAT)) {
+		if (format)
+			snprintf(err, errlen, "%s: format \"%.64s\", not %s, which this pcpbench "
+				 "reads", path, format, PCB_RESULT_FORMAT);
+		else
+			snprintf(err, errlen, "%s: not a %s file", path, PCB_RESULT_FORMAT);
+		json_decref(result);
+		return -1;
+	}
+	if (pcb_result_check(result, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		json_decref(result);
+		return -1;
+	}
+	*out = result;
+	return 0;
 }

@@ -59,8 +59,20 @@ int run_means(json_t *fj, const char *key, double *v, int max)
 	return n;
 }
 
-/* the empty regions the workers subtracted, where the result records them */
-static void subtracted_range(json_t *result, double *lo, double *hi)
+int title_col(FILE *out, const char *title, int rest, const struct pcb_table_opts *opts,
+	      const char **head)
+{
+	int w = first_col(title);
+
+	*head = title;
+	if (!opts->width || w + rest <= opts->width)
+		return w;
+	fprintf(out, "%s\n", title);
+	*head = "";
+	return 24;
+}
+
+void subtracted_range(json_t *result, double *lo, double *hi)
 {
 	json_t *dj, *o;
 	size_t i, j;

@@ -23,6 +23,16 @@ json_t *find_function(json_t *functions, const char *design, const char *fn);
 /* each run's `key` (avg_cycles, raw_avg_cycles) of a function row */
 int run_means(json_t *fj, const char *key, double *v, int max);
 
+/*
+ * A block's first column: the title's width, or, where the block would pass
+ * opts->width (rest: the columns after the first), 24 with the title on a
+ * line of its own; *head is what the header row's first column shows.
+ */
+int title_col(FILE *out, const char *title, int rest, const struct pcb_table_opts *opts,
+	      const char **head);
+/* the empty regions the workers subtracted, where the result records them */
+void subtracted_range(json_t *result, double *lo, double *hi);
+
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts);
 
 #endif

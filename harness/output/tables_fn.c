@@ -36,16 +36,17 @@ static void format_mean(char *buf, size_t len, double v, double res, int raw, in
 }
 
 /* one block a design: mean, STDDEV, calls; what was set aside as interrupted */
-static void design_block(FILE *out, json_t *functions, json_t *dj, double step, int raw,
-			 int *marked)
+static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
+			 const struct pcb_table_opts *opts, int *marked)
 {
-	const char *d = str(dj, "design");
+	const char *d = str(dj, "design"), *head;
+	int raw = opts->raw;
 	json_t *rows[MAX_ROWS];
 	char aside[512] = "";
-	int w = first_col(d);
+	int w = title_col(out, d, 2 * COL + 16, opts, &head);
 	size_t n = design_functions(functions, d, rows, MAX_ROWS);
 
-	fprintf(out, "%-*s%-*s%-*s%s\n", w, d, COL, raw ? "Raw clk" : "Average clk", COL,
+	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, raw ? "Raw clk" : "Average clk", COL,
 		"STDDEV", "Call Count");
 	for (size_t j = 0; j < n; j++) {
 		json_t *mean = json_object_get(rows[j], raw ? "raw_avg_cycles" : "avg_cycles");
@@ -126,9 +127,10 @@ static int design_names(json_t *designs)
 
 /* d - base for every function both have; returns whether any differs significantly */
 static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, double step,
-		      int raw)
+		      const struct pcb_table_opts *opts)
 {
-	const char *d = str(dj, "design"), *b = str(base, "design");
+	const char *d = str(dj, "design"), *b = str(base, "design"), *head;
+	int raw = opts->raw;
 	const char *key = raw ? "raw_avg_cycles" : "avg_cycles";
 	json_t *rows[MAX_ROWS];
 	char title[400];
@@ -136,8 +138,8 @@ static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, do
 	int w, any_sig = 0;
 
 	snprintf(title, sizeof(title), "%s - %s", d, b);
-	w = first_col(title);
-	fprintf(out, "%-*s%-*s%s\n", w, title, COL, "Diff (cycles)", "Diff %");
+	w = title_col(out, title, COL + 10, opts, &head);
+	fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
 	for (size_t j = 0; j < n; j++) {
 		json_t *bf = find_function(functions, b, str(rows[j], "function"));
 		double va[MAX_RUNS], vb[MAX_RUNS], x, y;
@@ -178,7 +180,7 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 	size_t i, n;
 
 	json_array_foreach(designs, i, dj)
-		design_block(out, functions, dj, step, opts->raw, &marked);
+		design_block(out, functions, dj, step, opts, &marked);
 	if (marked)
 		fprintf(out, "~ below the timer's resolution: the TSC advances in steps of %.0f "
 			"tick(s), so a region reads to the step and the mean is an average of\n"
@@ -189,7 +191,7 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 
 		if (!base)
 			continue;
-		any_sig |= diff_block(out, functions, dj, base, step, opts->raw);
+		any_sig |= diff_block(out, functions, dj, base, step, opts);
 		compared = 1;
 	}
 	if (compared)
@@ -199,13 +201,13 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 
 	/* distribution of the per-call figure */
 	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design");
+		const char *d = str(dj, "design"), *head;
 		char title[400];
 		int w;
 
 		snprintf(title, sizeof(title), "%s percentiles", d);
-		w = first_col(title);
-		fprintf(out, "%-*s%-10s%-10s%-10s%s\n", w, title, "p50", "p99", "p99.9", "max");
+		w = title_col(out, title, 30 + 10, opts, &head);
+		fprintf(out, "%-*s%-10s%-10s%-10s%s\n", w, head, "p50", "p99", "p99.9", "max");
 		n = design_functions(functions, d, rows, MAX_ROWS);
 		for (size_t j = 0; j < n; j++) {
 			char label[80];

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare: two or more saved results side by side, each against the
+ * first. Every input is read and checked before a line is printed.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../output/compare.h"
+#include "../output/letter.h"
+#include "../output/result.h"
+#include "cli.h"
+
+static json_t *results[PCB_COMPARE_MAX];
+static char paths[PCB_COMPARE_MAX][PATH_MAX], labels[PCB_COMPARE_MAX][PATH_MAX];
+static int nr_results;
+
+static void drop_results(void)
+{
+	for (int i = 0; i < nr_results; i++)
+		json_decref(results[i]);
+	nr_results = 0;
+}
+
+/* a directory goes by its name, a file by its path */
+static void label_of(char *buf, size_t len, const char *arg)
+{
+	struct stat st;
+	size_t n;
+	char *slash;
+
+	snprintf(buf, len, "%s", arg);
+	if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode))
+		return;
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = 0;
+	slash = strrchr(buf, '/');
+	if (slash && slash[1])
+		memmove(buf, slash + 1, strlen(slash + 1) + 1);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *lp[PCB_COMPARE_MAX], *pp[PCB_COMPARE_MAX], *files[PCB_COMPARE_MAX];
+	char err[PATH_MAX + 512];
+	int format = PCB_FORMAT_TEXT, n = 0;
+	json_t *cmp;
+
+	if (wants_help(argc, argv, compare_usage))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		const char *f = NULL;
+
+		if (!strcmp(argv[i], "--format") && i + 1 < argc)
+			f = argv[++i];
+		else if (!strncmp(argv[i], "--format=", 9))
+			f = argv[i] + 9;
+		else if (argv[i][0] == '-' && argv[i][1])
+			die_usage("compare: unknown argument '%s' (see pcpbench compare --help)",
+				  argv[i]);
+		else if (n == PCB_COMPARE_MAX)
+			die_usage("compare: at most %d results", PCB_COMPARE_MAX);
+		else
+			files[n++] = argv[i];
+		if (f && (format = pcb_format_parse(f)) < 0)
+			die_usage("compare: --format %s: text, csv, json, markdown or email", f);
+	}
+	if (n < 2)
+		die_usage("compare: give two or more results, directories or result.json files "
+			  "(see pcpbench compare --help)");
+	for (int i = 0; i < n; i++) {
+		if (pcb_result_load(files[i], &results[i], paths[i], sizeof(paths[i]), err,
+				    sizeof(err)) < 0) {
+			drop_results();
+			die_usage("compare: %s", err);
+		}
+		nr_results = i + 1;
+		label_of(labels[i], sizeof(labels[i]), files[i]);
+		lp[i] = labels[i];
+		pp[i] = paths[i];
+	}
+	cmp = pcb_compare_build(results, lp, pp, n, err, sizeof(err));
+	if (!cmp) {
+		drop_results();
+		die_usage("compare: %s", err);
+	}
+	if (pcb_compare_print(stdout, cmp, results, format) < 0) {
+		json_decref(cmp);
+		drop_results();
+		fprintf(stderr, "%s: compare: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	json_decref(cmp);
+	drop_results();
+	return 0;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare's rows: every (design, config, function) of any result, each
+ * result's mean against the first's, significant at 95% by Welch's t-test
+ * over the run means or, where both have PCB_MWU_MIN_RUNS runs or more, by
+ * Mann-Whitney U, as Google Benchmark's compare.py (its U test wants 9
+ * repetitions); and what differs in the results' context.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../measure/stats.h"
+#include "compare.h"
+#include "tables.h"
+
+struct cmp_key {
+	const char *design, *config, *function;
+	json_t *fj[PCB_COMPARE_MAX];
+};
+
+char pcb_compare_letter(int i)
+{
+	return (char)('A' + i);
+}
+
+/* results written before the pcp model carry no model: they are memcg's */
+static const char *model_of(json_t *result)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(result, "scenario"),
+							   "model"));
+
+	return m ? m : "memcg";
+}
+
+/* the design entry a function row belongs to */
+static json_t *design_of(json_t *result, json_t *fj)
+{
+	json_t *dj;
+	size_t i;
+
+	json_array_foreach(json_object_get(result, "designs"), i, dj)
+		if (!strcmp(str(dj, "design"), str(fj, "design")))
+			return dj;
+	return NULL;
+}
+
+static struct cmp_key *find_key(struct cmp_key *keys, size_t n, const char *design,
+				const char *config, const char *function)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(keys[k].design, design) && !strcmp(keys[k].config, config) &&
+		    !strcmp(keys[k].function, function))
+			return &keys[k];
+	return NULL;
+}
+
+/* every (design, config, function), in the order the results first name them */
+static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
+{
+	struct cmp_key *keys = NULL, *k;
+	size_t cap = 0;
+
+	*nr = 0;
+	for (int r = 0; r < n; r++) {
+		json_t *fj;
+		size_t i;
+
+		json_array_foreach(json_object_get(results[r], "functions"), i, fj) {
+			json_t *dj = design_of(results[r], fj);
+			const char *design = dj ? str(dj, "design_name") : str(fj, "design");
+			const char *config = dj && json_is_string(json_object_get(dj, "config")) ?
+					     str(dj, "config") : "";
+
+			k = find_key(keys, *nr, design, config, str(fj, "function"));
+			if (!k) {
+				if (*nr == cap) {
+					struct cmp_key *more;
+
+					cap = cap ? 2 * cap : 64;
+					more = realloc(keys, cap * sizeof(*keys));
+					if (!more) {
+						free(keys);
+						return NULL;
+					}
+					keys = more;
+				}
+				k = &keys[(*nr)++];
+				memset(k, 0, sizeof(*k));
+				k->design = design;
+				k->config = config;
+				k->function = str(fj, "function");
+			}
+			if (!k->fj[r])
+				k->fj[r] = fj;
+		}
+	}
+	return keys ? keys : calloc(1, sizeof(*keys));
+}
+
+static json_t *row_json(const struct cmp_key *k, int r, const char *label)
+{
+	json_t *fj = k->fj[r], *base = k->fj[0];
+	const char *key = "avg_cycles";
+	json_t *o = json_object();
+	double x = json_number_value(json_object_get(fj, key));
+
+	json_object_set_new(o, "design", json_string(k->design));
+	json_object_set_new(o, "config", json_string(k->config));
+	json_object_set_new(o, "function", json_string(k->function));
+	json_object_set_new(o, "result", json_integer(r));
+	json_object_set_new(o, "label", json_string(label));
+	json_object_set_new(o, "avg_cycles", json_real(x));
+	json_object_set_new(o, "stddev", json_real(json_number_value(json_object_get(fj, "stddev"))));
+	json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
+					 json_object_get(fj, "runs"))));
+	if (r > 0 && base) {
+		static double va[MAX_RUNS], vb[MAX_RUNS];
+		double y = json_number_value(json_object_get(base, key));
+		int na = run_means(fj, key, va, MAX_RUNS), nb = run_means(base, key, vb, MAX_RUNS);
+		int mwu = na >= PCB_MWU_MIN_RUNS && nb >= PCB_MWU_MIN_RUNS;
+
+		json_object_set_new(o, "diff_cycles", json_real(x - y));
+		/* no percentage of nothing: a base at or below the empty region */
+		json_object_set_new(o, "diff_pct", y > 0 ? json_real(100 * (x - y) / y) : json_null());
+		json_object_set_new(o, "significant", json_boolean(mwu ?
+			pcb_mann_whitney_significant(va, na, vb, nb) :
+			pcb_welch_significant(va, na, vb, nb)));
+		json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
+	} else {
+		json_object_set_new(o, "diff_cycles", json_null());
+		json_object_set_new(o, "diff_pct", json_null());
+		json_object_set_new(o, "significant", json_null());
+		json_object_set_new(o, "test", json_null());
+	}
+	return o;
+}
+
+/* a machine figure as the tables print it, and whether two of them differ */
+static void machine_value(char *buf, size_t len, json_t *ctx, const char *key)
+{
+	json_t *v = json_object_get(ctx, key);
+	size_t n;
+
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_number(v))
+		snprintf(buf, len, "%.1f MHz", json_number_value(v) / 1e6);
+	else
+		snprintf(buf, len, "-");
+	n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = 0;
+}
+
+static void add_difference(json_t *diffs, const char *key, char values[][256], int n)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	for (int r = 0; r < n; r++)
+		json_array_append_new(a, json_string(values[r]));
+	json_object_set_new(o, "key", json_string(key));
+	json_object_set_new(o, "values", a);
+	json_array_append_new(diffs, o);
+}
+
+static json_t *context_differences(json_t **results, int n)
+{
+	static const char *const machine[] = {
+		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version", NULL,
+	};
+	static char values[PCB_COMPARE_MAX][256];
+	json_t *diffs = json_array(), *seen = json_object(), *v;
+	const char *key;
+
+	for (int m = 0; machine[m]; m++) {
+		int differs = 0;
+
+		for (int r = 0; r < n; r++) {
+			json_t *ctx = json_object_get(results[r], "context");
+
+			machine_value(values[r], sizeof(values[r]), ctx, machine[m]);
+			differs |= strcmp(values[r], values[0]) != 0;
+		}
+		/* the TSC is calibrated afresh each run: a part in a thousand is the same clock */
+		if (!strcmp(machine[m], "tsc_hz")) {
+			double a = json_number_value(json_object_get(json_object_get(results[0],
+							"context"), "tsc_hz"));
+
+			differs = 0;
+			for (int r = 1; r < n; r++) {
+				double b = json_number_value(json_object_get(json_object_get(results[r],
+								"context"), "tsc_hz"));
+
+				differs |= fabs(b - a) > 1e-3 * fmax(fabs(a), fabs(b));
+			}
+		}
+		if (differs)
+			add_difference(diffs, machine[m], values, n);
+	}
+	/* scenario settings, every key any result has, in the order they first appear */
+	for (int r = 0; r < n; r++)
+		json_object_foreach(json_object_get(json_object_get(results[r], "scenario"),
+						    "settings"), key, v) {
+			int differs = 0;
+
+			if (json_object_get(seen, key))
+				continue;
+			json_object_set_new(seen, key, json_true());
+			for (int s = 0; s < n; s++) {
+				json_t *x = json_object_get(json_object_get(json_object_get(results[s],
+							"scenario"), "settings"), key);
+
+				/* a key an older pcpbench did not have, or one left empty */
+				snprintf(values[s], sizeof(values[s]), "%s",
+					 !json_is_string(x) ? "(absent)" :
+					 *json_string_value(x) ? json_string_value(x) : "(empty)");
+				differs |= strcmp(values[s], values[0]) != 0;
+			}
+			if (differs)
+				add_difference(diffs, key, values, n);
+		}
+	json_decref(seen);
+	return diffs;
+}
+
+json_t *pcb_compare_build(json_t **results, const char **labels, const char **paths, int n,
+			  char *err, size_t errlen)
+{
+	json_t *o, *rs, *rows, *missing;
+	struct cmp_key *keys;
+	size_t nr;
+
+	if (n < 2 || n > PCB_COMPARE_MAX) {
+		snprintf(err, errlen, "compare takes 2 to %d results, not %d", PCB_COMPARE_MAX, n);
+		return NULL;
+	}
+	for (int r = 1; r < n; r++)
+		if (strcmp(model_of(results[r]), model_of(results[0]))) {
+			snprintf(err, errlen, "%s is of the %s model, %s of the %s model: results "
+				 "of different models do not compare", paths[r], model_of(results[r]),
+				 paths[0], model_of(results[0]));
+			return NULL;
+		}
+	keys = collect_keys(results, n, &nr);
+	if (!keys) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	o = json_object();
+	rs = json_array();
+	rows = json_array();
+	missing = json_array();
+	for (int r = 0; r < n; r++)
+		json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
+						    labels[r], "path", paths[r]));
+	for (size_t k = 0; k < nr; k++)
+		for (int r = 0; r < n; r++) {
+			if (keys[k].fj[r]) {
+				json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
+				continue;
+			}
+			json_array_append_new(missing, json_pack("{s:s,s:s,s:s,s:i,s:s}",
+				"design", keys[k].design, "config", keys[k].config, "function",
+				keys[k].function, "result", r, "label", labels[r]));
+		}
+	free(keys);
+	json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
+	json_object_set_new(o, "model", json_string(model_of(results[0])));
+	json_object_set_new(o, "results", rs);
+	json_object_set_new(o, "context_differences", context_differences(results, n));
+	json_object_set_new(o, "rows", rows);
+	json_object_set_new(o, "missing", missing);
+	return o;
+}

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare's output. Text and email in the cover letter's blocks (seed
+ * 000's: a block of means, then "B - A  Diff (cycles)  Diff %"), the mark
+ * as mmtests' compare-kernels.sh prints a significant difference
+ * (`*-1.35%*`); csv one row a design x config x function x result;
+ * markdown the same blocks as tables; json the compare object itself.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "letter.h"
+#include "result.h"
+#include "tables.h"
+
+/* one function of a block: its row in each result, NULL where missing */
+struct cmp_line {
+	const char *function;
+	json_t *row[PCB_COMPARE_MAX];
+};
+
+struct cmp_block {
+	const char *design, *config;
+	char title[400];
+	struct cmp_line line[MAX_ROWS];
+	int nr_lines;
+};
+
+static int same_block(json_t *row, const struct cmp_block *b)
+{
+	return !strcmp(str(row, "design"), b->design) && !strcmp(str(row, "config"), b->config);
+}
+
+/* the rows from *at that share its design and config, *at moved past them */
+static int next_block(json_t *rows, size_t *at, struct cmp_block *b)
+{
+	json_t *row = json_array_get(rows, *at);
+
+	if (!row)
+		return 0;
+	memset(b, 0, sizeof(*b));
+	b->design = str(row, "design");
+	b->config = str(row, "config");
+	snprintf(b->title, sizeof(b->title), "%s%s%s", b->design, *b->config ? " " : "",
+		 b->config);
+	for (; (row = json_array_get(rows, *at)) && same_block(row, b); (*at)++) {
+		int r = (int)json_integer_value(json_object_get(row, "result"));
+		struct cmp_line *l = b->nr_lines ? &b->line[b->nr_lines - 1] : NULL;
+
+		if (!l || strcmp(l->function, str(row, "function"))) {
+			if (b->nr_lines == MAX_ROWS)
+				continue;
+			l = &b->line[b->nr_lines++];
+			l->function = str(row, "function");
+		}
+		if (r >= 0 && r < PCB_COMPARE_MAX)
+			l->row[r] = row;
+	}
+	return 1;
+}
+
+/* Diff % with mmtests' mark: `*-1.35%*` significant, ` -1.35%` not */
+static void format_pct(char *buf, size_t len, json_t *row, int markdown)
+{
+	json_t *pct = json_object_get(row, "diff_pct");
+	const char *star = markdown ? "\\*" : "*";
+
+	if (!json_is_number(pct))
+		snprintf(buf, len, "-");
+	else if (json_is_true(json_object_get(row, "significant")))
+		snprintf(buf, len, "%s%.2f%%%s", star, json_number_value(pct), star);
+	else
+		snprintf(buf, len, "%s%.2f%%", markdown ? "" : " ", json_number_value(pct));
+}
+
+static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
+{
+	struct pcb_table_opts opts = { .width = width };
+	int per = n, w;
+	const char *head;
+
+	/* the means, as many results to a block as the width takes */
+	if (width) {
+		per = (width - 24) / COL;
+		per = per < 1 ? 1 : per;
+	}
+	for (int from = 0; from < n; from += per) {
+		int to = from + per < n ? from + per : n;
+
+		w = title_col(out, b->title, COL * (to - from), &opts, &head);
+		fprintf(out, "%-*s", w, head);
+		for (int r = from; r < to; r++)
+			fprintf(out, "%c %-*s", pcb_compare_letter(r), r + 1 < to ? COL - 2 : 0,
+				r + 1 < to ? "Average clk" : "Average clk\n");
+		for (int j = 0; j < b->nr_lines; j++) {
+			char label[80];
+
+			snprintf(label, sizeof(label), "%s:", b->line[j].function);
+			fprintf(out, "%-*s", w, label);
+			for (int r = from; r < to; r++) {
+				json_t *row = b->line[j].row[r];
+				char m[32] = "-";
+
+				if (row)
+					snprintf(m, sizeof(m), "%.2f",
+						 json_number_value(json_object_get(row, "avg_cycles")));
+				fprintf(out, "%-*s%s", r + 1 < to ? COL : 0, m, r + 1 < to ? "" : "\n");
+			}
+		}
+		fprintf(out, "\n");
+	}
+	for (int r = 1; r < n; r++) {
+		char title[440];
+
+		snprintf(title, sizeof(title), "%s: %c - A", b->title, pcb_compare_letter(r));
+		w = title_col(out, title, COL + 10, &opts, &head);
+		fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
+		for (int j = 0; j < b->nr_lines; j++) {
+			json_t *row = b->line[j].row[r];
+			char label[80], pct[48];
+
+			if (!row || !json_is_number(json_object_get(row, "diff_cycles")))
+				continue;
+			snprintf(label, sizeof(label), "%s:", b->line[j].function);
+			format_pct(pct, sizeof(pct), row, 0);
+			fprintf(out, "%-*s%-*.2f%s\n", w, label, COL,
+				json_number_value(json_object_get(row, "diff_cycles")), pct);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+/* which tests marked the rows, for the legend */
+static void tests_used(json_t *cmp, int *welch, int *mwu)
+{
+	json_t *row;
+	size_t i;
+
+	*welch = *mwu = 0;
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		*welch |= !strcmp(str(row, "test"), "welch");
+		*mwu |= !strcmp(str(row, "test"), "mann-whitney");
+	}
+}
+
+static void legend(FILE *out, json_t *cmp, int markdown)
+{
+	int welch, mwu;
+
+	tests_used(cmp, &welch, &mwu);
+	fprintf(out, "%s the difference from A is significant at 95%%: %s%s%s\n",
+		markdown ? "\\*" : "*",
+		welch || !mwu ? "Welch's t-test over the run means" : "",
+		welch && mwu ? "; " : "",
+		mwu ? "Mann-Whitney U (two-sided, normal approximation) where both have "
+		      "9 runs or more" : "");
+}
+
+static void context_lines(FILE *out, json_t *cmp, int markdown)
+{
+	json_t *d, *v;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(cmp, "context_differences"), i, d) {
+		fprintf(out, "%scontext differs: %s: ", markdown ? "- " : "", str(d, "key"));
+		json_array_foreach(json_object_get(d, "values"), j, v)
+			fprintf(out, "%s%s", j ? " | " : "", json_string_value(v));
+		fprintf(out, "\n");
+	}
+	if (json_array_size(json_object_get(cmp, "context_differences")))
+		fprintf(out, "\n");
+}
+
+static void results_key(FILE *out, json_t *cmp, int markdown)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(cmp, "results"), i, r)
+		fprintf(out, markdown ? "- **%c**: `%s` (%s)%s\n" : "  %c  %s (%s)%s\n",
+			pcb_compare_letter((int)i), str(r, "label"), str(r, "path"),
+			i ? "" : ", the baseline");
+	fprintf(out, "\n");
+}
+
+static void missing_lines(FILE *out, json_t *cmp, int markdown)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(cmp, "missing"), i, m)
+		fprintf(out, "%smissing: %s%s%s %s: not in %c\n", markdown ? "- " : "",
+			str(m, "design"), *str(m, "config") ? " " : "", str(m, "config"),
+			str(m, "function"), pcb_compare_letter((int)json_integer_value(
+				json_object_get(m, "result"))));
+	if (json_array_size(json_object_get(cmp, "missing")))
+		fprintf(out, "\n");
+}
+
+static void print_text(FILE *out, json_t *cmp, int width)
+{
+	json_t *rows = json_object_get(cmp, "rows");
+	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	struct cmp_block *b = malloc(sizeof(*b));
+	size_t at = 0;
+
+	if (!b)
+		return;
+	while (next_block(rows, &at, b))
+		text_block(out, b, n, width);
+	free(b);
+	missing_lines(out, cmp, 0);
+	legend(out, cmp, 0);
+}
+
+static void print_markdown_tables(FILE *out, json_t *cmp)
+{
+	json_t *rows = json_object_get(cmp, "rows");
+	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	struct cmp_block *b = malloc(sizeof(*b));
+	size_t at = 0;
+
+	if (!b)
+		return;
+	while (next_block(rows, &at, b)) {
+		fprintf(out, "#### %s\n\n| function |", b->title);
+		for (int r = 0; r < n; r++)
+			fprintf(out, " %c Average clk |", pcb_compare_letter(r));
+		for (int r = 1; r < n; r++)
+			fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% |",
+				pcb_compare_letter(r), pcb_compare_letter(r));
+		fprintf(out, "\n|---|");
+		for (int r = 0; r < 3 * n - 2; r++)
+			fprintf(out, "---:|");
+		fprintf(out, "\n");
+		for (int j = 0; j < b->nr_lines; j++) {
+			fprintf(out, "| %s |", b->line[j].function);
+			for (int r = 0; r < n; r++) {
+				json_t *row = b->line[j].row[r];
+
+				if (row)
+					fprintf(out, " %.2f ± %.2f |",
+						json_number_value(json_object_get(row, "avg_cycles")),
+						json_number_value(json_object_get(row, "stddev")));
+				else
+					fprintf(out, " - |");
+			}
+			for (int r = 1; r < n; r++) {
+				json_t *row = b->line[j].row[r];
+				char pct[48];
+
+				if (!row || !json_is_number(json_object_get(row, "diff_cycles"))) {
+					fprintf(out, " - | - |");
+					continue;
+				}
+				format_pct(pct, sizeof(pct), row, 1);
+				fprintf(out, " %.2f | %s |",
+					json_number_value(json_object_get(row, "diff_cycles")), pct);
+			}
+			fprintf(out, "\n");
+		}
+		fprintf(out, "\n");
+	}
+	free(b);
+	missing_lines(out, cmp, 1);
+	fprintf(out, "Means in cycles ± the STDDEV of the run means.\n");
+	legend(out, cmp, 1);
+}
+
+/* a CSV field, quoted where it holds a comma, a quote or a line break */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++)
+		fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', out);
+}
+
+static void print_csv(FILE *out, json_t *cmp)
+{
+	json_t *row;
+	size_t i;
+
+	fprintf(out, "design,config,function,result,label,avg_cycles,stddev,runs,diff_cycles,"
+		"diff_pct,significant,test\n");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		json_t *dc = json_object_get(row, "diff_cycles"), *dp = json_object_get(row, "diff_pct");
+		json_t *sig = json_object_get(row, "significant");
+
+		csv_field(out, str(row, "design"));
+		fputc(',', out);
+		csv_field(out, str(row, "config"));
+		fputc(',', out);
+		csv_field(out, str(row, "function"));
+		fprintf(out, ",%" JSON_INTEGER_FORMAT ",",
+			json_integer_value(json_object_get(row, "result")));
+		csv_field(out, str(row, "label"));
+		fprintf(out, ",%.4f,%.4f,%" JSON_INTEGER_FORMAT ",",
+			json_number_value(json_object_get(row, "avg_cycles")),
+			json_number_value(json_object_get(row, "stddev")),
+			json_integer_value(json_object_get(row, "runs")));
+		if (json_is_number(dc))
+			fprintf(out, "%.4f", json_number_value(dc));
+		fputc(',', out);
+		if (json_is_number(dp))
+			fprintf(out, "%.4f", json_number_value(dp));
+		fputc(',', out);
+		if (json_is_boolean(sig))
+			fprintf(out, "%d", json_is_true(sig));
+		fprintf(out, ",%s\n", json_is_string(json_object_get(row, "test")) ?
+			str(row, "test") : "");
+	}
+}
+
+static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
+{
+	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	char cmd[4096];
+
+	if (markdown)
+		fprintf(out, "## pcpbench compare: %s model, %d results\n\n",
+			str(cmp, "model"), n);
+	else
+		fprintf(out, "pcpbench compare: %s model, %d results, each against A\n\n",
+			str(cmp, "model"), n);
+	context_lines(out, cmp, markdown);
+	fprintf(out, markdown ? "### Results compared\n\n" : "Results compared\n");
+	results_key(out, cmp, markdown);
+	pcb_letter_test_system(out, results[0], "Test System (A's)", markdown);
+	pcb_letter_method(out, results[0], markdown);
+	if (markdown) {
+		fprintf(out, "### Tables\n\n");
+		print_markdown_tables(out, cmp);
+		fprintf(out, "\n### Reproduce\n\n```\n");
+	} else {
+		fprintf(out, "Tables\n\n");
+		print_text(out, cmp, PCB_LETTER_WIDTH);
+		fprintf(out, "\nTo reproduce:\n\n");
+	}
+	for (int r = 0; r < n; r++) {
+		char prefix[16];
+
+		pcb_letter_command(cmd, sizeof(cmd), results[r]);
+		if (markdown) {
+			fprintf(out, "# %c\n%s\n", pcb_compare_letter(r), cmd);
+			continue;
+		}
+		snprintf(prefix, sizeof(prefix), "  %c: ", pcb_compare_letter(r));
+		pcb_letter_shell(out, prefix, cmd, PCB_LETTER_WIDTH);
+	}
+	if (markdown)
+		fprintf(out, "```\n");
+}
+
+int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	switch (format) {
+	case PCB_FORMAT_CSV:
+		print_csv(out, cmp);
+		return 0;
+	case PCB_FORMAT_JSON:
+		json_dumpf(cmp, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fprintf(out, "\n");
+		return 0;
+	case PCB_FORMAT_MARKDOWN:
+		print_letter(out, cmp, results, 1);
+		return 0;
+	case PCB_FORMAT_EMAIL:
+		m = open_memstream(&text, &size);
+		if (!m)
+			return -1;
+		print_letter(m, cmp, results, 0);
+		fclose(m);
+		pcb_fold(out, text, PCB_LETTER_WIDTH);
+		free(text);
+		return 0;
+	default:
+		context_lines(out, cmp, 0);
+		fprintf(out, "pcpbench compare: %s model, each result against A\n",
+			str(cmp, "model"));
+		results_key(out, cmp, 0);
+		print_text(out, cmp, 0);
+		return 0;
+	}
+}

@@ -1,0 +1,184 @@
+#!/bin/bash
+# compare and the cover-letter formats: two quick runs of the default
+# scenario (one with another nr_pages), a pcp run, and fixtures made from
+# them with run means set by hand (clearly not measurements) for the
+# significance marks; bad inputs exit 2 with nothing on stdout.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+expect_rc() {
+	local want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
+}
+# exit 2, a message on stderr, nothing on stdout
+expect_refused() {
+	expect_rc 2 "$@"
+	[ ! -s "$tmp/out" ] && ok || bad "$* wrote to stdout: $(head -3 "$tmp/out")"
+	[ -s "$tmp/err" ] && ok || bad "$* gave no message"
+}
+no_line_over_72() {
+	local long
+	long=$(awk 'length > 72' "$tmp/out")
+	[ -z "$long" ] && ok || bad "$1: lines over 72 columns: $long"
+}
+
+cd "$src" || exit 1
+quick=(run --quick --set run.duration_ms=50 --set run.warmup_ms=10)
+
+expect_rc 0 "$pcpbench" compare --help
+grep -q "^usage: pcpbench compare" "$tmp/out" && ok || bad "compare --help has no usage line"
+grep -q "compare A B" <("$pcpbench" --help) && ok || bad "pcpbench --help does not name compare"
+
+expect_rc 0 "$pcpbench" "${quick[@]}" --out "$tmp/a" scenarios/default.scn
+expect_rc 0 "$pcpbench" "${quick[@]}" --set workload.nr_pages=2 --out "$tmp/b" scenarios/default.scn
+expect_rc 0 "$pcpbench" "${quick[@]}" --set run.designs=local_lock,spinlock --out "$tmp/p" \
+	scenarios/pcp-designs.scn
+a=$(ls -d "$tmp"/a/default-*) b=$(ls -d "$tmp"/b/default-*) p=$(ls -d "$tmp"/p/pcp-designs-*)
+[ -f "$a/result.json" ] && [ -f "$b/result.json" ] && [ -f "$p/result.json" ] && ok ||
+	{ bad "the quick runs wrote no results"; echo "$pass passed, $fail failed"; exit 1; }
+
+# text: every design and function, a Diff block each, the legend, what differs first
+expect_rc 0 "$pcpbench" compare "$a" "$b/result.json"
+for design in local_lock spinlock; do
+	grep -q "^$design  *A Average clk  *B Average clk" "$tmp/out" && ok ||
+		bad "no means block for $design: $(cat "$tmp/out")"
+	grep -q "^$design: B - A  *Diff (cycles)  *Diff %" "$tmp/out" && ok ||
+		bad "no Diff block for $design"
+done
+for fn in consume_stock refill_stock; do
+	[ "$(grep -c "^$fn:" "$tmp/out")" -eq 4 ] && ok || bad "$fn not in every block"
+done
+grep -q "^\* the difference from A is significant at 95%: Welch's t-test" "$tmp/out" && ok ||
+	bad "no significance legend"
+head -1 "$tmp/out" | grep -qx "context differs: workload.nr_pages: 1 | 2" && ok ||
+	bad "the settings' difference is not first: $(head -2 "$tmp/out")"
+grep -q "context differs: workload.memcgs" "$tmp/out" && bad "a setting both share is listed" || ok
+
+# csv: the header, one row a design x config x function x result, result 0 without a diff
+expect_rc 0 "$pcpbench" compare --format csv "$a" "$b"
+head -1 "$tmp/out" | grep -qx "design,config,function,result,label,avg_cycles,stddev,runs,diff_cycles,diff_pct,significant,test" &&
+	ok || bad "csv header: $(head -1 "$tmp/out")"
+nfn=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["functions"]))' "$a/result.json")
+[ "$(($(wc -l <"$tmp/out") - 1))" -eq $((2 * nfn)) ] && ok || bad "csv has $(wc -l <"$tmp/out") lines for $nfn functions x 2"
+awk -F, 'NR > 1 && $4 == 0 && ($9 != "" || $10 != "" || $11 != "" || $12 != "") { exit 1 }' "$tmp/out" &&
+	ok || bad "the baseline's csv rows carry a diff"
+awk -F, 'NR > 1 && $4 == 1 && (($11 != 0 && $11 != 1) || $12 != "welch" || $9 == "") { exit 1 }' \
+	"$tmp/out" && ok || bad "csv diff rows: $(cat "$tmp/out")"
+awk -F, -v l="$(basename "$a")" 'NR > 1 && $4 == 0 && $5 != l { exit 1 }' "$tmp/out" && ok ||
+	bad "a directory's label is not its name"
+
+# json parses and holds the same rows and the context differences
+expect_rc 0 "$pcpbench" compare --format json "$a" "$b"
+python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "compare json does not parse"
+python3 - "$tmp/out" "$nfn" <<'PY' && ok || bad "compare json content"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["format"] == "pcpbench-compare-1"
+assert len(c["rows"]) == 2 * int(sys.argv[2])
+assert {"key": "workload.nr_pages", "values": ["1", "2"]} in c["context_differences"]
+assert all(r["diff_pct"] is None for r in c["rows"] if r["result"] == 0)
+PY
+
+# markdown: table rows
+expect_rc 0 "$pcpbench" compare --format markdown "$a" "$b"
+grep -q "^| consume_stock | [0-9.]* ± [0-9.]* | [0-9.]* ± [0-9.]* | -*[0-9.]* | " "$tmp/out" && ok ||
+	bad "markdown has no table rows: $(cat "$tmp/out")"
+grep -q "^|---|---:|" "$tmp/out" && ok || bad "markdown table has no header rule"
+
+# email: 72 columns, the Test System block, the method, the commands
+expect_rc 0 "$pcpbench" compare --format email "$a" "$b" "$a"
+no_line_over_72 "compare email"
+for word in "^Test System" "  CPU model: " "  TSC frequency: " "^Method" "  timing: batch" \
+	    "  subtracted: " "^To reproduce:" "  B: .*pcpbench run --quick" "default.scn" \
+	    "context differs: workload.nr_pages: 1 | 2 | 1" "^\* the difference from A"; do
+	grep -q -- "$word" "$tmp/out" && ok || bad "compare email lacks '$word'"
+done
+expect_rc 0 "$pcpbench" report --format email "$p"
+no_line_over_72 "report email"
+for word in "^Test System" "  NUMA nodes: " "^Method" "  runs: 2 of 5 ms" \
+	    "^spinlock burst=1 - local_lock burst=1  *Diff" "^To reproduce:" "pcp-designs.scn"; do
+	grep -q -- "$word" "$tmp/out" && ok || bad "report email lacks '$word'"
+done
+expect_rc 0 "$pcpbench" report --format markdown "$a"
+grep -q "^### Test System" "$tmp/out" && grep -q "^- timing: batch" "$tmp/out" && ok ||
+	bad "report markdown: $(head -20 "$tmp/out")"
+expect_rc 2 "$pcpbench" report --format csv "$a"
+expect_rc 2 "$pcpbench" report --raw --format email "$a"
+
+# a sweep's rows are matched by configuration
+expect_rc 0 "$pcpbench" compare --format csv "$p" "$p"
+grep -q "^spinlock,burst=32,free_unref_page,1,.*,0.0000,0.0000,0,welch$" "$tmp/out" && ok ||
+	bad "sweep rows by config: $(cat "$tmp/out")"
+
+# bad input: exit 2, nothing on stdout
+mkdir "$tmp/empty"
+head -c 400 "$a/result.json" > "$tmp/cut.json"
+sed 's/"pcpbench-result-1"/"pcpbench-result-0"/' "$a/result.json" > "$tmp/other-format.json"
+expect_refused "$pcpbench" compare "$a" "$tmp/empty"
+grep -q "$tmp/empty: no result.json" "$tmp/err" && ok || bad "empty dir message: $(cat "$tmp/err")"
+expect_refused "$pcpbench" compare "$a" "$tmp/cut.json"
+grep -q "cut.json:[0-9]*:" "$tmp/err" && ok || bad "truncated message: $(cat "$tmp/err")"
+expect_refused "$pcpbench" compare "$a" "$p"
+grep -q "pcp model.*memcg model" "$tmp/err" && ok || bad "model message: $(cat "$tmp/err")"
+expect_refused "$pcpbench" compare "$a" "$tmp/no-such-result"
+expect_refused "$pcpbench" compare "$tmp/other-format.json" "$a"
+grep -q "other-format.json: format \"pcpbench-result-0\"" "$tmp/err" && ok ||
+	bad "format message: $(cat "$tmp/err")"
+expect_refused "$pcpbench" compare "$a"
+expect_refused "$pcpbench" compare --format xml "$a" "$b"
+expect_refused "$pcpbench" compare --no-such-option "$a" "$b"
+
+# fixtures: A's result with run means set by hand, every function alike
+fixture() {	# NAME RUNS MEAN [DROP-FUNCTION]
+	mkdir -p "$tmp/$1"
+	python3 - "$a/result.json" "$tmp/$1/result.json" "$2" "$3" "${4:-}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs, mean, drop = int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+for f in r["functions"]:
+    means = [mean + 0.1 * ((i % 3) - 1) for i in range(runs)]
+    f["runs"] = [{"avg_cycles": m, "raw_avg_cycles": m + 40, "calls": 1000, "interrupted": 0}
+                 for m in means]
+    f["avg_cycles"] = sum(means) / runs
+r["functions"] = [f for f in r["functions"] if f["function"] != drop or f["design"] != "spinlock"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+fixture base 3 10
+fixture far 3 20
+fixture same 3 10
+fixture base9 9 10
+fixture far9 9 10.5
+fixture short 3 10 refill_stock
+expect_rc 0 "$pcpbench" compare "$tmp/base" "$tmp/far"
+[ "$(grep -c '  \*100\.00%\*$' "$tmp/out")" -eq 4 ] && ok || bad "far apart not marked: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" compare "$tmp/base" "$tmp/same"
+grep -q '\*[-0-9.]*%\*' "$tmp/out" && bad "identical marked: $(cat "$tmp/out")" || ok
+[ "$(grep -c '   0\.00%$' "$tmp/out")" -eq 4 ] && ok || bad "identical: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" compare --format csv "$tmp/base9" "$tmp/far9" "$tmp/base9"
+[ "$(grep -c ',1,far9,.*,1,mann-whitney$' "$tmp/out")" -eq 4 ] && ok ||
+	bad "9 runs each: not Mann-Whitney, or not marked: $(cat "$tmp/out")"
+[ "$(grep -c ',2,base9,.*,0,mann-whitney$' "$tmp/out")" -eq 4 ] && ok ||
+	bad "9 runs each, identical: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" compare "$tmp/base9" "$tmp/far9"
+grep -q "^\* the difference from A is significant at 95%: Mann-Whitney U" "$tmp/out" && ok ||
+	bad "Mann-Whitney legend: $(tail -2 "$tmp/out")"
+expect_rc 0 "$pcpbench" compare "$tmp/base" "$tmp/short"
+grep -qx "missing: spinlock refill_stock: not in B" "$tmp/out" && ok ||
+	bad "a row B lacks is not listed: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" compare --format json "$tmp/short" "$tmp/base"
+python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))["missing"]; assert m == [{"design": "spinlock", "config": "", "function": "refill_stock", "result": 0, "label": "short"}], m' \
+	"$tmp/out" && ok || bad "json missing: $(cat "$tmp/out")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
