@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
- * Subcommands: info, list, run, report, calibrate, cpus (cmd_*.c).
+ * Subcommands: info, list, run, report, plot, calibrate, cpus (cmd_*.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +105,8 @@ int main(int argc, char **argv)
 		free(command);
 	} else if (!strcmp(argv[0], "report"))
 		rc = cmd_report(argc, argv);
+	else if (!strcmp(argv[0], "plot"))
+		rc = cmd_plot(argc, argv);
 	else if (!strcmp(argv[0], "info"))
 		rc = cmd_info(argc, argv, topo_spec);
 	else if (!strcmp(argv[0], "list"))
