@@ -98,17 +98,33 @@ static int cmp_x(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
-static int distinct_x(const struct lines *l)
+static int cmp_double(const void *a, const void *b)
+{
+	const double *p = a, *q = b;
+
+	return (*p > *q) - (*p < *q);
+}
+
+/* the distinct x values of every line, sorted, into xs (l->np long); how many */
+static int sorted_x(const struct lines *l, double *xs)
 {
 	int n = 0;
 
-	for (int i = 0; i < l->np; i++) {
-		int seen = 0;
+	for (int i = 0; i < l->np; i++)
+		xs[i] = l->p[i].x;
+	qsort(xs, l->np, sizeof(*xs), cmp_double);
+	for (int i = 0; i < l->np; i++)
+		if (!n || xs[n - 1] != xs[i])
+			xs[n++] = xs[i];
+	return n;
+}
 
-		for (int j = 0; j < i && !seen; j++)
-			seen = l->p[j].x == l->p[i].x;
-		n += !seen;
-	}
+static int distinct_x(const struct lines *l)
+{
+	double *xs = malloc((l->np + 1) * sizeof(*xs));
+	int n = xs ? sorted_x(l, xs) : 0;
+
+	free(xs);
 	return n;
 }
 
@@ -118,28 +134,28 @@ static int distinct_x(const struct lines *l)
  */
 static int write_lines(FILE *f, struct lines *l)
 {
+	double *xs = malloc((l->np + 1) * sizeof(*xs));
+	int nx;
+
+	if (!xs)
+		return -1;
+	nx = sorted_x(l, xs);
 	qsort(l->p, l->np, sizeof(*l->p), cmp_x);
 	for (int s = 0; s < l->ns; s++) {
 		put_label(f, l->name[s]);
 		fputc('\n', f);
 		for (int i = 0; i < l->np; i++) {
-			int rank = 0;
+			double *at;
 
 			if (l->p[i].s != s)
 				continue;
-			for (int j = 0; j < l->np; j++) {
-				int seen = 0;
-
-				if (!(l->p[j].x < l->p[i].x))
-					continue;
-				for (int k = 0; k < j && !seen; k++)
-					seen = l->p[k].x == l->p[j].x;
-				rank += !seen;
-			}
-			fprintf(f, "%.10g\t%.10g\t%.10g\t%d\n", l->p[i].x, l->p[i].y, l->p[i].e, rank);
+			at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), cmp_double);
+			fprintf(f, "%.10g\t%.10g\t%.10g\t%d\n", l->p[i].x, l->p[i].y, l->p[i].e,
+				(int)(at - xs));
 		}
 		fputs("\n\n", f);
 	}
+	free(xs);
 	return l->ns;
 }
 
@@ -506,9 +522,9 @@ static int multi_memcg_data(json_t *result, const char *dir, struct pcb_plot_set
 		}
 		/* three figures in one file: gnuplot's index counts blocks across them */
 		ns = write_lines(f, &gain);
-		write_lines(f, &stock);
-		write_lines(f, &atom);
-		set->plot[set->n - 1].series = ns + stock.ns + atom.ns;
+		/* -1 (out of memory) in any makes pcb_plot_close() fail */
+		set->plot[set->n - 1].series = ns < 0 || write_lines(f, &stock) < 0 ||
+			write_lines(f, &atom) < 0 ? -1 : ns + stock.ns + atom.ns;
 		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
 			 "ngain=%d; nstock=%d", ns, stock.ns);
 		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),

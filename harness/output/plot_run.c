@@ -43,8 +43,9 @@ int pcb_plot_close(struct pcb_plot_set *set, FILE *f, char *err, size_t errlen)
 {
 	int bad = ferror(f);
 
-	if (fclose(f) || bad) {
-		snprintf(err, errlen, "%s.dat: %s", set->plot[set->n - 1].name, strerror(errno));
+	if (fclose(f) || bad || set->plot[set->n - 1].series < 0) {
+		snprintf(err, errlen, "%s.dat: %s", set->plot[set->n - 1].name,
+			 bad || set->plot[set->n - 1].series >= 0 ? strerror(errno) : "out of memory");
 		return -1;
 	}
 	/* a figure with nothing to draw is not drawn; its data file stays for a look */
