@@ -71,10 +71,14 @@ static json_t *load_result(const char *dir)
 			die_usage("%s:%d: %s", path, jerr.line, jerr.text);
 		die_usage("%s: %s", path, jerr.text);
 	}
-	if (strcmp(json_string_value(json_object_get(r, "format")) ?: "", PCB_RESULT_FORMAT))
+	if (strcmp(json_string_value(json_object_get(r, "format")) ?: "", PCB_RESULT_FORMAT)) {
+		json_decref(r);
 		die_usage("%s: not a %s file", path, PCB_RESULT_FORMAT);
-	if (pcb_result_check(r, err, sizeof(err)) < 0)
+	}
+	if (pcb_result_check(r, err, sizeof(err)) < 0) {
+		json_decref(r);
 		die_usage("%s: %s", path, err);
+	}
 	return r;
 }
 
@@ -115,7 +119,11 @@ static int collect(const char *dir, int depth, int root)
 
 		snprintf(path, sizeof(path), "%s/nodes.csv", dir);
 		t->nodes = pcb_csv_load(path, PCB_NODES_HEADER, err, sizeof(err));
-		if (!t->nodes || pcb_plot_nodes_check(t->nodes, err, sizeof(err)) < 0)
+		if (t->nodes && pcb_plot_nodes_check(t->nodes, err, sizeof(err)) < 0) {
+			pcb_csv_free(t->nodes);
+			t->nodes = NULL;
+		}
+		if (!t->nodes)
 			die_usage("%s", err);
 		/* each node<N>/ is a result of its own */
 		return 1 + collect_under(dir, depth, root);
@@ -301,14 +309,18 @@ static int plot_compare(const char *file, const char *out)
 {
 	char dir[PATH_MAX], name[128], tmp[PATH_MAX + 32], err[8192];
 	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	struct pcb_plot_set *set = calloc(1, sizeof(*set));
+	struct pcb_plot_set *set = NULL;
 	struct pcb_plot_env env;
 	struct pcb_csv *csv;
 	size_t len;
 	int rc = 0;
 
 	csv = pcb_csv_load(file, PCB_COMPARE_HEADER, err, sizeof(err));
-	if (!csv || pcb_plot_compare_check(csv, err, sizeof(err)) < 0)
+	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
+		pcb_csv_free(csv);
+		csv = NULL;
+	}
+	if (!csv)
 		die_usage("%s", err);
 	if (out)
 		snprintf(dir, sizeof(dir), "%s", out);
@@ -325,13 +337,19 @@ static int plot_compare(const char *file, const char *out)
 			*c = '_';
 	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		pcb_csv_free(csv);
 		return EXIT_RUNTIME;
 	}
-	if (out && mkdir(out, 0777) && errno != EEXIST)
+	if (out && mkdir(out, 0777) && errno != EEXIST) {
+		pcb_csv_free(csv);
 		die_usage("%s: %s", out, strerror(errno));
+	}
 	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", dir);
+	set = calloc(1, sizeof(*set));
 	if (!set || !mkdtemp(tmp)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		pcb_csv_free(csv);
+		free(set);
 		return EXIT_RUNTIME;
 	}
 	if (pcb_plot_compare_data(csv, name, tmp, set, err, sizeof(err)) < 0 ||
@@ -367,7 +385,7 @@ int cmd_plot(int argc, char **argv)
 {
 	const char *compare = NULL, *out = NULL;
 	struct pcb_plot_env env;
-	int named = 0, failed = 0;
+	int named = 0, failed = 0, no_env = 0;
 	char err[8192];
 
 	if (wants_help(argc, argv, plot_usage))
@@ -404,11 +422,12 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_RUNTIME;
+		failed = no_env = 1;
 	}
-	for (int i = 0; i < nr_targets; i++)
+	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
+	for (int i = 0; !no_env && i < nr_targets; i++)
 		failed |= plot_target(&env, &targets[i]) < 0;
-	for (int r = 0; r < nr_roots; r++)
+	for (int r = 0; !failed && r < nr_roots; r++)
 		failed |= write_root_index(r) < 0;
 	for (int i = 0; i < nr_targets; i++) {
 		json_decref(targets[i].result);
