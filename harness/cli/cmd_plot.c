@@ -329,7 +329,9 @@ static int plot_compare(const char *file, const char *out)
 			 base == file ? "." : file);
 	if (!*dir)
 		strcpy(dir, "/");
-	len = strcspn(base, ".");
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".csv"))
+		len -= 4;
 	snprintf(name, sizeof(name), "%.*s", (int)(len ? len : 1), len ? base : "compare");
 	for (char *c = name; *c; c++)
 		if (!(*c == '-' || *c == '_' || (*c >= '0' && *c <= '9') ||

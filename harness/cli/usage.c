@@ -82,7 +82,7 @@ const char plot_usage[] =
 	"\n"
 	"  --compare FILE.csv  compare's CSV: Diff % a function, a bar a design and\n"
 	"                      result, * on the significant ones, as DIR/NAME.svg\n"
-	"                      and .png for FILE NAME.csv\n"
+	"                      and .png (data in NAME.dat) for FILE NAME.csv\n"
 	"  --out DIR           where --compare writes (default FILE's directory)\n"
 	"\n"
 	"Needs gnuplot (PCPBENCH_GNUPLOT names another) and the scripts of plots/\n"
