@@ -7,7 +7,8 @@ set key autotitle columnheader
 set key outside right top
 set style fill solid 0.7 border -1
 set ylabel "cycles per call"
-set yrange [0:*]
+set yrange [-1e18 < * < 0 : *]
+set xzeroaxis linetype -1
 set grid ytics
 set xtics rotate by -25
 set bmargin 6
