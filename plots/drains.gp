@@ -1,15 +1,11 @@
-# drain_all_stock() cycles against the stocks it walks, one line per design
-# (seed 000's drain table). gnuplot -e "dir='RESULT_DIR'" plots/drains.gp
-if (!exists("dir")) dir = "."
-set datafile separator ","
-set terminal pngcairo size 900,600 noenhanced
-set output dir."/drains.png"
-set title "drain_all_stock(): cycles per call against stocks"
-set xlabel "stocks (CPUs)"
-set ylabel "cycles"
+# Drain cost against the stocks it walks, a line a design (seed 000's
+# drain_all_stock() table), log-log. NAME.dat: a block a line, its title
+# first, then stocks, mean cycles per drain, stddev.
+load scripts.'/common.gp'
 set logscale xy
+set xlabel "stocks holding charges"
+set ylabel "cycles per drain"
 set grid
 set key top left
-designs = system("tail -n +2 ".dir."/drains.csv | cut -d, -f2 | awk '!seen[$0]++' | tr '\\n' ' '")
-plot for [d in designs] sprintf("< awk -F, '$2 == \"%s\"' %s/drains.csv", d, dir) \
-     using 3:5:6 with yerrorlines title d
+set offsets graph 0.03, graph 0.03, 0, 0
+plot for [i=0:n-1] dat index i using 1:2:3 with yerrorlines title columnheader(1)

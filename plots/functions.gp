@@ -1,17 +1,20 @@
-# Cycles per call of every design and function, with the standard deviation
-# of the run means. gnuplot -e "dir='RESULT_DIR'" plots/functions.gp
-if (!exists("dir")) dir = "."
-set datafile separator ","
-set terminal pngcairo size 1200,600 noenhanced
-set output dir."/functions.png"
-set title "cycles per call (mean of run means, +/- stddev)"
-set ylabel "cycles"
-set style fill solid 0.5 border -1
-set boxwidth 0.7
-set xtics rotate by -40 font ",9"
-set yrange [0:*]
-set offsets 0.6, 0.6, 0, 0
-set bmargin 12
+# Cycles per call (seed 000's 2.2 tables): functions on the axis, a bar a
+# design, the error bar the standard deviation of the run means.
+# NAME.dat: a row a function, then each design's mean and stddev.
+w = 1000
+load scripts.'/common.gp'
+set key autotitle columnheader
+set key outside right top
+set style fill solid 0.7 border -1
+set ylabel "cycles per call"
+set yrange [-1e18 < * < 0 : *]
+set xzeroaxis linetype -1
 set grid ytics
-plot dir."/functions.csv" every ::1 using 0:4:5:xtic(stringcolumn(1)." ".stringcolumn(2)) \
-     with boxerrorbars notitle
+set xtics rotate by -25
+set bmargin 6
+bw = 0.8 / n
+set boxwidth bw absolute
+set offsets 0.5, 0.5, 0, 0
+plot for [i=1:n] dat using ($0 + (i - 1 - (n - 1) / 2.0) * bw):(column(2 * i)):(column(2 * i + 1)) \
+	with boxerrorbars title columnheader(2 * i), \
+     dat using 0:(NaN):xtic(1) notitle

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
- * Subcommands: info, list, run, report, compare, calibrate, cpus (cmd_*.c).
+ * Subcommands: info, list, run, report, compare, plot, calibrate, cpus (cmd_*.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,6 +107,8 @@ int main(int argc, char **argv)
 		rc = cmd_report(argc, argv);
 	else if (!strcmp(argv[0], "compare"))
 		rc = cmd_compare(argc, argv);
+	else if (!strcmp(argv[0], "plot"))
+		rc = cmd_plot(argc, argv);
 	else if (!strcmp(argv[0], "info"))
 		rc = cmd_info(argc, argv, topo_spec);
 	else if (!strcmp(argv[0], "list"))

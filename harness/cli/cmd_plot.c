@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot: every figure of every result under results/ (or of the results
+ * named), drawn by gnuplot into RESULT/plots/ with an index.html there and
+ * one over each directory of results; a per-node run's heat maps from its
+ * nodes.csv; compare's CSV as Diff % bars. Every input is read and checked
+ * before anything is written; each plots/ is built under a temporary name
+ * and renamed into place.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../output/plot.h"
+#include "../output/result.h"
+#include "cli.h"
+
+#define MAX_TARGETS 4096
+#define MAX_DEPTH 4
+
+struct target {
+	char dir[PATH_MAX];
+	json_t *result;			/* a result directory */
+	struct pcb_csv *nodes;		/* a per-node run's directory */
+	struct pcb_plot_set *set;
+	int root;			/* which collection named it, -1 for none */
+};
+
+static struct target targets[MAX_TARGETS];
+static int nr_targets;
+static char roots[64][PATH_MAX];
+static int nr_roots;
+
+static int is_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static struct target *new_target(const char *dir, int root)
+{
+	struct target *t;
+
+	if (nr_targets == MAX_TARGETS)
+		die_usage("plot: more than %d results", MAX_TARGETS);
+	t = &targets[nr_targets++];
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->root = root;
+	return t;
+}
+
+/* result.json loaded and checked as report checks it; exit 2 naming the file */
+static json_t *load_result(const char *dir)
+{
+	char path[PATH_MAX + 16], err[512];
+	json_error_t jerr;
+	json_t *r;
+
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	r = json_load_file(path, 0, &jerr);
+	if (!r) {
+		if (jerr.line > 0)
+			die_usage("%s:%d: %s", path, jerr.line, jerr.text);
+		die_usage("%s: %s", path, jerr.text);
+	}
+	if (strcmp(json_string_value(json_object_get(r, "format")) ?: "", PCB_RESULT_FORMAT)) {
+		json_decref(r);
+		die_usage("%s: not a %s file", path, PCB_RESULT_FORMAT);
+	}
+	if (pcb_result_check(r, err, sizeof(err)) < 0) {
+		json_decref(r);
+		die_usage("%s: %s", path, err);
+	}
+	return r;
+}
+
+static int collect(const char *dir, int depth, int root);
+
+static int collect_under(const char *dir, int depth, int root)
+{
+	struct dirent **ents;
+	int n, found = 0;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		die_usage("%s: %s", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		snprintf(sub, sizeof(sub), "%s/%s", dir, ents[i]->d_name);
+		if (ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "plots") &&
+		    !stat(sub, &st) && S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
+			found += collect(sub, depth + 1, root);
+		free(ents[i]);
+	}
+	free(ents);
+	return found;
+}
+
+/* the results in or under dir; how many */
+static int collect(const char *dir, int depth, int root)
+{
+	if (is_file(dir, "result.json")) {
+		new_target(dir, root)->result = load_result(dir);
+		return 1;
+	}
+	if (is_file(dir, "nodes.csv")) {
+		char path[PATH_MAX + 16], err[4600];
+		struct target *t = new_target(dir, root);
+
+		snprintf(path, sizeof(path), "%s/nodes.csv", dir);
+		t->nodes = pcb_csv_load(path, PCB_NODES_HEADER, err, sizeof(err));
+		if (t->nodes && pcb_plot_nodes_check(t->nodes, err, sizeof(err)) < 0) {
+			pcb_csv_free(t->nodes);
+			t->nodes = NULL;
+		}
+		if (!t->nodes)
+			die_usage("%s", err);
+		/* each node<N>/ is a result of its own */
+		return 1 + collect_under(dir, depth, root);
+	}
+	return collect_under(dir, depth, root);
+}
+
+static void add_argument(const char *arg)
+{
+	const char *slash = strrchr(arg, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (stat(arg, &st))
+		die_usage("%s: %s", arg, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s", arg);
+	if (S_ISREG(st.st_mode)) {
+		/* RESULT/result.json names RESULT */
+		if (strcmp(slash ? slash + 1 : arg, "result.json"))
+			die_usage("%s: not a result directory or result.json", arg);
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - arg) : 1,
+			 slash ? arg : ".");
+		if (!*dir)
+			strcpy(dir, "/");
+	} else if (!S_ISDIR(st.st_mode)) {
+		die_usage("%s: not a result directory or result.json", arg);
+	}
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = 0;
+	if (is_file(dir, "result.json") || is_file(dir, "nodes.csv")) {
+		collect(dir, 0, -1);
+		return;
+	}
+	if (nr_roots == 64)
+		die_usage("plot: more than 64 directories of results");
+	snprintf(roots[nr_roots], PATH_MAX, "%s", dir);
+	if (!collect(dir, 0, nr_roots))
+		die_usage("%s: no result in it (no result.json or nodes.csv in it or its "
+			  "subdirectories)", arg);
+	nr_roots++;
+}
+
+static void remove_flat(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX + 300];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* tmp (complete) becomes final; what final held goes */
+static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
+{
+	char old[PATH_MAX + 16];
+	struct stat st;
+
+	if (!stat(final, &st)) {
+		snprintf(old, sizeof(old), "%s-old", tmp);
+		if (rename(final, old)) {
+			snprintf(err, errlen, "%s: %s", final, strerror(errno));
+			return -1;
+		}
+		if (rename(tmp, final)) {
+			snprintf(err, errlen, "%s: %s", final, strerror(errno));
+			rename(old, final);
+			return -1;
+		}
+		remove_flat(old);
+		return 0;
+	}
+	if (rename(tmp, final)) {
+		snprintf(err, errlen, "%s: %s", final, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int plot_target(const struct pcb_plot_env *env, struct target *t)
+{
+	char tmp[PATH_MAX + 32], final[PATH_MAX + 16], err[8192], heading[PATH_MAX + 256];
+	int rc;
+
+	t->set = calloc(1, sizeof(*t->set));
+	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", t->dir);
+	if (!t->set || !mkdtemp(tmp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		return -1;
+	}
+	if (t->result) {
+		snprintf(heading, sizeof(heading), "%s (%s)", t->dir,
+			 json_string_value(json_object_get(json_object_get(t->result, "scenario"),
+							   "name")) ?: "?");
+		rc = pcb_plot_result_data(t->result, tmp, t->set, err, sizeof(err));
+	} else {
+		snprintf(heading, sizeof(heading), "%s (per node)", t->dir);
+		rc = pcb_plot_nodes_data(t->nodes, tmp, t->set, err, sizeof(err));
+	}
+	snprintf(final, sizeof(final), "%s/plots", t->dir);
+	if (rc < 0 || pcb_plot_render(env, t->set, tmp, heading, err, sizeof(err)) < 0 ||
+	    swap_in(tmp, final, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
+		remove_flat(tmp);
+		return -1;
+	}
+	printf("%s/index.html:", final);
+	for (int i = 0; i < t->set->n; i++)
+		printf(" %s", t->set->plot[i].name);
+	printf("\n");
+	return 0;
+}
+
+static void html(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '<' || *s == '>' || *s == '&' || *s == '"')
+			fprintf(f, "&#%d;", *s);
+		else
+			fputc(*s, f);
+}
+
+/* root/index.html: every result under root with its figures */
+static int write_root_index(int r)
+{
+	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+	size_t rl = strlen(roots[r]);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/index.html", roots[r]);
+	snprintf(tmp, sizeof(tmp), "%s/.index.html-%d", roots[r], (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pcpbench plots"
+	      "</title></head>\n<body>\n<h1>pcpbench plots: ", f);
+	html(f, roots[r]);
+	fputs("</h1>\n", f);
+	for (int i = 0; i < nr_targets; i++) {
+		struct target *t = &targets[i];
+		const char *rel = t->dir + rl + 1;
+
+		if (t->root != r || !t->set)
+			continue;
+		fputs("<h2><a href=\"", f);
+		html(f, rel);
+		fputs("/plots/index.html\">", f);
+		html(f, rel);
+		fputs("</a></h2>\n<p>", f);
+		for (int k = 0; k < t->set->n; k++) {
+			fputs("<a href=\"", f);
+			html(f, rel);
+			fprintf(f, "/plots/%s.svg\"><img src=\"", t->set->plot[k].name);
+			html(f, rel);
+			fprintf(f, "/plots/%s.svg\" alt=\"%s\" width=\"480\"></a>\n",
+				t->set->plot[k].name, t->set->plot[k].name);
+		}
+		fputs("</p>\n", f);
+	}
+	fputs("</body></html>\n", f);
+	if ((ferror(f) | fclose(f)) || rename(tmp, path)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	printf("%s\n", path);
+	return 0;
+}
+
+/* compare's CSV: DIR/NAME.svg, .png and .dat for FILE NAME.csv */
+static int plot_compare(const char *file, const char *out)
+{
+	char dir[PATH_MAX], name[128], tmp[PATH_MAX + 32], err[8192];
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	struct pcb_plot_set *set = NULL;
+	struct pcb_plot_env env;
+	struct pcb_csv *csv;
+	size_t len;
+	int rc = 0;
+
+	csv = pcb_csv_load(file, PCB_COMPARE_HEADER, err, sizeof(err));
+	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
+		pcb_csv_free(csv);
+		csv = NULL;
+	}
+	if (!csv)
+		die_usage("%s", err);
+	if (out)
+		snprintf(dir, sizeof(dir), "%s", out);
+	else
+		snprintf(dir, sizeof(dir), "%.*s", base == file ? 1 : (int)(base - file - 1),
+			 base == file ? "." : file);
+	if (!*dir)
+		strcpy(dir, "/");
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".csv"))
+		len -= 4;
+	snprintf(name, sizeof(name), "%.*s", (int)(len ? len : 1), len ? base : "compare");
+	for (char *c = name; *c; c++)
+		if (!(*c == '-' || *c == '_' || (*c >= '0' && *c <= '9') ||
+		      ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
+			*c = '_';
+	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		pcb_csv_free(csv);
+		return EXIT_RUNTIME;
+	}
+	if (out && mkdir(out, 0777) && errno != EEXIST) {
+		pcb_csv_free(csv);
+		die_usage("%s: %s", out, strerror(errno));
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", dir);
+	set = calloc(1, sizeof(*set));
+	if (!set || !mkdtemp(tmp)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		pcb_csv_free(csv);
+		free(set);
+		return EXIT_RUNTIME;
+	}
+	if (pcb_plot_compare_data(csv, name, tmp, set, err, sizeof(err)) < 0 ||
+	    pcb_plot_render(&env, set, tmp, file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		rc = EXIT_RUNTIME;
+	}
+	for (int i = 0; !rc && i < set->n; i++) {
+		static const char *const ext[] = { "svg", "png", "dat" };
+
+		for (int k = 0; k < 3 && !rc; k++) {
+			char from[PATH_MAX + 200], to[PATH_MAX + 200];
+
+			snprintf(from, sizeof(from), "%s/%s.%s", tmp, set->plot[i].name, ext[k]);
+			snprintf(to, sizeof(to), "%s/%s.%s", dir, set->plot[i].name, ext[k]);
+			if (rename(from, to)) {
+				fprintf(stderr, "%s: %s: %s\n", prog, to, strerror(errno));
+				rc = EXIT_RUNTIME;
+			} else if (k < 2) {
+				printf("%s\n", to);
+			}
+		}
+	}
+	if (!rc && !set->n)
+		fprintf(stderr, "%s: %s: no result to compare with the baseline\n", prog, file);
+	remove_flat(tmp);
+	pcb_csv_free(csv);
+	free(set);
+	return rc;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *compare = NULL, *out = NULL;
+	struct pcb_plot_env env;
+	int named = 0, failed = 0, no_env = 0;
+	char err[8192];
+
+	if (wants_help(argc, argv, plot_usage))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--compare") || !strcmp(argv[i], "--out")) {
+			if (i + 1 >= argc)
+				die_usage("plot: %s needs a file (see pcpbench plot --help)", argv[i]);
+			*(argv[i][2] == 'c' ? &compare : &out) = argv[i + 1];
+			i++;
+		} else if (argv[i][0] == '-') {
+			die_usage("plot: unknown argument '%s' (see pcpbench plot --help)", argv[i]);
+		} else {
+			argv[++named] = argv[i];
+		}
+	}
+	if (compare) {
+		if (named)
+			die_usage("plot: --compare takes no RESULT ('%s')", argv[1]);
+		return plot_compare(compare, out);
+	}
+	if (out)
+		die_usage("plot: --out goes with --compare (see pcpbench plot --help)");
+	/* every argument is read and checked before anything is written */
+	for (int i = 1; i <= named; i++)
+		add_argument(argv[i]);
+	if (!named) {
+		struct stat st;
+
+		if (stat("results", &st) || !S_ISDIR(st.st_mode))
+			die_usage("plot: no results/ here (run from the checkout's top, or name "
+				  "RESULT directories)");
+		add_argument("results");
+	}
+	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		failed = no_env = 1;
+	}
+	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
+	for (int i = 0; !no_env && i < nr_targets; i++)
+		failed |= plot_target(&env, &targets[i]) < 0;
+	for (int r = 0; !failed && r < nr_roots; r++)
+		failed |= write_root_index(r) < 0;
+	for (int i = 0; i < nr_targets; i++) {
+		json_decref(targets[i].result);
+		pcb_csv_free(targets[i].nodes);
+		free(targets[i].set);
+	}
+	return failed ? EXIT_RUNTIME : 0;
+}

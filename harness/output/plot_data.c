@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figures of one result.json, as data blocks for the scripts of plots/: cycles
+ * per function (seed 000's 2.2 tables as grouped bars), drain cost against
+ * stocks (its drain_all_stock() table), contention per drain against the
+ * drain rate and think time (2.3), the isolated worker's interruption
+ * histogram (oslat's buckets), and the multi-slot stock's gain against the
+ * memcgs charged in turn (seed 002). A sweep's values come from each design
+ * row: its "sweep" object where there is one, else its "config" string of
+ * key=value words.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+
+struct pt {
+	int s;
+	double x, y, e;
+};
+
+/* the lines of a figure and their points */
+struct lines {
+	char (*name)[256];
+	int ns, scap;
+	struct pt *p;
+	int np, pcap;
+};
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+/* a label on one data-file line: no tabs or line breaks */
+static void put_label(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static int line_of(struct lines *l, const char *name)
+{
+	for (int i = 0; i < l->ns; i++)
+		if (!strcmp(l->name[i], name))
+			return i;
+	if (l->ns == l->scap) {
+		int cap = l->scap ? 2 * l->scap : 16;
+		void *n = realloc(l->name, cap * sizeof(*l->name));
+
+		if (!n)
+			return -1;
+		l->name = n;
+		l->scap = cap;
+	}
+	snprintf(l->name[l->ns], sizeof(l->name[0]), "%s", name);
+	return l->ns++;
+}
+
+static int add_pt(struct lines *l, const char *name, double x, double y, double e)
+{
+	int s = line_of(l, name);
+
+	if (s < 0)
+		return -1;
+	if (l->np == l->pcap) {
+		int cap = l->pcap ? 2 * l->pcap : 64;
+		void *n = realloc(l->p, cap * sizeof(*l->p));
+
+		if (!n)
+			return -1;
+		l->p = n;
+		l->pcap = cap;
+	}
+	l->p[l->np++] = (struct pt){ s, x, y, e };
+	return 0;
+}
+
+static void lines_free(struct lines *l)
+{
+	free(l->name);
+	free(l->p);
+	memset(l, 0, sizeof(*l));
+}
+
+static int cmp_x(const void *a, const void *b)
+{
+	const struct pt *p = a, *q = b;
+
+	if (p->s != q->s)
+		return p->s - q->s;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double *p = a, *q = b;
+
+	return (*p > *q) - (*p < *q);
+}
+
+/* the distinct x values of every line, sorted, into xs (l->np long); how many */
+static int sorted_x(const struct lines *l, double *xs)
+{
+	int n = 0;
+
+	for (int i = 0; i < l->np; i++)
+		xs[i] = l->p[i].x;
+	qsort(xs, l->np, sizeof(*xs), cmp_double);
+	for (int i = 0; i < l->np; i++)
+		if (!n || xs[n - 1] != xs[i])
+			xs[n++] = xs[i];
+	return n;
+}
+
+static int distinct_x(const struct lines *l)
+{
+	double *xs = malloc((l->np + 1) * sizeof(*xs));
+	int n = xs ? sorted_x(l, xs) : 0;
+
+	free(xs);
+	return n;
+}
+
+/*
+ * One block a line: its title, then "x y err rank" rows by x, where rank
+ * is x's place among every x of the figure (for a categorical axis).
+ */
+static int write_lines(FILE *f, struct lines *l)
+{
+	double *xs = malloc((l->np + 1) * sizeof(*xs));
+	int nx;
+
+	if (!xs)
+		return -1;
+	nx = sorted_x(l, xs);
+	qsort(l->p, l->np, sizeof(*l->p), cmp_x);
+	for (int s = 0; s < l->ns; s++) {
+		put_label(f, l->name[s]);
+		fputc('\n', f);
+		for (int i = 0; i < l->np; i++) {
+			double *at;
+
+			if (l->p[i].s != s)
+				continue;
+			at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), cmp_double);
+			fprintf(f, "%.10g\t%.10g\t%.10g\t%d\n", l->p[i].x, l->p[i].y, l->p[i].e,
+				(int)(at - xs));
+		}
+		fputs("\n\n", f);
+	}
+	free(xs);
+	return l->ns;
+}
+
+static int key_is(const char *k, size_t len, const char *key)
+{
+	const char *dot = memchr(k, '.', len);
+
+	if (dot) {
+		len -= dot + 1 - k;
+		k = dot + 1;
+	}
+	return len == strlen(key) && !strncmp(k, key, len);
+}
+
+/*
+ * The value of sweep key `key` (its last name, "memcgs" for
+ * workload.memcgs) for design row dj, and the row's line name without it:
+ * "local_trylock slots=7" for the row "slots=7 memcgs=12". 0 when absent.
+ */
+static int sweep_value(json_t *dj, const char *key, double *v, char *line, size_t len)
+{
+	json_t *sw = json_object_get(dj, "sweep"), *x;
+	const char *cfg = str(dj, "config"), *k;
+	size_t at;
+	int found = 0;
+
+	at = snprintf(line, len, "%s", str(dj, "design_name"));
+	if (json_is_object(sw)) {
+		json_object_foreach(sw, k, x) {
+			char val[128];
+
+			if (json_is_string(x))
+				snprintf(val, sizeof(val), "%s", json_string_value(x));
+			else
+				snprintf(val, sizeof(val), "%g", json_number_value(x));
+			if (key_is(k, strlen(k), key)) {
+				char *end;
+
+				*v = strtod(val, &end);
+				found = end != val && !*end;
+			} else if (at < len) {
+				const char *dot = strrchr(k, '.');
+
+				at += snprintf(line + at, len - at, " %s=%s", dot ? dot + 1 : k, val);
+			}
+		}
+		return found;
+	}
+	while (*cfg) {
+		size_t w = strcspn(cfg, " "), klen = strcspn(cfg, "=");
+
+		if (klen < w && key_is(cfg, klen, key)) {
+			char val[128], *end;
+
+			snprintf(val, sizeof(val), "%.*s", (int)(w - klen - 1), cfg + klen + 1);
+			*v = strtod(val, &end);
+			found = end != val && !*end;
+		} else if (w && at < len) {
+			at += snprintf(line + at, len - at, " %.*s", (int)w, cfg);
+		}
+		cfg += w;
+		cfg += strspn(cfg, " ");
+	}
+	return found;
+}
+
+static json_t *design_row(json_t *result, const char *label)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(result, "designs"), i, x)
+		if (!strcmp(str(x, "design"), label))
+			return x;
+	return NULL;
+}
+
+/* cycles per call: functions on the axis, a bar a design, the run means' spread */
+static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			  char *err, size_t errlen)
+{
+	json_t *designs = json_object_get(result, "designs");
+	json_t *functions = json_object_get(result, "functions"), *x, *y, *dj;
+	size_t i, j, k;
+	FILE *f;
+
+	if (!json_array_size(functions))
+		return 0;
+	f = pcb_plot_add(set, dir, "functions", "functions", err, errlen);
+	if (!f)
+		return -1;
+	fputs("function", f);
+	json_array_foreach(designs, k, dj) {
+		fputc('\t', f);
+		put_label(f, str(dj, "design"));
+		fputs("\t-", f);
+	}
+	fputc('\n', f);
+	json_array_foreach(functions, i, x) {
+		int seen = 0;
+
+		json_array_foreach(functions, j, y) {
+			if (j >= i)
+				break;
+			seen |= !strcmp(str(x, "function"), str(y, "function"));
+		}
+		if (seen)
+			continue;
+		put_label(f, str(x, "function"));
+		json_array_foreach(designs, k, dj) {
+			json_t *row = NULL;
+
+			json_array_foreach(functions, j, y)
+				if (!strcmp(str(y, "function"), str(x, "function")) &&
+				    !strcmp(str(y, "design"), str(dj, "design")))
+					row = y;
+			if (row)
+				fprintf(f, "\t%.10g\t%.10g", num(row, "avg_cycles"), num(row, "stddev"));
+			else
+				fputs("\t?\t?", f);
+		}
+		fputc('\n', f);
+	}
+	set->plot[set->n - 1].series = json_array_size(designs);
+	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		 "%s: cycles per call (mean of the run means, error bar their stddev)",
+		 str(json_object_get(result, "scenario"), "name"));
+	return pcb_plot_close(set, f, err, errlen);
+}
+
+/* drain cost against the stocks walked, a line a design (seed 000's drain table) */
+static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+		       char *err, size_t errlen)
+{
+	const char *fn = str(json_object_get(result, "scenario"), "drain_function");
+	struct lines l = { 0 };
+	json_t *x;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(result, "drains"), i, x) {
+		json_t *dj = design_row(result, str(x, "design"));
+		char line[256];
+		double v;
+
+		if (!dj || num(x, "count") <= 0 || num(x, "avg_cycles") <= 0 ||
+		    num(x, "stocks") <= 0)
+			continue;
+		sweep_value(dj, "stocks", &v, line, sizeof(line));
+		if (add_pt(&l, line, num(x, "stocks"), num(x, "avg_cycles"), num(x, "stddev")) < 0)
+			rc = -1;
+	}
+	if (!rc && distinct_x(&l) >= 2) {
+		FILE *f = pcb_plot_add(set, dir, "drains", "drains", err, errlen);
+
+		if (!f) {
+			lines_free(&l);
+			return -1;
+		}
+		set->plot[set->n - 1].series = write_lines(f, &l);
+		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+			 "%s(): cycles per drain against stocks", *fn ? fn : "drain");
+		rc = pcb_plot_close(set, f, err, errlen);
+	} else if (rc) {
+		snprintf(err, errlen, "out of memory");
+	}
+	lines_free(&l);
+	return rc;
+}
+
+/* contentions per drain, each side, against a swept drain rate or think time */
+static int contention_data(json_t *result, const char *key, const char *axis,
+			   const char *dir, struct pcb_plot_set *set, char *err, size_t errlen)
+{
+	json_t *cont = json_object_get(result, "contention"), *dj, *x;
+	struct lines l = { 0 };
+	double xmin = INFINITY;
+	size_t i, j;
+	int rc = 0;
+
+	if (!json_is_array(cont))
+		return 0;
+	json_array_foreach(json_object_get(result, "designs"), i, dj) {
+		double v, drains = num(dj, "drains"), worker = 0, drainer = 0;
+		char line[256], name[300];
+
+		if (!sweep_value(dj, key, &v, line, sizeof(line)) || drains <= 0)
+			continue;
+		json_array_foreach(cont, j, x) {
+			if (strcmp(str(x, "design"), str(dj, "design")))
+				continue;
+			if (!strcmp(str(x, "side"), "coordinator"))
+				drainer += num(x, "contended");
+			else
+				worker += num(x, "contended");
+		}
+		snprintf(name, sizeof(name), "%s, on the workers", line);
+		rc |= add_pt(&l, name, v, worker / drains, 0);
+		snprintf(name, sizeof(name), "%s, on the drainer", line);
+		rc |= add_pt(&l, name, v, drainer / drains, 0);
+		if (v < xmin)
+			xmin = v;
+	}
+	if (!rc && distinct_x(&l) >= 2) {
+		char name[64];
+		FILE *f;
+
+		snprintf(name, sizeof(name), "contention-%s", key);
+		f = pcb_plot_add(set, dir, name, "contention", err, errlen);
+		if (!f) {
+			lines_free(&l);
+			return -1;
+		}
+		set->plot[set->n - 1].series = write_lines(f, &l);
+		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+			 "contended lock acquisitions per drain against %s", axis);
+		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
+			 "logx=%d; xname='%s'", xmin > 0, axis);
+		rc = pcb_plot_close(set, f, err, errlen);
+	} else if (rc) {
+		snprintf(err, errlen, "out of memory");
+	}
+	lines_free(&l);
+	return rc;
+}
+
+/* whether cpu is in the CPU list s ("1,4-7") */
+static int in_cpulist(const char *s, long cpu)
+{
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return 0;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return 1;
+		s = end + strspn(end, ", ");
+	}
+	return 0;
+}
+
+/*
+ * Interruptions of the isolated workers (the machine's isolated CPUs where
+ * a worker ran on one, else every worker), a line a design: count per
+ * latency bucket as oslat prints them, both axes log-scaled.
+ */
+static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			      char *err, size_t errlen)
+{
+	json_t *rows = json_object_get(result, "interruptions"), *x, *b;
+	const char *iso = str(json_object_get(result, "context"), "isolated");
+	struct lines l = { 0 };
+	int only_isolated = 0, rc = 0;
+	size_t i, k;
+
+	json_array_foreach(rows, i, x)
+		only_isolated |= in_cpulist(iso, json_integer_value(json_object_get(x, "cpu")));
+	json_array_foreach(rows, i, x) {
+		long cpu = json_integer_value(json_object_get(x, "cpu"));
+		char name[300];
+
+		if (only_isolated && !in_cpulist(iso, cpu))
+			continue;
+		snprintf(name, sizeof(name), "%s, CPU %ld%s", str(x, "design"), cpu,
+			 only_isolated ? " (isolated)" : "");
+		json_array_foreach(json_object_get(x, "histogram"), k, b) {
+			double lo = json_number_value(json_array_get(b, 0));
+			double n = json_number_value(json_array_get(b, 1));
+
+			if (lo > 0 && n > 0)
+				rc |= add_pt(&l, name, lo / 1000, n, 0);
+		}
+	}
+	if (!rc && l.ns) {
+		FILE *f = pcb_plot_add(set, dir, "interruptions", "interruptions", err, errlen);
+
+		if (!f) {
+			lines_free(&l);
+			return -1;
+		}
+		set->plot[set->n - 1].series = write_lines(f, &l);
+		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+			 "interruptions of %s worker: count per latency bucket",
+			 only_isolated ? "the isolated" : "each");
+		rc = pcb_plot_close(set, f, err, errlen);
+	} else if (rc) {
+		snprintf(err, errlen, "out of memory");
+	}
+	lines_free(&l);
+	return rc;
+}
+
+/*
+ * The configuration a sweep row is compared with, as the tables do: the
+ * first swept key at its first value, the others as they are.
+ */
+static json_t *sweep_baseline(json_t *designs, json_t *dj)
+{
+	const char *first = str(json_array_get(designs, 0), "config");
+	const char *cfg = str(dj, "config"), *rest = strchr(cfg, ' ');
+	char want[1024];
+	json_t *x;
+	size_t i;
+
+	snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first, rest ?: "");
+	json_array_foreach(designs, i, x)
+		if (!strcmp(str(x, "config"), want) &&
+		    !strcmp(str(x, "design_name"), str(dj, "design_name")))
+			return x == dj ? NULL : x;
+	return NULL;
+}
+
+/*
+ * Seed 002: against the memcgs charged in turn, each configuration's Diff %
+ * a function against its baseline configuration (the tables' Diff block),
+ * and the stock hit rate and page_counter atomics per charge.
+ */
+static int multi_memcg_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			    char *err, size_t errlen)
+{
+	json_t *designs = json_object_get(result, "designs");
+	json_t *functions = json_object_get(result, "functions"), *dj, *x, *y;
+	struct lines gain = { 0 }, stock = { 0 }, atom = { 0 };
+	size_t i, j, k;
+	int rc = 0;
+
+	json_array_foreach(designs, i, dj) {
+		json_t *ev = json_object_get(dj, "events"), *base = sweep_baseline(designs, dj);
+		char line[256], name[400];
+		double v;
+
+		if (!sweep_value(dj, "memcgs", &v, line, sizeof(line)))
+			continue;
+		if (json_object_get(ev, "hit_rate")) {
+			rc |= add_pt(&stock, line, v, 100 * num(ev, "hit_rate"), 0);
+			rc |= add_pt(&atom, line, v, num(ev, "atomics_per_charge"), 0);
+		}
+		if (!base)
+			continue;
+		json_array_foreach(functions, j, x) {
+			if (strcmp(str(x, "design"), str(dj, "design")))
+				continue;
+			json_array_foreach(functions, k, y) {
+				double b = num(y, "avg_cycles");
+
+				if (strcmp(str(y, "design"), str(base, "design")) ||
+				    strcmp(str(y, "function"), str(x, "function")) || b == 0)
+					continue;
+				snprintf(name, sizeof(name), "%s %s", line, str(x, "function"));
+				rc |= add_pt(&gain, name, v, 100 * (num(x, "avg_cycles") - b) / fabs(b), 0);
+			}
+		}
+	}
+	if (!rc && distinct_x(&gain) + distinct_x(&stock) >= 2 && (gain.ns || stock.ns)) {
+		FILE *f = pcb_plot_add(set, dir, "multi-memcg", "multi-memcg", err, errlen);
+		int ns;
+
+		if (!f) {
+			rc = -1;
+			goto out;
+		}
+		/* three figures in one file: gnuplot's index counts blocks across them */
+		ns = write_lines(f, &gain);
+		/* -1 (out of memory) in any makes pcb_plot_close() fail */
+		set->plot[set->n - 1].series = ns < 0 || write_lines(f, &stock) < 0 ||
+			write_lines(f, &atom) < 0 ? -1 : ns + stock.ns + atom.ns;
+		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
+			 "ngain=%d; nstock=%d", ns, stock.ns);
+		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+			 "multi-memcg stock against the memcgs charged in turn");
+		rc = pcb_plot_close(set, f, err, errlen);
+	} else if (rc) {
+		snprintf(err, errlen, "out of memory");
+	}
+out:
+	lines_free(&gain);
+	lines_free(&stock);
+	lines_free(&atom);
+	return rc;
+}
+
+int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			 char *err, size_t errlen)
+{
+	if (functions_data(result, dir, set, err, errlen) < 0 ||
+	    drains_data(result, dir, set, err, errlen) < 0 ||
+	    contention_data(result, "rate_hz", "drain rate (Hz)", dir, set, err, errlen) < 0 ||
+	    contention_data(result, "think_ns", "think time (ns)", dir, set, err, errlen) < 0 ||
+	    interruptions_data(result, dir, set, err, errlen) < 0 ||
+	    multi_memcg_data(result, dir, set, err, errlen) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running gnuplot on the data plot_data.c and plot_tables.c wrote: each
+ * figure's script of plots/ once for SVG and once for PNG, then an
+ * index.html beside the images.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "plot.h"
+
+FILE *pcb_plot_add(struct pcb_plot_set *set, const char *dir, const char *name,
+		   const char *script, char *err, size_t errlen)
+{
+	struct pcb_plot *p;
+	char path[4400];
+	FILE *f;
+
+	if (set->n == PCB_PLOT_MAX) {
+		snprintf(err, errlen, "more than %d figures", PCB_PLOT_MAX);
+		return NULL;
+	}
+	p = &set->plot[set->n];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->script, sizeof(p->script), "%s", script);
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	set->n++;
+	return f;
+}
+
+int pcb_plot_close(struct pcb_plot_set *set, FILE *f, char *err, size_t errlen)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad || set->plot[set->n - 1].series < 0) {
+		snprintf(err, errlen, "%s.dat: %s", set->plot[set->n - 1].name,
+			 bad || set->plot[set->n - 1].series >= 0 ? strerror(errno) : "out of memory");
+		return -1;
+	}
+	/* a figure with nothing to draw is not drawn; its data file stays for a look */
+	if (!set->plot[set->n - 1].series)
+		set->n--;
+	return 0;
+}
+
+static int executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+int pcb_plot_env_find(struct pcb_plot_env *env, char *err, size_t errlen)
+{
+	const char *g = getenv("PCPBENCH_GNUPLOT"), *s = getenv("PCPBENCH_PLOTS");
+	char probe[4200];
+
+	if (!g || !*g)
+		g = "gnuplot";
+	env->gnuplot[0] = 0;
+	if (strchr(g, '/')) {
+		if (executable(g))
+			snprintf(env->gnuplot, sizeof(env->gnuplot), "%s", g);
+	} else {
+		const char *path = getenv("PATH") ?: "/usr/bin:/bin";
+
+		while (*path && !env->gnuplot[0]) {
+			size_t len = strcspn(path, ":");
+
+			snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, path, g);
+			if (len && executable(probe))
+				snprintf(env->gnuplot, sizeof(env->gnuplot), "%s", probe);
+			path += len + !!path[len];
+		}
+	}
+	if (!env->gnuplot[0]) {
+		snprintf(err, errlen, "gnuplot not found as '%s' (Debian: apt-get install "
+			 "gnuplot-nox; PCPBENCH_GNUPLOT names another)", g);
+		return -1;
+	}
+	snprintf(env->scripts, sizeof(env->scripts), "%s", s && *s ? s : PCB_PLOTS_DIR);
+	snprintf(probe, sizeof(probe), "%s/common.gp", env->scripts);
+	if (access(probe, R_OK)) {
+		snprintf(err, errlen, "%s: the gnuplot scripts are not there (%s; PCPBENCH_PLOTS "
+			 "names the plots/ directory of a checkout)", env->scripts, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* s as a gnuplot single-quoted string's inside: ' doubled */
+static size_t gp_quote(char *out, size_t len, const char *s)
+{
+	size_t at = 0;
+
+	for (; *s && at + 3 < len; s++) {
+		if (*s == '\n')
+			continue;
+		if (*s == '\'')
+			out[at++] = '\'';
+		out[at++] = *s;
+	}
+	out[at] = 0;
+	return at;
+}
+
+static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
+		       const char *dir, const char *fmt, char *err, size_t errlen)
+{
+	char vars[8192], qdir[4400], qtitle[600], qscripts[4400], script[4200], out[4400];
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	gp_quote(qdir, sizeof(qdir), dir);
+	gp_quote(qtitle, sizeof(qtitle), p->title);
+	gp_quote(qscripts, sizeof(qscripts), env->scripts);
+	snprintf(vars, sizeof(vars), "dir='%s'; name='%s'; fmt='%s'; n=%d; ttl='%s'; "
+		 "scripts='%s'; %s", qdir, p->name, fmt, p->series, qtitle, qscripts, p->vars);
+	snprintf(script, sizeof(script), "%s/%s.gp", env->scripts, p->script);
+	snprintf(out, sizeof(out), "%s/%s.%s", dir, p->name, fmt);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		/* gnuplot's messages are diagnostics: stdout lists what was written */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execl(env->gnuplot, "gnuplot", "-e", vars, script, (char *)NULL);
+		fprintf(stderr, "pcpbench: %s: %s\n", env->gnuplot, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, errlen, "gnuplot failed on %s for %s/%s.dat", script, dir, p->name);
+		return -1;
+	}
+	if (stat(out, &st) || !st.st_size) {
+		snprintf(err, errlen, "%s: gnuplot wrote nothing (%s)", out, script);
+		return -1;
+	}
+	return 0;
+}
+
+static void html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+int pcb_plot_render(const struct pcb_plot_env *env, const struct pcb_plot_set *set,
+		    const char *dir, const char *heading, char *err, size_t errlen)
+{
+	char path[4400];
+	FILE *f;
+
+	for (int i = 0; i < set->n; i++)
+		if (run_gnuplot(env, &set->plot[i], dir, "svg", err, errlen) < 0 ||
+		    run_gnuplot(env, &set->plot[i], dir, "png", err, errlen) < 0)
+			return -1;
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
+	html(f, heading);
+	fputs("</title></head>\n<body>\n<h1>", f);
+	html(f, heading);
+	fputs("</h1>\n", f);
+	for (int i = 0; i < set->n; i++) {
+		const struct pcb_plot *p = &set->plot[i];
+
+		fputs("<h2>", f);
+		html(f, p->title);
+		fprintf(f, "</h2>\n<p><img src=\"%s.svg\" alt=\"%s\"></p>\n"
+			"<p><a href=\"%s.svg\">%s.svg</a> <a href=\"%s.png\">%s.png</a> "
+			"<a href=\"%s.dat\">%s.dat</a></p>\n", p->name, p->name, p->name, p->name,
+			p->name, p->name, p->name, p->name);
+	}
+	if (!set->n)
+		fputs("<p>nothing to plot</p>\n", f);
+	fputs("</body></html>\n", f);
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

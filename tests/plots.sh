@@ -1,0 +1,127 @@
+#!/bin/bash
+# pcpbench plot on the fixtures of tests/fixtures/plots/ and the reference
+# result: every kind of figure as a valid SVG and PNG, the indexes listing
+# them, and bad input refused with exit 2 before anything is written.
+set -u
+pcpbench=$(realpath "$1")
+src=$(realpath "$2")
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+expect_rc() {
+	local want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
+}
+# NAME.svg and NAME.png in DIR, each what its name says
+valid_images() {
+	local dir=$1 name=$2
+	if [ "$(head -c 5 "$dir/$name.svg" 2>/dev/null)" = "<?xml" ] ||
+	   [ "$(head -c 4 "$dir/$name.svg" 2>/dev/null)" = "<svg" ]; then ok
+	else bad "$dir/$name.svg does not start as an SVG"; fi
+	if [ "$(tr -d ' \n' < "$dir/$name.svg" 2>/dev/null | tail -c 6)" = "</svg>" ]; then ok
+	else bad "$dir/$name.svg does not end with </svg>"; fi
+	if [ "$(od -An -tx1 -N8 "$dir/$name.png" 2>/dev/null | tr -d ' \n')" = "89504e470d0a1a0a" ]; then ok
+	else bad "$dir/$name.png has no PNG signature"; fi
+}
+
+expect_rc 0 "$pcpbench" plot --help
+grep -q "^usage: pcpbench plot" "$tmp/out" && ok || bad "plot --help has no usage line"
+"$pcpbench" --help | grep -q "^  plot " && ok || bad "pcpbench --help does not list plot"
+
+if ! command -v gnuplot >/dev/null; then
+	echo "SKIP: gnuplot is not installed (Debian: apt-get install gnuplot-nox); $pass checks passed"
+	exit 77
+fi
+
+r=$tmp/results
+cp -r "$src/tests/fixtures/plots" "$r"
+mv "$r/compare.csv" "$tmp/compare.csv"
+for n in 0 1; do
+	mkdir "$r/per-node/node$n"
+	cp "$r/drain-scaling/result.json" "$r/per-node/node$n/"
+done
+mkdir "$r/reference"
+cp "$src/results/reference/default-kvm-2cpu/result.json" "$r/reference/"
+
+expect_rc 0 "$pcpbench" plot "$r"
+for f in contention:functions contention:contention-rate_hz contention:contention-think_ns \
+	 contention:interruptions drain-scaling:functions drain-scaling:drains \
+	 multi-memcg:functions multi-memcg:multi-memcg per-node:heatmap-consume_stock \
+	 per-node:heatmap-refill_stock per-node/node0:drains per-node/node1:functions \
+	 reference:functions reference:interruptions; do
+	valid_images "$r/${f%%:*}/plots" "${f#*:}"
+	grep -q "src=\"${f#*:}.svg\"" "$r/${f%%:*}/plots/index.html" && ok ||
+		bad "${f%%:*}/plots/index.html lacks ${f#*:}"
+	grep -q "${f%%:*}/plots/${f#*:}.svg" "$r/index.html" && ok || bad "index.html lacks $f"
+done
+grep -q "^$r/index.html$" "$tmp/out" && ok || bad "plot did not print the index: $(cat "$tmp/out")"
+[ -z "$(find "$r" -name '.plots-*')" ] && ok || bad "temporary directories left: $(find "$r" -name '.plots-*')"
+
+# the data behind them: a block a design, the isolated CPU alone, a sweep's labels
+d=$r/drain-scaling/plots/drains.dat
+[ "$(grep -c '^local_lock$' "$d")" -eq 1 ] && [ "$(grep -c '^spinlock$' "$d")" -eq 1 ] && ok ||
+	bad "drains.dat blocks: $(cat "$d")"
+[ "$(grep -c $'^128\t' "$d")" -eq 2 ] && ok || bad "drains.dat rows: $(cat "$d")"
+d=$r/contention/plots/interruptions.dat
+grep -q "CPU 3 (isolated)" "$d" && ! grep -q "CPU 2" "$d" && ok ||
+	bad "interruptions.dat is not the isolated CPU's: $(head -3 "$d")"
+grep -q "rate_hz=10 think_ns=0" "$r/contention/plots/functions.dat" && ok || bad "functions.dat header"
+
+# re-plotting replaces plots/ whole
+touch "$r/drain-scaling/plots/stale"
+expect_rc 0 "$pcpbench" plot "$r/drain-scaling/result.json"
+[ ! -e "$r/drain-scaling/plots/stale" ] && [ -f "$r/drain-scaling/plots/drains.svg" ] && ok ||
+	bad "re-plot did not replace plots/"
+
+# compare's CSV
+expect_rc 0 "$pcpbench" plot --compare "$tmp/compare.csv" --out "$tmp/cmp"
+for ext in svg png; do
+	[ -s "$tmp/cmp/compare.$ext" ] && ok || bad "compare.$ext not written"
+done
+valid_images "$tmp/cmp" compare
+grep -q $'^consume_stock\t10.00\t1\t-20.00\t1$' "$tmp/cmp/compare.dat" && ok ||
+	bad "compare.dat: $(cat "$tmp/cmp/compare.dat")"
+
+# bad input: exit 2, nothing written
+b=$tmp/bad
+mkdir -p "$b/empty" "$b/trunc" "$b/mixed/good" "$b/mixed/cut" "$b/nodes/node0"
+head -c 200 "$r/drain-scaling/result.json" > "$b/trunc/result.json"
+cp "$r/drain-scaling/result.json" "$b/mixed/good/"
+cp "$b/trunc/result.json" "$b/mixed/cut/"
+printf 'node,design,config,function,timing,avg_cycles,stddev,calls\n0,a,,f,call,fast,1,1\n' \
+	> "$b/nodes/nodes.csv"
+cp "$r/drain-scaling/result.json" "$b/nodes/node0/"
+sed 's/-20.00/lots/' "$tmp/compare.csv" > "$b/compare.csv"
+echo '{"format": "pcpbench-result-1"}' > "$b/notresult.json"
+expect_rc 2 "$pcpbench" plot "$b/empty"
+grep -q "no result" "$tmp/err" && ok || bad "empty directory message: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" plot "$b/trunc"
+grep -q "trunc/result.json" "$tmp/err" && ok || bad "truncated result message: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" plot "$b/mixed"
+expect_rc 2 "$pcpbench" plot "$b/nodes"
+grep -q "nodes.csv:2: avg_cycles" "$tmp/err" && ok || bad "nodes.csv message: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" plot "$b/notresult.json"
+expect_rc 2 "$pcpbench" plot "$b/no-such-dir"
+expect_rc 2 "$pcpbench" plot --compare "$b/compare.csv"
+grep -q "compare.csv:8: diff_pct" "$tmp/err" && ok || bad "compare message: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" plot --compare "$b/mixed/good/result.json"
+expect_rc 2 "$pcpbench" plot --out "$tmp"
+expect_rc 2 "$pcpbench" plot --frobnicate
+[ -z "$(find "$b" -name plots -o -name '.plots-*' -o -name '*.svg' -o -name '*.png' -o -name index.html)" ] &&
+	ok || bad "bad input left files: $(find "$b" -name plots -o -name '*.svg' -o -name index.html)"
+
+# no gnuplot or no scripts: a runtime failure that says so, nothing written
+expect_rc 1 env PCPBENCH_GNUPLOT=/nonexistent/gnuplot "$pcpbench" plot "$b/mixed/good"
+grep -q "gnuplot not found" "$tmp/err" && ok || bad "missing gnuplot message: $(cat "$tmp/err")"
+expect_rc 1 env PCPBENCH_PLOTS="$b" "$pcpbench" plot "$b/mixed/good"
+[ ! -e "$b/mixed/good/plots" ] && ok || bad "plots/ written without gnuplot"
+
+echo "plots: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
