@@ -10,6 +10,7 @@ const char main_usage[] =
 	"\n"
 	"commands:\n"
 	"  run [SCENARIO.scn ...]   run scenarios (default scenarios/default.scn)\n"
+	"  reproduce [--quick]      every seed's claim on this machine, in one table\n"
 	"  report RESULT.json       print a saved result's tables again\n"
 	"  info [--json]            the machine, as a cover letter's Test System\n"
 	"  list                     models, designs, workloads and scenario keys\n"
@@ -56,6 +57,26 @@ const char run_usage[] =
 	"\n"
 	"Every scenario is checked before anything runs: an error prints\n"
 	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
+
+const char reproduce_usage[] =
+	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE]\n"
+	"\n"
+	"Runs the scenario of every claim in the seeds' data file (default\n"
+	"scenarios/seeds.ini) once, as run does, and prints one table: the claim,\n"
+	"the seed's figure with its seed file, line and machine, this machine's\n"
+	"figure from the scenario's result.json, whether its direction agrees, and\n"
+	"the result directory. The table is also written to\n"
+	"DIR/reproduce-<UTC timestamp>/ (reproduce.txt, reproduce.csv). The time it\n"
+	"will take is printed first.\n"
+	"\n"
+	"  --quick         each scenario's quick mode: 2 runs, a tenth of the duration\n"
+	"  --dry-run       check the claims and scenarios, list what would run\n"
+	"  --out DIR       where results go (default results/)\n"
+	"  --claims FILE   another data file in the format of scenarios/seeds.ini\n"
+	"\n"
+	"A bad data file, an unknown scenario or a selector naming a design the\n"
+	"scenario does not run prints FILE:LINE: [claim] key: what is wrong, and\n"
+	"exits 2 before anything runs.\n";
 
 const char report_usage[] =
 	"usage: pcpbench report [--raw] RESULT.json|RESULT-DIR\n"
