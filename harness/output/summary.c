@@ -24,14 +24,39 @@ static void design_of(json_t *result, const char *label, const char **name, cons
 		}
 }
 
+/*
+ * A result's rows: every function, then each design's drain under the
+ * drain function's name (drain_all_stock, drain_all_pages), when it drained.
+ */
+static json_t *rows(json_t *result)
+{
+	json_t *out = json_array(), *x;
+	const char *drain = json_string_value(json_object_get(json_object_get(result, "scenario"),
+							       "drain_function"));
+	size_t i;
+
+	json_array_foreach(json_object_get(result, "functions"), i, x)
+		json_array_append(out, x);
+	json_array_foreach(json_object_get(result, "drains"), i, x)
+		if (json_integer_value(json_object_get(x, "count")) > 0)
+			json_array_append_new(out, json_pack("{s:O,s:s,s:s,s:O,s:O,s:O}",
+				"design", json_object_get(x, "design"),
+				"function", drain ? drain : "drain",
+				"timing", "call",
+				"avg_cycles", json_object_get(x, "avg_cycles"),
+				"stddev", json_object_get(x, "stddev"),
+				"calls", json_object_get(x, "count")));
+	return out;
+}
+
 void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 {
 	fprintf(out, "node,design,config,function,timing,avg_cycles,stddev,calls\n");
 	for (int k = 0; k < n; k++) {
-		json_t *fj;
+		json_t *fj, *all = rows(results[k]);
 		size_t i;
 
-		json_array_foreach(json_object_get(results[k], "functions"), i, fj) {
+		json_array_foreach(all, i, fj) {
 			const char *label = json_string_value(json_object_get(fj, "design"));
 			const char *name, *config;
 
@@ -43,16 +68,17 @@ void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 				json_number_value(json_object_get(fj, "stddev")),
 				json_integer_value(json_object_get(fj, "calls")));
 		}
+		json_decref(all);
 	}
 }
 
-/* the row of function fn under design label in one result, NULL if none */
-static json_t *row_of(json_t *result, const char *label, const char *fn)
+/* the row of function fn under design label, NULL if none */
+static json_t *row_of(json_t *all, const char *label, const char *fn)
 {
 	json_t *fj;
 	size_t i;
 
-	json_array_foreach(json_object_get(result, "functions"), i, fj)
+	json_array_foreach(all, i, fj)
 		if (!strcmp(json_string_value(json_object_get(fj, "design")) ?: "", label) &&
 		    !strcmp(json_string_value(json_object_get(fj, "function")) ?: "", fn))
 			return fj;
@@ -62,12 +88,14 @@ static json_t *row_of(json_t *result, const char *label, const char *fn)
 void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 {
 	/* the columns and the functions, in the first result's order */
-	json_t *labels = json_array(), *fns = json_array(), *fj;
+	json_t *labels = json_array(), *fns = json_array(), *all[n], *fj;
 	size_t i, j;
 	int width = 20;
 
 	for (int k = 0; k < n; k++)
-		json_array_foreach(json_object_get(results[k], "functions"), i, fj) {
+		all[k] = rows(results[k]);
+	for (int k = 0; k < n; k++)
+		json_array_foreach(all[k], i, fj) {
 			json_t *l = json_object_get(fj, "design"), *f = json_object_get(fj, "function"), *x;
 			int seen_l = 0, seen_f = 0;
 
@@ -83,9 +111,8 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 	json_array_foreach(labels, i, fj)
 		if ((int)strlen(json_string_value(fj)) + 2 > width)
 			width = (int)strlen(json_string_value(fj)) + 2;
-	fprintf(out, "Average clk per node (%s timing)\n",
-		json_string_value(json_object_get(json_array_get(json_object_get(results[0],
-			"functions"), 0), "timing")) ?: "?");
+	fprintf(out, "Average clk per node (%s timing; drains per call)\n",
+		json_string_value(json_object_get(json_array_get(all[0], 0), "timing")) ?: "?");
 	fprintf(out, "%-6s%-20s", "node", "function");
 	json_array_foreach(labels, i, fj)
 		fprintf(out, "%-*s", width, json_string_value(fj));
@@ -99,7 +126,7 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 			snprintf(fn, sizeof(fn), "%s:", json_string_value(f));
 			fprintf(out, "%-6d%-20s", nodes[k], fn);
 			json_array_foreach(labels, i, fj) {
-				json_t *row = row_of(results[k], json_string_value(fj), json_string_value(f));
+				json_t *row = row_of(all[k], json_string_value(fj), json_string_value(f));
 				char v[32] = "-";
 
 				if (row)
@@ -110,6 +137,8 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 			fprintf(out, "\n");
 		}
 	}
+	for (int k = 0; k < n; k++)
+		json_decref(all[k]);
 	json_decref(labels);
 	json_decref(fns);
 }
