@@ -316,13 +316,17 @@ int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t e
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	errno = 0;
 	n = getdelim(&text, &cap, 0, f);
-	fclose(f);
 	if (n < 0) {
+		int e = ferror(f) ? errno : 0;
+
+		fclose(f);
 		free(text);
-		snprintf(err, errlen, "%s: cannot read", path);
+		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "no claim");
 		return -1;
 	}
+	fclose(f);
 	st.text = text;
 	rc = ini_parse_stream(reader, &st, handler, &st);
 	free(text);
