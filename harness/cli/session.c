@@ -45,6 +45,26 @@ int session_interrupted(void)
 	return stop_requested != 0;
 }
 
+/* a result's files, and (depth 1) the result directories of its nodes */
+static void remove_files(const char *dir, int depth)
+{
+	DIR *t = opendir(dir);
+	struct dirent *f;
+	char path[PATH_MAX];
+
+	while (t && (f = readdir(t))) {
+		if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
+		if (unlink(path) < 0 && depth > 0) {
+			remove_files(path, depth - 1);
+			rmdir(path);
+		}
+	}
+	if (t)
+		closedir(t);
+}
+
 /* a result's temporary directory whose process is gone: .NAME-TS.tmp.PID */
 static void remove_stale(const char *dir)
 {
@@ -55,7 +75,7 @@ static void remove_stale(const char *dir)
 		return;
 	while ((e = readdir(d))) {
 		const char *tmp = strstr(e->d_name, ".tmp.");
-		char path[PATH_MAX], cmd[PATH_MAX + 32];
+		char path[PATH_MAX];
 		long pid;
 		char *end;
 
@@ -65,20 +85,8 @@ static void remove_stale(const char *dir)
 		if (*end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		/* only what pcpbench writes there: regular files, then the directory */
-		{
-			DIR *t = opendir(path);
-			struct dirent *f;
-
-			while (t && (f = readdir(t))) {
-				if (f->d_name[0] == '.')
-					continue;
-				snprintf(cmd, sizeof(cmd), "%s/%s", path, f->d_name);
-				unlink(cmd);
-			}
-			if (t)
-				closedir(t);
-		}
+		/* only what pcpbench writes there: files, run --each-node's node<N>/ */
+		remove_files(path, 1);
 		if (rmdir(path) == 0)
 			fprintf(stderr, "%s: removed %s, left by a run that died\n", prog, path);
 	}
