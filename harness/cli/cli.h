@@ -16,7 +16,7 @@
 extern const char *const prog;
 extern const char main_usage[], run_usage[], report_usage[], info_usage[], list_usage[],
 	calibrate_usage[], cpus_usage[], compare_usage[],
-	plot_usage[];
+	plot_usage[], reproduce_usage[];
 
 void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* prints usage and returns 1 when argv asks for help */
@@ -27,6 +27,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *command);
 int cmd_info(int argc, char **argv, const char *topo_spec);
 int cmd_list(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv, const char *topo_spec);

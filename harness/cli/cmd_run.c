@@ -3,6 +3,7 @@
  * run: every scenario and every configuration of its [sweep] checked
  * first, then each design run, the tables printed and the result written.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -14,27 +15,11 @@
 
 #include "../output/result.h"
 #include "../run/runner.h"
-#include "../scenario/sweep.h"
 #include "cli.h"
 #include "config.h"
+#include "groups.h"
+#include "nodes.h"
 #include "session.h"
-
-static const char *default_scenario(void)
-{
-	static char path[PATH_MAX];
-
-	if (access("scenarios/default.scn", R_OK) == 0)
-		return "scenarios/default.scn";
-	snprintf(path, sizeof(path), "%s/scenarios/default.scn", PCB_SOURCE_DIR);
-	return path;
-}
-
-static double scenario_seconds(const struct pcb_scenario *sc)
-{
-	double per_run = (double)(sc->warmup_ms + (sc->ops ? 1000 : sc->duration_ms)) / 1e3 + 0.02;
-
-	return per_run * sc->runs * sc->nr_designs;
-}
 
 static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *sc)
 {
@@ -63,24 +48,52 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	printf("  estimated time: %.0f s\n", scenario_seconds(sc));
 }
 
-/* --quick: 2 runs (unless --runs), a tenth of the duration and warm-up */
-static void make_quick(struct pcb_scenario *sc, int runs_given)
+/* a node number on the command line: a non-negative integer */
+static int parse_node(const char *opt, const char *v)
 {
-	char v[32];
+	char *end;
+	long n;
 
-	if (!runs_given) {
-		pcb_scenario_override(sc, K_RUN_RUNS, "2", "--quick");
-		sc->runs = 2;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < 0 || n > INT_MAX)
+		die_usage("run: %s '%s': not a node number", opt, v);
+	return (int)n;
+}
+
+/* --node and --coordinator-node name nodes with CPUs here */
+static void check_nodes(const struct pcb_topo *topo, const struct node_opts *no)
+{
+	const int want[2] = { no->node, no->coord_node };
+	const char *const opt[2] = { "--node", "--coordinator-node" };
+	char nodes[512] = "";
+
+	if (no->coord_node >= 0 && !no->each && no->node < 0)
+		die_usage("run: --coordinator-node needs --each-node or --node");
+	if (no->each && no->node >= 0)
+		die_usage("run: --each-node and --node: choose one");
+	for (int i = 0; i < topo->nr_nodes; i++)
+		if (!hwloc_bitmap_iszero(topo->node[i].cpus))
+			snprintf(nodes + strlen(nodes), sizeof(nodes) - strlen(nodes), "%s%u",
+				 nodes[0] ? "," : "", topo->node[i].os);
+	for (int k = 0; k < 2; k++) {
+		int found = want[k] < 0;
+
+		for (int i = 0; i < topo->nr_nodes && !found; i++)
+			found = (int)topo->node[i].os == want[k] &&
+				!hwloc_bitmap_iszero(topo->node[i].cpus);
+		if (!found)
+			die_usage("run: %s %d: no such node with CPUs on %s (nodes %s)", opt[k],
+				  want[k], topo->source, nodes);
 	}
-	sc->duration_ms = sc->duration_ms / 10 ? sc->duration_ms / 10 : 1;
-	sc->warmup_ms /= 10;
-	sc->ops /= 10;
-	snprintf(v, sizeof(v), "%ld", sc->duration_ms);
-	pcb_scenario_override(sc, K_RUN_DURATION_MS, v, "--quick");
-	snprintf(v, sizeof(v), "%ld", sc->warmup_ms);
-	pcb_scenario_override(sc, K_RUN_WARMUP_MS, v, "--quick");
-	snprintf(v, sizeof(v), "%ld", sc->ops);
-	pcb_scenario_override(sc, K_RUN_OPS, v, "--quick");
+}
+
+static void calibrate(struct pcb_clock *clk)
+{
+	pcb_clock_calibrate(clk, CALIBRATE_MS);
+	if (clk->kernel_tsc_hz > 0 && fabs(clk->tsc_hz / clk->kernel_tsc_hz - 1) > 0.01)
+		fprintf(stderr, "%s: note: calibrated TSC %.1f MHz differs from the kernel's %.1f MHz "
+			"by more than 1%%\n", prog, clk->tsc_hz / 1e6, clk->kernel_tsc_hz / 1e6);
 }
 
 int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
@@ -93,76 +106,85 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "raw", no_argument, NULL, 'R' },
+		{ "each-node", no_argument, NULL, 'E' },
+		{ "node", required_argument, NULL, 'N' },
+		{ "coordinator-node", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-	const char *runs = NULL, *out = "results", *events = NULL;
-	int nsets = 0, quick = 0, dry = 0, c, nsc, rc = 0;
-	struct group {
-		int n;
-		struct pcb_scenario *cfg;
-	} *grp;
+	const char *out = "results";
+	struct run_opts o = { .sets = sets };
+	struct node_opts no = { .node = -1, .coord_node = -1 };
+	int dry = 0, c, nsc, rc = 0, by_node;
+	struct scn_group *grp;
 	struct pcb_topo topo;
 	struct pcb_clock clk;
 	struct pcb_table_opts tables = { 0 };
-	struct progress pg;
+	struct progress pg = { .node = -1 };
 	char err[1024];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': runs = optarg; break;
-		case 'q': quick = 1; break;
-		case 's': sets[nsets++] = optarg; break;
+		case 'r': o.runs = optarg; break;
+		case 'q': o.quick = 1; break;
+		case 's': sets[o.nsets++] = optarg; break;
 		case 'o': out = optarg; break;
 		case 'n': dry = 1; break;
-		case 'e': events = optarg; break;
+		case 'e': o.events = optarg; break;
 		case 'R': tables.raw = 1; break;
+		case 'E': no.each = 1; break;
+		case 'N': no.node = parse_node("--node", optarg); break;
+		case 'C': no.coord_node = parse_node("--coordinator-node", optarg); break;
 		case 'h': fputs(run_usage, stdout); free(sets); return 0;
 		default: die_usage("run: see pcpbench run --help");
 		}
 	}
 	nsc = argc - optind;
 	load_topology(&topo, topo_spec);
+	check_nodes(&topo, &no);
+	by_node = (no.each || no.node >= 0) && nodes_with_cpus(&topo) > 1;
+	if ((no.each || no.node >= 0) && !by_node)
+		fprintf(stderr, "%s: note: %s has one NUMA node: one run, as without %s\n", prog,
+			topo.source, no.each ? "--each-node" : "--node");
 
 	/* every scenario, and every configuration its [sweep] makes, is checked first */
 	grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
-	for (int i = 0; i < (nsc ? nsc : 1); i++) {
-		const char *path = nsc ? argv[optind + i] : default_scenario();
-		struct pcb_scenario base;
-
-		if (pcb_scenario_load(&base, path, err, sizeof(err)) < 0)
+	for (int i = 0; i < (nsc ? nsc : 1); i++)
+		if (group_load(&grp[i], nsc ? argv[optind + i] : default_scenario(), &o, &topo,
+			       NULL, NULL, err, sizeof(err)) < 0)
 			die_usage("%s", err);
-		for (int s = 0; s < nsets; s++)
-			if (pcb_scenario_set(&base, sets[s], err, sizeof(err)) < 0)
-				die_usage("%s", err);
-		grp[i].n = pcb_sweep_check(&base, err, sizeof(err));
-		if (grp[i].n < 0)
-			die_usage("%s", err);
-		grp[i].cfg = calloc((size_t)grp[i].n, sizeof(*grp[i].cfg));
-		for (int c = 0; c < grp[i].n; c++) {
-			struct pcb_scenario *sc = &grp[i].cfg[c];
-
-			if (pcb_scenario_load_text(sc, path, base.text, err, sizeof(err)) < 0)
-				die_usage("%s", err);
-			for (int s = 0; s < nsets; s++)
-				if (pcb_scenario_set(sc, sets[s], err, sizeof(err)) < 0)
-					die_usage("%s", err);
-			pcb_sweep_apply(sc, c);
-			if (runs)
-				pcb_scenario_override(sc, K_RUN_RUNS, runs, "--runs");
-			if (events)
-				pcb_scenario_override(sc, K_COUNTERS_EVENTS, events, "--events");
-			if (pcb_scenario_finish(sc, &topo, err, sizeof(err)) < 0)
-				die_usage("%s", err);
-			if (quick)
-				make_quick(sc, runs != NULL);
-		}
-		pcb_scenario_free(&base);
-	}
 	if (nsc == 0)
 		nsc = 1;
+
+	if (by_node) {
+		double estimate = 0;
+
+		if (!dry && topo.synthetic)
+			die_usage("run: the topology is not this machine's (%s): workers cannot be "
+				  "pinned to its CPUs; use --dry-run to see the plan", topo.source);
+		/* every node's configurations are checked before the first run */
+		for (int i = 0; i < nsc; i++) {
+			rc = nodes_run(&topo, NULL, grp[i].cfg[0].file, &o, &no, 1, out, command,
+				       &tables, &estimate);
+			if (rc)
+				goto out;
+		}
+		if (dry)
+			goto out;
+		if (session_prepare_out(out, err, sizeof(err)) < 0)
+			die_usage("%s", err);
+		session_catch_signals();
+		calibrate(&clk);
+		fprintf(stderr, "%s: each node: about %.0f s\n", prog, estimate);
+		for (int i = 0; i < nsc && rc == 0 && !session_interrupted(); i++) {
+			estimate = 0;
+			rc = nodes_run(&topo, &clk, grp[i].cfg[0].file, &o, &no, 0, out, command,
+				       &tables, &estimate);
+		}
+		goto out;
+	}
 
 	if (dry) {
 		for (int i = 0; i < nsc; i++)
@@ -177,17 +199,13 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 	if (session_prepare_out(out, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	session_catch_signals();
-	pcb_clock_calibrate(&clk, CALIBRATE_MS);
-	if (clk.kernel_tsc_hz > 0 && fabs(clk.tsc_hz / clk.kernel_tsc_hz - 1) > 0.01)
-		fprintf(stderr, "%s: note: calibrated TSC %.1f MHz differs from the kernel's %.1f MHz "
-			"by more than 1%%\n", prog, clk.tsc_hz / 1e6, clk.kernel_tsc_hz / 1e6);
+	calibrate(&clk);
 
 	pg.tty = isatty(2);
 	pg.start = now_s();
 	pg.estimate = 0;
 	for (int i = 0; i < nsc; i++)
-		for (int c = 0; c < grp[i].n; c++)
-			pg.estimate += scenario_seconds(&grp[i].cfg[c]);
+		pg.estimate += group_seconds(&grp[i]);
 
 	for (int i = 0; i < nsc && rc == 0; i++) {
 		rc = run_scenario(&topo, &clk, grp[i].cfg, grp[i].n, command, out, &tables, &pg);
@@ -197,11 +215,8 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 			break;
 	}
 out:
-	for (int i = 0; i < nsc; i++) {
-		for (int c = 0; c < grp[i].n; c++)
-			pcb_scenario_free(&grp[i].cfg[c]);
-		free(grp[i].cfg);
-	}
+	for (int i = 0; i < nsc; i++)
+		group_free(&grp[i]);
 	free(grp);
 	free(sets);
 	pcb_topo_destroy(&topo);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
- * Subcommands: info, list, run, report, compare, plot, calibrate, cpus (cmd_*.c).
+ * Subcommands: info, list, run, reproduce, report, compare, plot, calibrate,
+ * cpus (cmd_*.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -102,6 +103,11 @@ int main(int argc, char **argv)
 		char *command = join_args(all_argc, all_argv);
 
 		rc = cmd_run(argc, argv, topo_spec, command);
+		free(command);
+	} else if (!strcmp(argv[0], "reproduce")) {
+		char *command = join_args(all_argc, all_argv);
+
+		rc = cmd_reproduce(argc, argv, topo_spec, command);
 		free(command);
 	} else if (!strcmp(argv[0], "report"))
 		rc = cmd_report(argc, argv);

@@ -45,6 +45,26 @@ int session_interrupted(void)
 	return stop_requested != 0;
 }
 
+/* a result's files, and (depth 1) the result directories of its nodes */
+static void remove_files(const char *dir, int depth)
+{
+	DIR *t = opendir(dir);
+	struct dirent *f;
+	char path[PATH_MAX];
+
+	while (t && (f = readdir(t))) {
+		if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
+		if (unlink(path) < 0 && depth > 0) {
+			remove_files(path, depth - 1);
+			rmdir(path);
+		}
+	}
+	if (t)
+		closedir(t);
+}
+
 /* a result's temporary directory whose process is gone: .NAME-TS.tmp.PID */
 static void remove_stale(const char *dir)
 {
@@ -55,7 +75,7 @@ static void remove_stale(const char *dir)
 		return;
 	while ((e = readdir(d))) {
 		const char *tmp = strstr(e->d_name, ".tmp.");
-		char path[PATH_MAX], cmd[PATH_MAX + 32];
+		char path[PATH_MAX];
 		long pid;
 		char *end;
 
@@ -65,20 +85,8 @@ static void remove_stale(const char *dir)
 		if (*end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		/* only what pcpbench writes there: regular files, then the directory */
-		{
-			DIR *t = opendir(path);
-			struct dirent *f;
-
-			while (t && (f = readdir(t))) {
-				if (f->d_name[0] == '.')
-					continue;
-				snprintf(cmd, sizeof(cmd), "%s/%s", path, f->d_name);
-				unlink(cmd);
-			}
-			if (t)
-				closedir(t);
-		}
+		/* only what pcpbench writes there: files, run --each-node's node<N>/ */
+		remove_files(path, 1);
 		if (rmdir(path) == 0)
 			fprintf(stderr, "%s: removed %s, left by a run that died\n", prog, path);
 	}
@@ -163,8 +171,11 @@ static void progress_line(struct progress *p, const struct pcb_design *d, int ru
 
 	if (!p->tty)
 		return;
-	fprintf(stderr, "\r\033[K[%s] %s%s%s run %d/%d (%d of %d)  elapsed %.0fs, about %.0fs left",
-		p->scenario, d->name, *p->config ? " " : "", p->config, run + 1, runs, done + 1,
+	fprintf(stderr, "\r\033[K[%s] ", p->scenario);
+	if (p->node >= 0)
+		fprintf(stderr, "node %d (%d/%d) ", p->node, p->node_i + 1, p->nr_nodes);
+	fprintf(stderr, "%s%s%s run %d/%d (%d of %d)  elapsed %.0fs, about %.0fs left",
+		d->name, *p->config ? " " : "", p->config, run + 1, runs, done + 1,
 		total, el, fmax(0, p->estimate - el));
 	fflush(stderr);
 }
@@ -264,6 +275,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 	context = pcb_result_context(topo, clk, command, started);
 	oj = json_array();
 	pg->scenario = first->name;
+	pg->result[0] = 0;
 	for (int k = 0; k < nruns && rc == 0; k++) {
 		struct slot *sl = &slots[order[2 * k]];
 		int run = order[2 * k + 1];
@@ -319,16 +331,23 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			"mode", pcb_order_name[first->order], "seed", (json_int_t)first->seed,
 			"runs", oj));
 		oj = NULL;
+		if (pg->node >= 0)
+			json_object_set_new(result, "node", json_integer(pg->node));
 		if (pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", pg->scenario, err);
 			rc = EXIT_RUNTIME;
 		}
 		fflush(stdout);
-		if (pcb_result_write(result, out, path, sizeof(path), err, sizeof(err)) < 0) {
+		if (pg->result_at)
+			snprintf(path, sizeof(path), "%s", pg->result_at);
+		if ((pg->result_at ? pcb_result_write_at(result, pg->result_at, err, sizeof(err)) :
+		     pcb_result_write(result, out, path, sizeof(path), err, sizeof(err))) < 0) {
 			fprintf(stderr, "%s: %s\n", pg->scenario, err);
 			rc = EXIT_RUNTIME;
 		} else {
-			fprintf(stderr, "%s: result in %s\n", first->name, path);
+			fprintf(stderr, "%s: result in %s\n", first->name,
+				pg->result_name ? pg->result_name : path);
+			snprintf(pg->result, sizeof(pg->result), "%s", path);
 		}
 		if (broken) {
 			fprintf(stderr, "%s: the charge invariant was broken (see the notes)\n",

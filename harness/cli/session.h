@@ -8,6 +8,8 @@
 #ifndef PCB_CLI_SESSION_H
 #define PCB_CLI_SESSION_H
 
+#include <limits.h>
+
 #include "../machine/topo.h"
 #include "../measure/tsc.h"
 #include "../output/result.h"
@@ -19,6 +21,13 @@ struct progress {
 	double start;
 	double estimate;		/* seconds for everything */
 	int tty;
+	/* --each-node: the node this run is on (-1: none), and which of how many */
+	int node, node_i, nr_nodes;
+	/* write the result exactly there instead of under out, when set */
+	const char *result_at;
+	const char *result_name;	/* and name it so: where it will be once renamed */
+	/* where the result went */
+	char result[PATH_MAX];
 };
 
 double now_s(void);

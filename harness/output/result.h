@@ -31,6 +31,9 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen);
 
+/* the same files written exactly at path (built beside it, renamed into place) */
+int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errlen);
+
 /* a result read back (untrusted): shapes and numbers; 0, or -1 with what is wrong */
 int pcb_result_check(json_t *result, char *err, size_t errlen);
 /*

@@ -143,21 +143,14 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
-int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
-		     char *err, size_t errlen)
+/* result.json, the CSV files and tables.txt into the new directory tmp */
+static int fill_dir(json_t *result, const char *tmp, char *err, size_t errlen)
 {
-	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
-	char tmp[PATH_MAX], ts[32], jpath[PATH_MAX];
+	char jpath[PATH_MAX];
 	struct sbuf tb;
 	FILE *t;
 	int rc;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	pcb_utc_timestamp(ts, sizeof(ts), 1);
-	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", dir, name, ts, (int)getpid());
 	if (mkdir(tmp, 0777) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
@@ -175,8 +168,45 @@ int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen
 	if (rc == 0)
 		rc = write_text(tmp, "tables.txt", tb.p, err, errlen);
 	free(tb.p);
-	if (rc < 0)
-		goto fail;
+	if (rc == 0)
+		return 0;
+fail:
+	remove_tree(tmp);
+	return -1;
+}
+
+int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", base ? (int)(base - path) : 1, base ? path : ".");
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, base ? base + 1 : path, (int)getpid());
+	if (fill_dir(result, tmp, err, errlen) < 0)
+		return -1;
+	if (access(path, F_OK) == 0 || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "rename %s -> %s: %s", tmp, path,
+			 access(path, F_OK) == 0 ? "it exists" : strerror(errno));
+		remove_tree(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
+		     char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
+	char tmp[PATH_MAX], ts[32];
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", dir, name, ts, (int)getpid());
+	if (fill_dir(result, tmp, err, errlen) < 0)
+		return -1;
 
 	for (int n = 1; n < 100; n++) {
 		if (n == 1)

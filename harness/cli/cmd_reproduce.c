@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reproduce: every claim of the seeds (scenarios/seeds.ini) on this
+ * machine. Each scenario the claims name runs once, as run runs it; each
+ * claim's figure comes from that result.json; one table sets the seed's
+ * figure and machine beside this machine's figure and whether its
+ * direction agrees, with the result it came from. The table is written to
+ * DIR/reproduce-<UTC timestamp>/ (reproduce.txt, reproduce.csv).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../output/figures.h"
+#include "../scenario/claims.h"
+#include "cli.h"
+#include "config.h"
+#include "groups.h"
+#include "session.h"
+
+/* a scenario the claims name, loaded once, and where its result went */
+struct repro_scn {
+	const char *name;
+	struct scn_group g;
+	char result[PATH_MAX];
+	json_t *json;
+};
+
+/* a claim's outcome */
+struct outcome {
+	double here;
+	int ok;			/* the figure exists */
+	int agrees;
+	char why[256];		/* what is missing when !ok */
+};
+
+static const char *default_claims(void)
+{
+	static char path[PATH_MAX];
+
+	if (access("scenarios/seeds.ini", R_OK) == 0)
+		return "scenarios/seeds.ini";
+	snprintf(path, sizeof(path), "%s/scenarios/seeds.ini", PCB_SOURCE_DIR);
+	return path;
+}
+
+static int scn_index(struct repro_scn *s, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name))
+			return i;
+	return -1;
+}
+
+/* a selector's design must be one the scenario runs */
+static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c, int key,
+			 const struct scn_group *g)
+{
+	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
+
+	pcb_selector_design(c->v[key], want, sizeof(want));
+	for (int k = 0; k < g->n; k++)
+		for (int d = 0; d < g->cfg[k].nr_designs; d++) {
+			snprintf(label, sizeof(label), "%s%s%s", g->cfg[k].design[d]->name,
+				 g->cfg[k].label[0] ? " " : "", g->cfg[k].label);
+			if (!strcmp(label, want))
+				return;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
+				 names[0] ? ", " : "", label);
+		}
+	pcb_claim_error(cl, c, key, err, sizeof(err), "'%s': scenario %s runs no design '%s' "
+			"(it runs %s)", c->v[key], c->v[CK_SCENARIO], want, names);
+	die_usage("%s", err);
+}
+
+static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *o)
+{
+	double a, b = 1;
+
+	memset(o, 0, sizeof(*o));
+	if (!result) {
+		snprintf(o->why, sizeof(o->why), "no result");
+		return;
+	}
+	if (pcb_figure_get(result, c->v[CK_A], &a, o->why, sizeof(o->why)) < 0)
+		return;
+	if (c->v[CK_B] && pcb_figure_get(result, c->v[CK_B], &b, o->why, sizeof(o->why)) < 0)
+		return;
+	if (c->value != PCB_CLAIM_VALUE && b == 0) {
+		snprintf(o->why, sizeof(o->why), "%s is 0", c->v[CK_B]);
+		return;
+	}
+	o->here = c->value == PCB_CLAIM_DIFF_PCT ? 100 * (a - b) / b :
+		  c->value == PCB_CLAIM_RATIO ? a / b : a;
+	o->ok = isfinite(o->here);
+	o->agrees = c->expect == PCB_EXPECT_POSITIVE ? o->here > 0 :
+		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
+}
+
+static void seed_text(const struct pcb_claim *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s %s [%.3s:%d]", c->v[CK_FIGURE],
+		 c->v[CK_BASE_FIGURE] ? " vs " : "", c->v[CK_BASE_FIGURE] ? c->v[CK_BASE_FIGURE] : "",
+		 c->v[CK_UNIT] ? c->v[CK_UNIT] : "", c->v[CK_SEED], c->seed_line);
+}
+
+static void here_text(const struct pcb_claim *c, const struct outcome *o, char *buf, size_t len)
+{
+	if (!o->ok)
+		snprintf(buf, len, "n/a");
+	else if (c->value == PCB_CLAIM_DIFF_PCT)
+		snprintf(buf, len, "%+.2f %%", o->here);
+	else
+		snprintf(buf, len, "%.4g", o->here);
+}
+
+static const char *verdict(const struct pcb_claim *c, const struct outcome *o, char *buf,
+			   size_t len)
+{
+	const char *want = c->expect == PCB_EXPECT_POSITIVE ? "> 0" :
+			   c->expect == PCB_EXPECT_NEGATIVE ? "< 0" : "< ";
+
+	if (c->expect == PCB_EXPECT_BELOW)
+		snprintf(buf, len, "%s (%s%s)", !o->ok ? "n/a" : o->agrees ? "yes" : "NO", want,
+			 c->v[CK_LIMIT]);
+	else
+		snprintf(buf, len, "%s (%s)", !o->ok ? "n/a" : o->agrees ? "yes" : "NO", want);
+	return buf;
+}
+
+static void print_table(FILE *f, const struct pcb_claims *cl, const struct outcome *out,
+			const char *const *dirs, json_t *context)
+{
+	int w[4] = { 5, 4, 12, 7 };
+	char s[512], h[64], v[64];
+
+	for (int i = 0; i < cl->n; i++) {
+		const struct pcb_claim *c = &cl->c[i];
+		int l;
+
+		l = (int)strlen(c->v[CK_CLAIM]);
+		w[0] = l > w[0] ? l : w[0];
+		seed_text(c, s, sizeof(s));
+		l = (int)strlen(s) + 3 + (int)strlen(c->v[CK_MACHINE]);
+		w[1] = l > w[1] ? l : w[1];
+		here_text(c, &out[i], h, sizeof(h));
+		w[2] = (int)strlen(h) > w[2] ? (int)strlen(h) : w[2];
+		verdict(c, &out[i], v, sizeof(v));
+		w[3] = (int)strlen(v) > w[3] ? (int)strlen(v) : w[3];
+	}
+	if (context) {
+		const char *m = json_string_value(json_object_get(context, "cpu_model")) ?: "?";
+		json_int_t nodes = json_integer_value(json_object_get(context, "numa_nodes"));
+		int ml = (int)strlen(m);
+
+		while (ml > 0 && m[ml - 1] == ' ')
+			ml--;
+		fprintf(f, "this machine: %.*s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
+			" NUMA node%s, kernel %s\n\n", ml, m,
+			json_integer_value(json_object_get(context, "cpus")), nodes,
+			nodes == 1 ? "" : "s",
+			json_string_value(json_object_get(context, "kernel")) ?: "?");
+	}
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1], "seed (figure [seed:line], machine)",
+		w[2], "this machine", w[3], "agrees?", "result");
+	for (int i = 0; i < cl->n; i++) {
+		const struct pcb_claim *c = &cl->c[i];
+		char seed[700];
+
+		seed_text(c, s, sizeof(s));
+		snprintf(seed, sizeof(seed), "%s, %s", s, c->v[CK_MACHINE]);
+		here_text(c, &out[i], h, sizeof(h));
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], c->v[CK_CLAIM], w[1], seed, w[2], h,
+			w[3], verdict(c, &out[i], v, sizeof(v)), dirs[i] ? dirs[i] : "-");
+		if (!out[i].ok && out[i].why[0])
+			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", out[i].why);
+	}
+}
+
+static void csv_field(FILE *f, const char *s, const char *sep)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fprintf(f, "\"%s", sep);
+}
+
+static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome *out,
+		      const char *const *dirs)
+{
+	fprintf(f, "id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,"
+		"scenario,value,here,expect,agrees,result\n");
+	for (int i = 0; i < cl->n; i++) {
+		const struct pcb_claim *c = &cl->c[i];
+		char h[64], v[64];
+
+		csv_field(f, c->id, ",");
+		csv_field(f, c->v[CK_CLAIM], ",");
+		csv_field(f, c->v[CK_SEED], ",");
+		fprintf(f, "%d,", c->seed_line);
+		csv_field(f, c->v[CK_FIGURE], ",");
+		fprintf(f, "%d,", c->base_line);
+		csv_field(f, c->v[CK_BASE_FIGURE], ",");
+		csv_field(f, c->v[CK_UNIT], ",");
+		csv_field(f, c->v[CK_MACHINE], ",");
+		csv_field(f, c->v[CK_SCENARIO], ",");
+		csv_field(f, c->v[CK_VALUE] ? c->v[CK_VALUE] : "diff_pct", ",");
+		if (out[i].ok)
+			snprintf(h, sizeof(h), "%.6g", out[i].here);
+		else
+			h[0] = 0;
+		fprintf(f, "%s,", h);
+		snprintf(v, sizeof(v), "%s%s%s", c->v[CK_EXPECT], c->v[CK_LIMIT] ? " " : "",
+			 c->v[CK_LIMIT] ? c->v[CK_LIMIT] : "");
+		csv_field(f, v, ",");
+		fprintf(f, "%s,", !out[i].ok ? "n/a" : out[i].agrees ? "yes" : "no");
+		csv_field(f, dirs[i], "\n");
+	}
+}
+
+/* DIR/reproduce-<ts>/ with reproduce.txt and reproduce.csv, renamed into place */
+static int write_table(const char *out, const struct pcb_claims *cl, const struct outcome *o,
+		       const char *const *dirs, json_t *context, char *path, size_t len)
+{
+	char tmp[PATH_MAX], file[PATH_MAX + 32], ts[32];
+	FILE *t, *c;
+	int rc = 0;
+
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(tmp, sizeof(tmp), "%s/.reproduce-%s.tmp.%d", out, ts, (int)getpid());
+	snprintf(path, len, "%s/reproduce-%s", out, ts);
+	if (mkdir(tmp, 0777) < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/reproduce.txt", tmp);
+	t = fopen(file, "w");
+	snprintf(file, sizeof(file), "%s/reproduce.csv", tmp);
+	c = fopen(file, "w");
+	if (t) {
+		print_table(t, cl, o, dirs, context);
+		rc |= fclose(t);
+	}
+	if (c) {
+		write_csv(c, cl, o, dirs);
+		rc |= fclose(c);
+	}
+	if (!t || !c || rc || access(path, F_OK) == 0 || rename(tmp, path) < 0) {
+		snprintf(file, sizeof(file), "%s/reproduce.txt", tmp);
+		unlink(file);
+		snprintf(file, sizeof(file), "%s/reproduce.csv", tmp);
+		unlink(file);
+		rmdir(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *command)
+{
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "claims", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = "results", *file = NULL;
+	struct run_opts o = { 0 };
+	struct pcb_claims cl;
+	struct repro_scn *s;
+	struct outcome *res;
+	const char **dirs;
+	struct pcb_topo topo;
+	struct pcb_clock clk;
+	struct pcb_table_opts tables = { 0 };
+	struct progress pg = { .node = -1 };
+	int dry = 0, c, ns = 0, rc = 0;
+	double estimate = 0;
+	char err[2048], path[PATH_MAX];
+	json_t *context = NULL;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': o.quick = 1; break;
+		case 'n': dry = 1; break;
+		case 'o': out = optarg; break;
+		case 'c': file = optarg; break;
+		case 'h': fputs(reproduce_usage, stdout); return 0;
+		default: die_usage("reproduce: see pcpbench reproduce --help");
+		}
+	}
+	if (optind < argc)
+		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
+	if (pcb_claims_load(&cl, file ? file : default_claims(), err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	load_topology(&topo, topo_spec);
+
+	/* every scenario the claims name, loaded and checked before anything runs */
+	s = calloc((size_t)cl.n, sizeof(*s));
+	res = calloc((size_t)cl.n, sizeof(*res));
+	dirs = calloc((size_t)cl.n, sizeof(*dirs));
+	for (int i = 0; i < cl.n; i++) {
+		const struct pcb_claim *cm = &cl.c[i];
+		int k = scn_index(s, ns, cm->v[CK_SCENARIO]);
+
+		if (k < 0) {
+			char p[PATH_MAX];
+
+			scenario_path(cm->v[CK_SCENARIO], p, sizeof(p));
+			if (access(p, R_OK) < 0) {
+				pcb_claim_error(&cl, cm, CK_SCENARIO, err, sizeof(err),
+						"no scenario '%s' (%s: %s)", cm->v[CK_SCENARIO], p,
+						strerror(errno));
+				die_usage("%s", err);
+			}
+			k = ns++;
+			s[k].name = cm->v[CK_SCENARIO];
+			if (group_load(&s[k].g, p, &o, &topo, NULL, NULL, err, sizeof(err)) < 0)
+				die_usage("%s", err);
+			estimate += group_seconds(&s[k].g);
+		}
+		check_design(&cl, cm, CK_A, &s[k].g);
+		if (cm->v[CK_B])
+			check_design(&cl, cm, CK_B, &s[k].g);
+	}
+	if (dry) {
+		printf("%d claims from %s, %d scenarios%s\n", cl.n, cl.file, ns,
+		       o.quick ? " (quick)" : "");
+		for (int k = 0; k < ns; k++) {
+			printf("scenario %s (%s): %d configuration%s, about %.0f s\n", s[k].name,
+			       s[k].g.cfg[0].file, s[k].g.n, s[k].g.n == 1 ? "" : "s",
+			       group_seconds(&s[k].g));
+			for (int i = 0; i < cl.n; i++)
+				if (!strcmp(cl.c[i].v[CK_SCENARIO], s[k].name))
+					printf("  %-22s %s%s%s\n", cl.c[i].id, cl.c[i].v[CK_A],
+					       cl.c[i].v[CK_B] ? " against " : "",
+					       cl.c[i].v[CK_B] ? cl.c[i].v[CK_B] : "");
+		}
+		printf("estimated time: %.0f s\n", estimate);
+		goto out;
+	}
+	if (topo.synthetic)
+		die_usage("reproduce: the topology is not this machine's (%s): use --dry-run",
+			  topo.source);
+	if (session_prepare_out(out, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	fprintf(stderr, "%s: reproduce: %d claims, %d scenarios, about %.0f s%s\n", prog, cl.n, ns,
+		estimate, o.quick ? "" : " (--quick: about a tenth)");
+	session_catch_signals();
+	pcb_clock_calibrate(&clk, CALIBRATE_MS);
+	pg.tty = isatty(2);
+	pg.start = now_s();
+	pg.estimate = estimate;
+	for (int k = 0; k < ns && !session_interrupted(); k++) {
+		int r;
+
+		printf("%s", k ? "\n" : "");
+		r = run_scenario(&topo, &clk, s[k].g.cfg, s[k].g.n, command, out, &tables, &pg);
+		rc = rc ? rc : r;
+		snprintf(s[k].result, sizeof(s[k].result), "%s", pg.result);
+		if (pg.result[0]) {
+			snprintf(path, sizeof(path), "%s/result.json", pg.result);
+			s[k].json = json_load_file(path, 0, NULL);
+			if (!context && s[k].json)
+				context = json_object_get(s[k].json, "context");
+		}
+	}
+	for (int i = 0; i < cl.n; i++) {
+		int k = scn_index(s, ns, cl.c[i].v[CK_SCENARIO]);
+
+		evaluate(&cl.c[i], s[k].json, &res[i]);
+		dirs[i] = s[k].result[0] ? s[k].result : NULL;
+	}
+	printf("\n");
+	print_table(stdout, &cl, res, dirs, context);
+	fflush(stdout);
+	if (write_table(out, &cl, res, dirs, context, path, sizeof(path)) < 0) {
+		fprintf(stderr, "%s: reproduce: cannot write the table under %s\n", prog, out);
+		rc = EXIT_RUNTIME;
+	} else {
+		fprintf(stderr, "%s: reproduce: table in %s\n", prog, path);
+	}
+out:
+	for (int k = 0; k < ns; k++) {
+		group_free(&s[k].g);
+		json_decref(s[k].json);
+	}
+	free(s);
+	free(res);
+	free(dirs);
+	pcb_claims_free(&cl);
+	pcb_topo_destroy(&topo);
+	return rc;
+}

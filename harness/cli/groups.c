@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../scenario/sweep.h"
+#include "config.h"
+#include "groups.h"
+
+const char *default_scenario(void)
+{
+	static char path[PATH_MAX];
+
+	return scenario_path("default", path, sizeof(path));
+}
+
+const char *scenario_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "scenarios/%s.scn", name);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%s/scenarios/%s.scn", PCB_SOURCE_DIR, name);
+	return buf;
+}
+
+double scenario_seconds(const struct pcb_scenario *sc)
+{
+	double per_run = (double)(sc->warmup_ms + (sc->ops ? 1000 : sc->duration_ms)) / 1e3 + 0.02;
+
+	return per_run * sc->runs * sc->nr_designs;
+}
+
+double group_seconds(const struct scn_group *g)
+{
+	double s = 0;
+
+	for (int c = 0; c < g->n; c++)
+		s += scenario_seconds(&g->cfg[c]);
+	return s;
+}
+
+/* --quick: 2 runs (unless --runs), a tenth of the duration and warm-up */
+static void make_quick(struct pcb_scenario *sc, int runs_given)
+{
+	char v[32];
+
+	if (!runs_given) {
+		pcb_scenario_override(sc, K_RUN_RUNS, "2", "--quick");
+		sc->runs = 2;
+	}
+	sc->duration_ms = sc->duration_ms / 10 ? sc->duration_ms / 10 : 1;
+	sc->warmup_ms /= 10;
+	sc->ops /= 10;
+	snprintf(v, sizeof(v), "%ld", sc->duration_ms);
+	pcb_scenario_override(sc, K_RUN_DURATION_MS, v, "--quick");
+	snprintf(v, sizeof(v), "%ld", sc->warmup_ms);
+	pcb_scenario_override(sc, K_RUN_WARMUP_MS, v, "--quick");
+	snprintf(v, sizeof(v), "%ld", sc->ops);
+	pcb_scenario_override(sc, K_RUN_OPS, v, "--quick");
+}
+
+void group_free(struct scn_group *g)
+{
+	for (int c = 0; g->cfg && c < g->n; c++)
+		pcb_scenario_free(&g->cfg[c]);
+	free(g->cfg);
+	g->cfg = NULL;
+	g->n = 0;
+}
+
+int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
+	       struct pcb_topo *topo, group_hook hook, void *arg, char *err, size_t errlen)
+{
+	struct pcb_scenario base;
+	int n, rc = -1;
+
+	memset(g, 0, sizeof(*g));
+	if (pcb_scenario_load(&base, path, err, errlen) < 0)
+		return -1;
+	for (int s = 0; s < o->nsets; s++)
+		if (pcb_scenario_set(&base, o->sets[s], err, errlen) < 0)
+			goto out;
+	n = pcb_sweep_check(&base, err, errlen);
+	if (n < 0)
+		goto out;
+	g->cfg = calloc((size_t)n, sizeof(*g->cfg));
+	if (!g->cfg) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	for (int c = 0; c < n; c++) {
+		struct pcb_scenario *sc = &g->cfg[c];
+
+		if (pcb_scenario_load_text(sc, path, base.text, err, errlen) < 0)
+			goto fail;
+		g->n = c + 1;
+		for (int s = 0; s < o->nsets; s++)
+			if (pcb_scenario_set(sc, o->sets[s], err, errlen) < 0)
+				goto fail;
+		pcb_sweep_apply(sc, c);
+		if (o->runs)
+			pcb_scenario_override(sc, K_RUN_RUNS, o->runs, "--runs");
+		if (o->events)
+			pcb_scenario_override(sc, K_COUNTERS_EVENTS, o->events, "--events");
+		if (hook)
+			hook(sc, c, arg);
+		if (pcb_scenario_finish(sc, topo, err, errlen) < 0)
+			goto fail;
+		if (o->quick)
+			make_quick(sc, o->runs != NULL);
+	}
+	rc = 0;
+	goto out;
+fail:
+	group_free(g);
+out:
+	pcb_scenario_free(&base);
+	return rc;
+}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../output/summary.h"
+#include "cli.h"
+#include "nodes.h"
+#include "session.h"
+
+int nodes_with_cpus(const struct pcb_topo *topo)
+{
+	int n = 0;
+
+	for (int i = 0; i < topo->nr_nodes; i++)
+		n += !hwloc_bitmap_iszero(topo->node[i].cpus);
+	return n;
+}
+
+static int node_index(const struct pcb_topo *topo, int os)
+{
+	for (int i = 0; i < topo->nr_nodes; i++)
+		if ((int)topo->node[i].os == os && !hwloc_bitmap_iszero(topo->node[i].cpus))
+			return i;
+	return -1;
+}
+
+/* the first housekeeping CPU of node index i, else its first CPU */
+static int node_cpu(const struct pcb_topo *topo, int i)
+{
+	hwloc_bitmap_t hk = hwloc_bitmap_alloc();
+	int cpu;
+
+	hwloc_bitmap_andnot(hk, topo->node[i].cpus, topo->isolated);
+	cpu = hwloc_bitmap_iszero(hk) ? hwloc_bitmap_first(topo->node[i].cpus) :
+		hwloc_bitmap_first(hk);
+	hwloc_bitmap_free(hk);
+	return cpu;
+}
+
+/*
+ * The coordinator's node for a run on node index i: --coordinator-node,
+ * else the first node with CPUs; on that node's own run, the first other
+ * node with CPUs, as the drainer of seed 000 ran on a housekeeping CPU
+ * away from the CPUs it drained.
+ */
+static int coord_index(const struct pcb_topo *topo, int i, int want)
+{
+	if (want >= 0 && want != i)
+		return want;
+	for (int k = 0; k < topo->nr_nodes; k++)
+		if (k != i && !hwloc_bitmap_iszero(topo->node[k].cpus))
+			return k;
+	return i;
+}
+
+/* one node's run: each configuration's workers there and the coordinator's CPU */
+struct node_plan {
+	int index, os, coord_cpu, coord_os;
+	hwloc_bitmap_t *workers;	/* per configuration */
+	int empty;			/* a configuration has no worker there */
+};
+
+static void set_node(struct pcb_scenario *sc, int c, void *arg)
+{
+	struct node_plan *p = arg;
+	char list[4096], cpu[16];
+
+	pcb_cpuset_format(p->workers[c], list, sizeof(list));
+	pcb_scenario_override(sc, K_CPUS_WORKERS, list, "--each-node");
+	snprintf(cpu, sizeof(cpu), "%d", p->coord_cpu);
+	pcb_scenario_override(sc, K_DRAIN_CPU, cpu, "--each-node");
+}
+
+static void plan_node(const struct pcb_topo *topo, const struct scn_group *g, int i, int want,
+		      struct node_plan *p)
+{
+	p->index = i;
+	p->os = (int)topo->node[i].os;
+	p->coord_cpu = node_cpu(topo, coord_index(topo, i, want));
+	p->coord_os = pcb_topo_cpu(topo, (unsigned int)p->coord_cpu)->node;
+	p->workers = calloc((size_t)g->n, sizeof(*p->workers));
+	p->empty = 0;
+	for (int c = 0; c < g->n; c++) {
+		p->workers[c] = hwloc_bitmap_alloc();
+		hwloc_bitmap_and(p->workers[c], g->cfg[c].workers, topo->node[i].cpus);
+		hwloc_bitmap_clr(p->workers[c], (unsigned int)p->coord_cpu);
+		p->empty |= hwloc_bitmap_iszero(p->workers[c]);
+	}
+}
+
+static void free_plan(struct node_plan *p, int ncfg)
+{
+	for (int c = 0; c < ncfg; c++)
+		hwloc_bitmap_free(p->workers[c]);
+	free(p->workers);
+}
+
+static void print_node(const struct scn_group *g, const struct node_plan *p, int k, int n)
+{
+	char buf[4096];
+
+	pcb_cpuset_format(p->workers[0], buf, sizeof(buf));
+	printf("node %d (%d/%d): workers %s (%d CPU%s), coordinator CPU %d (node %d)\n", p->os,
+	       k + 1, n, buf, hwloc_bitmap_weight(p->workers[0]),
+	       hwloc_bitmap_weight(p->workers[0]) == 1 ? "" : "s", p->coord_cpu, p->coord_os);
+	for (int c = 1; c < g->n; c++)
+		if (!hwloc_bitmap_isequal(p->workers[c], p->workers[0])) {
+			pcb_cpuset_format(p->workers[c], buf, sizeof(buf));
+			printf("  %s: workers %s (%d CPU%s)\n", g->cfg[c].label, buf,
+			       hwloc_bitmap_weight(p->workers[c]),
+			       hwloc_bitmap_weight(p->workers[c]) == 1 ? "" : "s");
+		}
+}
+
+/* a run directory under construction: its node<N>/ results and files only */
+static void remove_run_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) < 0)
+			remove_run_dir(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static int write_summary(const char *dir, const struct node_plan *plans, const int *ran, int n)
+{
+	json_t **res = calloc((size_t)n, sizeof(*res));
+	int *nodes = calloc((size_t)n, sizeof(*nodes)), k = 0, rc = 0;
+	char path[PATH_MAX];
+	FILE *f;
+
+	for (int i = 0; i < n; i++) {
+		if (!ran[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/node%d/result.json", dir, plans[i].os);
+		res[k] = json_load_file(path, 0, NULL);
+		if (res[k])
+			nodes[k++] = plans[i].os;
+	}
+	if (k == 0) {
+		rc = -1;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/nodes.csv", dir);
+	f = fopen(path, "w");
+	if (f) {
+		pcb_nodes_csv(f, res, nodes, k);
+		rc |= fclose(f);
+	} else
+		rc = -1;
+	snprintf(path, sizeof(path), "%s/nodes.txt", dir);
+	f = fopen(path, "w");
+	if (f) {
+		pcb_nodes_table(f, res, nodes, k);
+		rc |= fclose(f);
+	} else
+		rc = -1;
+	printf("\n");
+	pcb_nodes_table(stdout, res, nodes, k);
+out:
+	for (int i = 0; i < k; i++)
+		json_decref(res[i]);
+	free(res);
+	free(nodes);
+	return rc;
+}
+
+int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *path,
+	      const struct run_opts *o, const struct node_opts *no, int dry, const char *out,
+	      const char *command, const struct pcb_table_opts *tables, double *estimate)
+{
+	struct scn_group base, *grp;
+	struct node_plan *plans;
+	int n = 0, runnable = 0, rc = 0, *ran, want = -1;
+	char err[1024], tmp[PATH_MAX], final[PATH_MAX], ts[32];
+	struct progress pg = { .node = -1 };
+
+	if (group_load(&base, path, o, topo, NULL, NULL, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	if (no->coord_node >= 0)
+		want = node_index(topo, no->coord_node);
+	plans = calloc((size_t)topo->nr_nodes, sizeof(*plans));
+	grp = calloc((size_t)topo->nr_nodes, sizeof(*grp));
+	ran = calloc((size_t)topo->nr_nodes, sizeof(*ran));
+	for (int i = 0; i < topo->nr_nodes; i++) {
+		if (hwloc_bitmap_iszero(topo->node[i].cpus))
+			continue;
+		if (no->node >= 0 && (int)topo->node[i].os != no->node)
+			continue;
+		plan_node(topo, &base, i, want, &plans[n]);
+		if (!plans[n].empty) {
+			if (group_load(&grp[n], path, o, topo, set_node, &plans[n], err,
+				       sizeof(err)) < 0)
+				die_usage("%s", err);
+			*estimate += group_seconds(&grp[n]);
+			runnable++;
+		}
+		n++;
+	}
+	if (dry || runnable == 0) {
+		int drains = 0;
+
+		for (int c = 0; c < base.n; c++)
+			drains |= base.cfg[c].drain_rate_hz > 0 || base.cfg[c].drain_count > 0;
+		printf("scenario %s (%s): %s, %d of %d nodes%s\n", base.cfg[0].name, path,
+		       no->each ? "each node" : "one node", n, nodes_with_cpus(topo),
+		       drains ? "" : "; no drains: the coordinator's CPU is only kept free");
+		for (int k = 0; k < n; k++) {
+			if (plans[k].empty)
+				printf("node %d (%d/%d): no worker of cpus.workers there; skipped\n",
+				       plans[k].os, k + 1, n);
+			else
+				print_node(&base, &plans[k], k, n);
+		}
+		if (dry && runnable)
+			printf("  estimated time: %.0f s\n", *estimate);
+	}
+	if (runnable == 0) {
+		fprintf(stderr, "%s: %s: no node has a CPU of cpus.workers besides the coordinator's\n",
+			prog, path);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (dry)
+		goto out;
+
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(final, sizeof(final), "%s/%s-%s", out, base.cfg[0].name, ts);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", out, base.cfg[0].name, ts, (int)getpid());
+	if (mkdir(tmp, 0777) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	pg.tty = isatty(2);
+	pg.start = now_s();
+	pg.estimate = *estimate;
+	pg.nr_nodes = n;
+	for (int k = 0; k < n && rc == 0 && !session_interrupted(); k++) {
+		char at[PATH_MAX], name[PATH_MAX];
+
+		if (plans[k].empty) {
+			fprintf(stderr, "%s: node %d (%d/%d): no CPU of cpus.workers there; skipped\n",
+				base.cfg[0].name, plans[k].os, k + 1, n);
+			continue;
+		}
+		snprintf(at, sizeof(at), "%s/node%d", tmp, plans[k].os);
+		pg.node = plans[k].os;
+		pg.node_i = k;
+		pg.result_at = at;
+		snprintf(name, sizeof(name), "%s/node%d", final, plans[k].os);
+		pg.result_name = name;
+		printf("%snode %d (%d/%d)\n", k ? "\n" : "", plans[k].os, k + 1, n);
+		fflush(stdout);
+		rc = run_scenario(topo, clk, grp[k].cfg, grp[k].n, command, out, tables, &pg);
+		ran[k] = pg.result[0] != 0;
+	}
+	if (write_summary(tmp, plans, ran, n) < 0) {
+		fprintf(stderr, "%s: no node's result to summarize\n", base.cfg[0].name);
+		remove_run_dir(tmp);
+		rc = rc ? rc : EXIT_RUNTIME;
+	} else if (rename(tmp, final) < 0) {
+		fprintf(stderr, "%s: rename %s -> %s: %s\n", prog, tmp, final, strerror(errno));
+		remove_run_dir(tmp);
+		rc = EXIT_RUNTIME;
+	} else {
+		fprintf(stderr, "%s: results of %d nodes in %s\n", base.cfg[0].name, n, final);
+	}
+out:
+	for (int k = 0; k < n; k++) {
+		free_plan(&plans[k], base.n);
+		group_free(&grp[k]);
+	}
+	free(plans);
+	free(grp);
+	free(ran);
+	group_free(&base);
+	return rc;
+}

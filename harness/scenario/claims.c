@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "claims.h"
+
+const char *const pcb_claim_key_name[CK_NR] = {
+	[CK_CLAIM] = "claim", [CK_SEED] = "seed", [CK_LINE] = "line", [CK_FIGURE] = "figure",
+	[CK_BASE_FIGURE] = "base_figure", [CK_BASE_LINE] = "base_line", [CK_UNIT] = "unit",
+	[CK_MACHINE] = "machine", [CK_SCENARIO] = "scenario", [CK_VALUE] = "value",
+	[CK_A] = "a", [CK_B] = "b", [CK_EXPECT] = "expect", [CK_LIMIT] = "limit",
+};
+
+static const char *const value_name[] = { "diff_pct", "ratio", "value" };
+static const char *const expect_name[] = { "positive", "negative", "below" };
+
+struct claims_state {
+	struct pcb_claims *cl;
+	const char *text;
+	int line, failed;
+	int header;		/* the line of the last [section] */
+	char *err;
+	size_t errlen;
+};
+
+void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int key, char *err,
+		     size_t errlen, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (key >= 0)
+		snprintf(err, errlen, "%s:%d: [%s] %s: %s", cl->file,
+			 c->line[key] ? c->line[key] : c->section_line, c->id,
+			 pcb_claim_key_name[key], msg);
+	else
+		snprintf(err, errlen, "%s:%d: [%s]: %s", cl->file, c->section_line, c->id, msg);
+}
+
+/* one line at a time, comments cut, so that inih's lines are the file's */
+static char *reader(char *str, int num, void *stream)
+{
+	struct claims_state *st = stream;
+	const char *line = st->text, *nl, *end, *semi;
+	size_t len;
+
+	if (!*st->text || st->failed)
+		return NULL;
+	nl = strchr(line, '\n');
+	st->text = nl ? nl + 1 : line + strlen(line);
+	st->line++;
+	end = nl ? nl : st->text;
+	while (line < end && isspace((unsigned char)*line))
+		line++;
+	if (line < end && (*line == ';' || *line == '#'))
+		end = line;
+	for (semi = line; semi < end; semi++)
+		if (*semi == ';' && semi > line && isspace((unsigned char)semi[-1])) {
+			end = semi;
+			break;
+		}
+	len = (size_t)(end - line);
+	if (len + 2 > (size_t)num) {
+		snprintf(st->err, st->errlen, "%s:%d: a line of %zu characters (at most %d)",
+			 st->cl->file, st->line, len, num - 2);
+		st->failed = 1;
+		return NULL;
+	}
+	memcpy(str, line, len);
+	str[len] = '\n';
+	str[len + 1] = 0;
+	if (*str == '[')
+		st->header = st->line;
+	return str;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct claims_state *st = user;
+	struct pcb_claims *cl = st->cl;
+	struct pcb_claim *c;
+	int k;
+
+	if (st->failed)
+		return 0;
+	if (!*section) {
+		snprintf(st->err, st->errlen, "%s:%d: %s: key outside a [claim]", cl->file, st->line,
+			 name);
+		goto fail;
+	}
+	if (cl->n == 0 || strcmp(cl->c[cl->n - 1].id, section)) {
+		struct pcb_claim *more;
+
+		for (int i = 0; i < cl->n; i++)
+			if (!strcmp(cl->c[i].id, section)) {
+				snprintf(st->err, st->errlen, "%s:%d: [%s]: claim named twice (first "
+					 "on line %d)", cl->file, st->line, section,
+					 cl->c[i].section_line);
+				goto fail;
+			}
+		more = realloc(cl->c, (size_t)(cl->n + 1) * sizeof(*cl->c));
+		if (!more)
+			goto oom;
+		cl->c = more;
+		c = &cl->c[cl->n++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->id, sizeof(c->id), "%s", section);
+		c->section_line = st->header;
+	}
+	c = &cl->c[cl->n - 1];
+	for (k = 0; k < CK_NR; k++)
+		if (!strcmp(name, pcb_claim_key_name[k]))
+			break;
+	if (k == CK_NR) {
+		snprintf(st->err, st->errlen, "%s:%d: [%s] %s: unknown key", cl->file, st->line,
+			 c->id, name);
+		goto fail;
+	}
+	if (c->v[k]) {
+		snprintf(st->err, st->errlen, "%s:%d: [%s] %s: set twice (first on line %d)",
+			 cl->file, st->line, c->id, name, c->line[k]);
+		goto fail;
+	}
+	c->v[k] = strdup(value);
+	c->line[k] = st->line;
+	if (!c->v[k])
+		goto oom;
+	return 1;
+oom:
+	snprintf(st->err, st->errlen, "out of memory");
+fail:
+	st->failed = 1;
+	return 0;
+}
+
+static int pick(const char *v, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			return i;
+	return -1;
+}
+
+static int parse_line(const char *v, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n <= 0 || n > 1000000)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
+/* a figure is a number as the seed prints it: sign, digits, a point */
+static int is_figure(const char *v)
+{
+	char *end;
+
+	if (!*v)
+		return 0;
+	strtod(v, &end);
+	return *end == 0 && isdigit((unsigned char)v[strlen(v) - 1]);
+}
+
+void pcb_selector_design(const char *sel, char *buf, size_t len)
+{
+	const char *a = strchr(sel, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+
+	if (!a)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%.*s", b ? (int)(b - a - 1) : (int)strlen(a + 1), a + 1);
+}
+
+int pcb_selector_check(const char *sel, char *err, size_t errlen)
+{
+	char table[32];
+	const char *colon = strchr(sel, ':');
+	int parts = 1;
+
+	for (const char *p = sel; *p; p++)
+		parts += *p == ':';
+	snprintf(table, sizeof(table), "%.*s", colon ? (int)(colon - sel) : (int)strlen(sel), sel);
+	if (!strcmp(table, "drains")) {
+		if (parts < 2 || parts > 3)
+			goto bad;
+	} else if (!strcmp(table, "functions") || !strcmp(table, "contention")) {
+		if (parts < 3 || parts > 4)
+			goto bad;
+	} else {
+		snprintf(err, errlen, "'%s': no table '%s' (functions, drains or contention)", sel,
+			 table);
+		return -1;
+	}
+	for (const char *p = sel; p < sel + strlen(sel); p++)
+		if (*p == ':' && (p[1] == ':' || p[1] == 0))
+			goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s': write functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD] "
+		 "or contention:DESIGN:FUNCTION|*[:FIELD]", sel);
+	return -1;
+}
+
+static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, size_t errlen)
+{
+	static const int required[] = { CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_MACHINE,
+					 CK_SCENARIO, CK_A, CK_EXPECT };
+	char msg[256];
+
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!c->v[required[i]] || !*c->v[required[i]]) {
+			pcb_claim_error(cl, c, -1, err, errlen, "no %s",
+					pcb_claim_key_name[required[i]]);
+			return -1;
+		}
+	if (parse_line(c->v[CK_LINE], &c->seed_line) < 0) {
+		pcb_claim_error(cl, c, CK_LINE, err, errlen, "'%s' is not a line number",
+				c->v[CK_LINE]);
+		return -1;
+	}
+	if (!is_figure(c->v[CK_FIGURE])) {
+		pcb_claim_error(cl, c, CK_FIGURE, err, errlen, "'%s' is not a number as the seed "
+				"prints it", c->v[CK_FIGURE]);
+		return -1;
+	}
+	if (!c->v[CK_BASE_FIGURE] != !c->v[CK_BASE_LINE]) {
+		pcb_claim_error(cl, c, c->v[CK_BASE_FIGURE] ? CK_BASE_FIGURE : CK_BASE_LINE, err,
+				errlen, "base_figure and base_line go together");
+		return -1;
+	}
+	if (c->v[CK_BASE_FIGURE] && !is_figure(c->v[CK_BASE_FIGURE])) {
+		pcb_claim_error(cl, c, CK_BASE_FIGURE, err, errlen, "'%s' is not a number",
+				c->v[CK_BASE_FIGURE]);
+		return -1;
+	}
+	if (c->v[CK_BASE_LINE] && parse_line(c->v[CK_BASE_LINE], &c->base_line) < 0) {
+		pcb_claim_error(cl, c, CK_BASE_LINE, err, errlen, "'%s' is not a line number",
+				c->v[CK_BASE_LINE]);
+		return -1;
+	}
+	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 3) : PCB_CLAIM_DIFF_PCT;
+	if (c->value < 0) {
+		pcb_claim_error(cl, c, CK_VALUE, err, errlen, "'%s': diff_pct, ratio or value",
+				c->v[CK_VALUE]);
+		return -1;
+	}
+	c->expect = pick(c->v[CK_EXPECT], expect_name, 3);
+	if (c->expect < 0) {
+		pcb_claim_error(cl, c, CK_EXPECT, err, errlen, "'%s': positive, negative or below",
+				c->v[CK_EXPECT]);
+		return -1;
+	}
+	if ((c->expect == PCB_EXPECT_BELOW) != (c->v[CK_LIMIT] != NULL)) {
+		pcb_claim_error(cl, c, c->v[CK_LIMIT] ? CK_LIMIT : CK_EXPECT, err, errlen,
+				"a limit goes with expect = below, and only with it");
+		return -1;
+	}
+	if (c->v[CK_LIMIT]) {
+		char *end;
+
+		c->limit = strtod(c->v[CK_LIMIT], &end);
+		if (!*c->v[CK_LIMIT] || *end || !isfinite(c->limit)) {
+			pcb_claim_error(cl, c, CK_LIMIT, err, errlen, "'%s' is not a number",
+					c->v[CK_LIMIT]);
+			return -1;
+		}
+	}
+	if (pcb_selector_check(c->v[CK_A], msg, sizeof(msg)) < 0) {
+		pcb_claim_error(cl, c, CK_A, err, errlen, "%s", msg);
+		return -1;
+	}
+	if ((c->value == PCB_CLAIM_VALUE) != !c->v[CK_B]) {
+		pcb_claim_error(cl, c, c->v[CK_B] ? CK_B : CK_VALUE, err, errlen,
+				"b goes with value = diff_pct or ratio, and only with them");
+		return -1;
+	}
+	if (c->v[CK_B] && pcb_selector_check(c->v[CK_B], msg, sizeof(msg)) < 0) {
+		pcb_claim_error(cl, c, CK_B, err, errlen, "%s", msg);
+		return -1;
+	}
+	for (const char *p = c->v[CK_SCENARIO]; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
+			pcb_claim_error(cl, c, CK_SCENARIO, err, errlen, "'%s': a scenario's name, "
+					"as scenarios/NAME.scn", c->v[CK_SCENARIO]);
+			return -1;
+		}
+	return 0;
+}
+
+int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t errlen)
+{
+	struct claims_state st = { .cl = cl, .err = err, .errlen = errlen };
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc;
+
+	memset(cl, 0, sizeof(*cl));
+	snprintf(cl->file, sizeof(cl->file), "%s", path);
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	n = getdelim(&text, &cap, 0, f);
+	if (n < 0) {
+		int e = ferror(f) ? errno : 0;
+
+		fclose(f);
+		free(text);
+		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "no claim");
+		return -1;
+	}
+	fclose(f);
+	st.text = text;
+	rc = ini_parse_stream(reader, &st, handler, &st);
+	free(text);
+	if (st.failed || rc != 0) {
+		if (!st.failed)
+			snprintf(err, errlen, "%s:%d: not a key = value line or [claim]", path, rc);
+		pcb_claims_free(cl);
+		return -1;
+	}
+	if (cl->n == 0) {
+		snprintf(err, errlen, "%s: no claim", path);
+		return -1;
+	}
+	for (int i = 0; i < cl->n; i++)
+		if (check_claim(cl, &cl->c[i], err, errlen) < 0) {
+			pcb_claims_free(cl);
+			return -1;
+		}
+	return 0;
+}
+
+void pcb_claims_free(struct pcb_claims *cl)
+{
+	for (int i = 0; i < cl->n; i++)
+		for (int k = 0; k < CK_NR; k++)
+			free(cl->c[i].v[k]);
+	free(cl->c);
+	cl->c = NULL;
+	cl->n = 0;
+}

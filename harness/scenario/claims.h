@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seeds' claims (scenarios/seeds.ini, read with inih): each section one
+ * claim, the seed's figure with the file and line it is quoted from, the
+ * machine it was measured on, the scenario that models it, which figure of
+ * that scenario's result.json is this machine's, and the sign or bound of
+ * that figure that agrees with the seed. pcpbench reproduce runs them.
+ */
+#ifndef PCB_CLAIMS_H
+#define PCB_CLAIMS_H
+
+#include <limits.h>
+#include <stddef.h>
+
+/* how this machine's figure comes from the selectors a and b */
+enum pcb_claim_value {
+	PCB_CLAIM_DIFF_PCT,		/* 100 * (a - b) / b, as a Diff % */
+	PCB_CLAIM_RATIO,		/* a / b */
+	PCB_CLAIM_VALUE,		/* a */
+};
+
+/* what of this machine's figure agrees with the seed */
+enum pcb_claim_expect {
+	PCB_EXPECT_POSITIVE,		/* above 0 */
+	PCB_EXPECT_NEGATIVE,		/* below 0 */
+	PCB_EXPECT_BELOW,		/* below limit */
+};
+
+/* the keys of a claim, for errors that name the line */
+enum pcb_claim_key {
+	CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_BASE_FIGURE, CK_BASE_LINE, CK_UNIT,
+	CK_MACHINE, CK_SCENARIO, CK_VALUE, CK_A, CK_B, CK_EXPECT, CK_LIMIT, CK_NR,
+};
+extern const char *const pcb_claim_key_name[CK_NR];
+
+struct pcb_claim {
+	char id[64];			/* the section */
+	int section_line;
+	char *v[CK_NR];			/* as written, NULL if absent */
+	int line[CK_NR];		/* where */
+	int seed_line, base_line;	/* 0 when there is no base figure */
+	int value, expect;
+	double limit;
+};
+
+struct pcb_claims {
+	char file[PATH_MAX];
+	int n;
+	struct pcb_claim *c;
+};
+
+/* read and check a claims file; -1 with "FILE:LINE: key: why" in err */
+int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t errlen);
+void pcb_claims_free(struct pcb_claims *cl);
+/* "FILE:LINE: [id] key: msg" for a key of claim c */
+void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int key, char *err,
+		     size_t errlen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
+ * contention:DESIGN:FUNCTION|*[:FIELD]; -1 with why in err */
+int pcb_selector_check(const char *sel, char *err, size_t errlen);
+/* the design label a selector names, into buf */
+void pcb_selector_design(const char *sel, char *buf, size_t len);
+
+#endif

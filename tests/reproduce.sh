@@ -1,0 +1,105 @@
+#!/bin/bash
+# pcpbench reproduce: the seeds' data file parses, every figure in it is on
+# the seed line it cites (when the seeds are beside the checkout), a bad
+# data file stops at its FILE:LINE with exit 2 and writes nothing, and one
+# claim runs quick on scenarios/default.scn into its table.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+expect_rc() {
+	local want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
+}
+
+cd "$src" || exit 1
+
+expect_rc 0 "$pcpbench" reproduce --help
+grep -q "^usage: pcpbench reproduce" "$tmp/out" && ok || bad "reproduce --help"
+expect_rc 2 "$pcpbench" reproduce --no-such-option
+expect_rc 2 "$pcpbench" reproduce extra-argument
+
+# the data file parses, and every scenario and design it names is there
+expect_rc 0 "$pcpbench" reproduce --dry-run
+claims=$(grep -c '^\[' scenarios/seeds.ini)
+grep -q "^$claims claims from scenarios/seeds.ini, " "$tmp/out" && ok || bad "dry-run: $(head -1 "$tmp/out")"
+grep -q "^estimated time: [0-9]* s$" "$tmp/out" && ok || bad "dry-run has no estimate"
+for id in $(sed -n 's/^\[\(.*\)\]$/\1/p' scenarios/seeds.ini); do
+	grep -q "^  $id " "$tmp/out" && ok || bad "dry-run does not list $id"
+done
+expect_rc 0 "$pcpbench" reproduce --dry-run --quick
+grep -q "(quick)" "$tmp/out" && ok || bad "--quick dry-run"
+
+# each figure is on the seed's line it cites
+seeds=$src/../shared/seeds
+if [ -d "$seeds" ]; then
+	awk -F' *= *' '
+		/^\[/ { id = $0 }
+		$1 == "seed" { seed[id] = $2 }
+		$1 == "line" { line[id] = $2 }
+		$1 == "figure" { fig[id] = $2 }
+		$1 == "base_line" { bline[id] = $2 }
+		$1 == "base_figure" { bfig[id] = $2 }
+		END {
+			for (i in seed) {
+				print i "\t" seed[i] "\t" line[i] "\t" fig[i]
+				if (i in bline)
+					print i "\t" seed[i] "\t" bline[i] "\t" bfig[i]
+			}
+		}' scenarios/seeds.ini > "$tmp/cites"
+	[ "$(wc -l < "$tmp/cites")" -ge "$claims" ] && ok || bad "fewer citations than claims"
+	while IFS=$'\t' read -r id seed line fig; do
+		[ -f "$seeds/$seed" ] || { bad "$id: no seed $seed"; continue; }
+		sed -n "${line}p" "$seeds/$seed" | grep -qF -- "$fig" && ok ||
+			bad "$id: $seed line $line has no '$fig': $(sed -n "${line}p" "$seeds/$seed")"
+	done < "$tmp/cites"
+else
+	echo "note: $seeds is not here: the figures' seed lines are not checked"
+fi
+
+# bad data files: FILE:LINE: [claim] key: why, exit 2, nothing written
+check_bad() {
+	local file=$1 want=$2
+	expect_rc 2 "$pcpbench" reproduce --quick --claims "tests/claims/$file" --out "$tmp/bad"
+	grep -qF -- "$want" "$tmp/err" && ok || bad "$file: '$want' not in: $(cat "$tmp/err")"
+	[ ! -e "$tmp/bad" ] && ok || bad "$file: wrote $tmp/bad"
+}
+check_bad bad-expect.ini "tests/claims/bad-expect.ini:12: [000-consume_stock] expect: 'upward'"
+check_bad bad-line.ini "tests/claims/bad-line.ini:5: [000-consume_stock] line: '13x' is not a line number"
+check_bad bad-selector.ini "tests/claims/bad-selector.ini:10: [000-consume_stock] a: 'functions:spinlock': write"
+check_bad unknown-design.ini "tests/claims/unknown-design.ini:10: [000-consume_stock] a: 'functions:qsbr:consume_stock': scenario default runs no design 'qsbr'"
+check_bad unknown-scenario.ini "tests/claims/unknown-scenario.ini:9: [000-consume_stock] scenario: no scenario 'no-such-scenario'"
+check_bad no-machine.ini "tests/claims/no-machine.ini:2: [000-consume_stock]: no machine"
+check_bad unknown-key.ini "tests/claims/unknown-key.ini:7: [000-consume_stock] colour: unknown key"
+expect_rc 2 "$pcpbench" reproduce --claims "$tmp/none.ini" --out "$tmp/bad"
+[ ! -e "$tmp/bad" ] && ok || bad "a missing data file wrote $tmp/bad"
+expect_rc 2 "$pcpbench" --topology "numa:8 core:16 pu:1" reproduce --claims tests/claims/one.ini --out "$tmp/bad"
+[ ! -e "$tmp/bad" ] && ok || bad "a synthetic topology wrote $tmp/bad"
+
+# one claim, run quick: the table, and the same table written with its CSV
+expect_rc 0 "$pcpbench" reproduce --quick --claims tests/claims/one.ini --out "$tmp/one"
+grep -q "^claim  *seed (figure \[seed:line\], machine)  *this machine  *agrees?  *result$" "$tmp/out" &&
+	ok || bad "no table header: $(cat "$tmp/out")"
+row=$(grep "^the per-CPU spinlock slows consume_stock()" "$tmp/out")
+echo "$row" | grep -q "19.15051258 % \[000:130\], AMD EPYC 7601, 128 CPUs, 8 nodes  *[-+][0-9.]* %  *\(yes\|NO\) (> 0)  *$tmp/one/default-" &&
+	ok || bad "claim row: $row"
+dir=$(ls -d "$tmp"/one/reproduce-*/ 2>/dev/null | head -1)
+[ -n "$dir" ] && [ -s "$dir/reproduce.txt" ] && ok || bad "no reproduce.txt"
+grep -qF "$row" "$dir/reproduce.txt" && ok || bad "reproduce.txt differs from the table printed"
+head -1 "$dir/reproduce.csv" | grep -qx 'id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,scenario,value,here,expect,agrees,result' &&
+	ok || bad "reproduce.csv header: $(head -1 "$dir/reproduce.csv")"
+grep -q '^"000-consume_stock",.*,"positive",\(yes\|no\),' "$dir/reproduce.csv" && ok || bad "reproduce.csv row"
+[ -s "$(ls -d "$tmp"/one/default-*/ | head -1)/result.json" ] && ok || bad "the claim's result is not there"
+ls -a "$tmp/one" | grep -q '\.tmp\.' && bad "temporary directory left" || ok
+
+echo "reproduce: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
