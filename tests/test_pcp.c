@@ -7,7 +7,8 @@
  * quiescent point every page is in exactly one place (a zone free list, a
  * CPU's lists, or held by a worker), every count equals its list, charges
  * balance; a drain then empties every CPU's lists; at the end nothing is
- * left on them. The check is shown to catch a page in two places, a lost
+ * left on them. The last worker's CPU is isolated, which qpw drains from
+ * the drainer's CPU under its lock. The check is shown to catch a page in two places, a lost
  * page and a count that lies.
  */
 #include <pthread.h>
@@ -138,6 +139,7 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 		x->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), d, x->v, (unsigned int)i, 0);
 		pcp_model.cpu_setup(x->s, d, x->cpu[i]);
 	}
+	x->cpu[NR_WORKERS - 1]->isolated = true;
 	for (int i = 0; i < NR_WORKERS; i++) {
 		struct pcp_worker *w = aligned_alloc(64, sizeof(*w));
 
