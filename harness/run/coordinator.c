@@ -111,7 +111,16 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 	c->nr_charged = stocks - nr_workers;
 	c->nr_cpus = online;
 	c->dirtier_cpu = -1;
-	pcb_cpu_set_virtual_home(c->nr_virtual > 0 ? shape->dirtier_cpu : -1);
+	/*
+	 * An IPI to a virtual CPU lands where its cache lives, the dirtier's
+	 * core; where that is a worker's, on the drainer's own CPU instead: a
+	 * worker must see the IPIs to its own CPU, not fifteen others'.
+	 */
+	c->ipi_home = c->nr_virtual > 0 ? shape->dirtier_cpu : -1;
+	for (int i = 0; i < nr_workers; i++)
+		if (c->ipi_home >= 0 && workers[i]->cpu == (unsigned int)c->ipi_home)
+			c->ipi_home = -1;
+	pcb_cpu_set_virtual_home(c->ipi_home);
 	pthread_mutex_init(&c->dirt_lock, NULL);
 	pthread_cond_init(&c->dirt_cond, NULL);
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));

@@ -43,6 +43,7 @@ struct pcb_coord {
 	const struct pcb_topo *topo;
 	pthread_t dirtier;
 	int dirtier_cpu;		/* -1: none, the coordinator refills them */
+	int ipi_home;			/* where IPIs to virtual CPUs land, -1: the drainer's CPU */
 	int dirtier_started;
 	pthread_mutex_t dirt_lock;
 	pthread_cond_t dirt_cond;
