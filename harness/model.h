@@ -68,6 +68,8 @@ struct pcb_design {
 	struct pcb_drain_flavour drain;
 	bool skips_isolated;		/* leaves isolated CPUs' caches alone */
 	bool nocache;			/* CPUs can opt out of caching */
+	/* why this machine cannot run it (rseq without glibc's area), or NULL */
+	const char *(*unavailable)(void);
 	const struct pcb_variant *variant[PCB_MAX_VARIANTS];
 };
 

@@ -44,6 +44,17 @@ for word in local_lock spinlock charge run.designs cpus.workers workload.nr_page
 	grep -q "$word" "$tmp/out" && ok || bad "list lacks $word"
 done
 
+# rseq stops a scenario where it cannot run, naming why; it keeps one slot
+expect_rc 2 env GLIBC_TUNABLES=glibc.pthread.rseq=0 "$pcpbench" run --dry-run \
+	--set run.designs=local_lock,rseq
+grep -q "run.designs: rseq: not on this machine: glibc registered no rseq area" "$tmp/err" && ok ||
+	bad "rseq without glibc's rseq area: $(cat "$tmp/err")"
+expect_rc 2 "$pcpbench" run --dry-run --set run.designs=rseq --set stock.slots=7
+grep -q "stock.slots: 7: rseq keeps one slot" "$tmp/err" && ok || bad "rseq with 7 slots: $(cat "$tmp/err")"
+for word in rseq qpw; do
+	"$pcpbench" list | grep -q "^ *$word " && ok || bad "list lacks the design $word"
+done
+
 # cpus on the synthetic 8-node machine
 expect_rc 0 "$pcpbench" --topology "numa:8 core:16 pu:1" cpus node:3 all housekeeping
 grep -q "^node:3	48-63	(16 CPUs)" "$tmp/out" && ok || bad "cpus node:3: $(cat "$tmp/out")"

@@ -14,7 +14,15 @@ bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
 cd "$src" || exit 1
 
 for f in scenarios/*.scn; do
-	if out=$("$pcpbench" run --dry-run "$f" 2>&1); then ok; else bad "$f is rejected: $out"; fi
+	if out=$("$pcpbench" run --dry-run "$f" 2>&1); then
+		ok
+	elif [[ "$out" == *"run.designs: "*": not on this machine: "* ]]; then
+		# a design this machine cannot run (rseq): refused with the reason, as it should be
+		echo "note: $out"
+		ok
+	else
+		bad "$f is rejected: $out"
+	fi
 done
 
 for f in tests/scenarios/*.scn; do

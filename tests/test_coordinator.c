@@ -170,6 +170,10 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	uint64_t start, fired;
 	int isolated = 0;
 
+	if (d->unavailable && d->unavailable()) {
+		printf("%s: skipped: %s\n", d->name, d->unavailable());
+		return;
+	}
 	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
 	shared = m->setup(cfg, d, shape.online, note, sizeof(note), err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);

@@ -189,6 +189,10 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	snprintf(name, sizeof(name), "%s slots=%d irq=%d%s%s", d->name, multi ? 7 : 1, irq,
 		 d->drain.queues_work ? " delivery=" : "",
 		 d->drain.queues_work ? pcb_delivery_name[delivery] : "");
+	if (d->unavailable && d->unavailable()) {
+		printf("%s: skipped: %s\n", name, d->unavailable());
+		return;
+	}
 	if (d->drain.queues_work && delivery == PCB_DELIVER_KWORKER &&
 	    !pcb_workq_fifo_permitted()) {
 		printf("%s: skipped: SCHED_FIFO is not permitted here (CAP_SYS_NICE)\n", name);

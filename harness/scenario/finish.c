@@ -294,5 +294,14 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	if (sc->model->finish &&
 	    sc->model->finish(sc->config, sc->timing, sc, err, errlen) < 0)
 		return -1;
+	for (int i = 0; i < sc->nr_designs; i++) {
+		const char *why = sc->design[i]->unavailable ? sc->design[i]->unavailable() : NULL;
+
+		if (why) {
+			pcb_scenario_key_error(sc, K_RUN_DESIGNS, err, errlen,
+					       "%s: not on this machine: %s", sc->design[i]->name, why);
+			return -1;
+		}
+	}
 	return get_cpus(sc, topo, err, errlen);
 }

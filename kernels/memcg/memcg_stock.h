@@ -16,6 +16,7 @@
  *   memcg_stock_unlock(this, stock, flags)
  *   memcg_stock_lock_init(cpu, stock)
  *   MEMCG_STOCK_FAST			the hit paths try memcg_stock_fast() first (rseq)
+ *   MEMCG_DESIGN_UNAVAILABLE		why this machine cannot run the design, or NULL
  *   MEMCG_STOCK_BYPASS_STOPPED		mod_objcg_state() bypasses a stock it cannot
  *					take at once, as the others do with TRYLOCK
  * MEMCG_STOCK_SLOTS (1, or NR_MEMCG_STOCK = 7 for seed 002's layout) comes
@@ -51,6 +52,9 @@
 #endif
 #ifndef MEMCG_STOCK_NOCACHE
 #define MEMCG_STOCK_NOCACHE 0
+#endif
+#ifndef MEMCG_DESIGN_UNAVAILABLE
+#define MEMCG_DESIGN_UNAVAILABLE NULL	/* runs wherever pcpbench does */
 #endif
 #ifndef MEMCG_STOCK_BYPASS_STOPPED
 #define MEMCG_STOCK_BYPASS_STOPPED 0

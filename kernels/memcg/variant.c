@@ -168,6 +168,7 @@ const struct pcb_design PCB_CAT(memcg_design_, MEMCG_DESIGN) = {
 	.drain = MEMCG_DRAIN_FLAVOUR,
 	.skips_isolated = MEMCG_STOCK_SKIP_ISOLATED,
 	.nocache = MEMCG_STOCK_NOCACHE,
+	.unavailable = MEMCG_DESIGN_UNAVAILABLE,
 	.variant = {
 		&VARIANT_OF(MEMCG_DESIGN, _s1_i0), &VARIANT_OF(MEMCG_DESIGN, _s1_i1),
 		&VARIANT_OF(MEMCG_DESIGN, _s1_i2), &VARIANT_OF(MEMCG_DESIGN, _s7_i0),
