@@ -95,7 +95,7 @@ echo "$row" | grep -q "19.15051258 % \[000:130\], AMD EPYC 7601, 128 CPUs, 8 nod
 dir=$(ls -d "$tmp"/one/reproduce-*/ 2>/dev/null | head -1)
 [ -n "$dir" ] && [ -s "$dir/reproduce.txt" ] && ok || bad "no reproduce.txt"
 grep -qF "$row" "$dir/reproduce.txt" && ok || bad "reproduce.txt differs from the table printed"
-head -1 "$dir/reproduce.csv" | grep -qx 'id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,scenario,value,here,expect,agrees,result' &&
+head -1 "$dir/reproduce.csv" | grep -qx 'id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,scenario,value,here,expect,agrees,result,significant' &&
 	ok || bad "reproduce.csv header: $(head -1 "$dir/reproduce.csv")"
 grep -q '^"000-consume_stock",.*,"positive",\(yes\|no\),' "$dir/reproduce.csv" && ok || bad "reproduce.csv row"
 [ -s "$(ls -d "$tmp"/one/default-*/ | head -1)/result.json" ] && ok || bad "the claim's result is not there"

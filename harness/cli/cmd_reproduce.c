@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../measure/stats.h"
 #include "../output/figures.h"
 #include "../scenario/claims.h"
 #include "cli.h"
@@ -32,11 +33,16 @@ struct repro_scn {
 	json_t *json;
 };
 
+/* run means a claim's test reads of one row */
+#define PCB_MAX_RUN_MEANS 1000
+
 /* a claim's outcome */
 struct outcome {
 	double here;
 	int ok;			/* the figure exists */
 	int agrees;
+	int tested;		/* a and b have run means: Welch's t-test over them */
+	int significant;
 	char why[256];		/* what is missing when !ok */
 };
 
@@ -99,6 +105,14 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 	o->here = c->value == PCB_CLAIM_DIFF_PCT ? 100 * (a - b) / b :
 		  c->value == PCB_CLAIM_RATIO ? a / b : a;
 	o->ok = isfinite(o->here);
+	if (c->v[CK_B] && c->value != PCB_CLAIM_VALUE) {
+		double ra[PCB_MAX_RUN_MEANS], rb[PCB_MAX_RUN_MEANS];
+		int na = pcb_figure_runs(result, c->v[CK_A], ra, PCB_MAX_RUN_MEANS);
+		int nb = pcb_figure_runs(result, c->v[CK_B], rb, PCB_MAX_RUN_MEANS);
+
+		o->tested = na >= 2 && nb >= 2;
+		o->significant = o->tested && pcb_welch_significant(ra, na, rb, nb);
+	}
 	o->agrees = c->expect == PCB_EXPECT_POSITIVE ? o->here > 0 :
 		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
 }
@@ -126,11 +140,14 @@ static const char *verdict(const struct pcb_claim *c, const struct outcome *o, c
 	const char *want = c->expect == PCB_EXPECT_POSITIVE ? "> 0" :
 			   c->expect == PCB_EXPECT_NEGATIVE ? "< 0" : "< ";
 
+	/* a difference the run means do not establish settles no direction */
+	const char *says = !o->ok ? "n/a" : o->tested && !o->significant ? "n.s." :
+			   o->agrees ? "yes" : "NO";
+
 	if (c->expect == PCB_EXPECT_BELOW)
-		snprintf(buf, len, "%s (%s%s)", !o->ok ? "n/a" : o->agrees ? "yes" : "NO", want,
-			 c->v[CK_LIMIT]);
+		snprintf(buf, len, "%s (%s%s)", says, want, c->v[CK_LIMIT]);
 	else
-		snprintf(buf, len, "%s (%s)", !o->ok ? "n/a" : o->agrees ? "yes" : "NO", want);
+		snprintf(buf, len, "%s (%s)", says, want);
 	return buf;
 }
 
@@ -181,6 +198,8 @@ static void print_table(FILE *f, const struct pcb_claims *cl, const struct outco
 		if (!out[i].ok && out[i].why[0])
 			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", out[i].why);
 	}
+	fprintf(f, "\nn.s.: the two rows' run means do not differ at 95%% confidence (Welch's "
+		"t-test): this run settles no direction; more runs (without --quick) may\n");
 }
 
 static void csv_field(FILE *f, const char *s, const char *sep)
@@ -198,7 +217,7 @@ static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome
 		      const char *const *dirs)
 {
 	fprintf(f, "id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,"
-		"scenario,value,here,expect,agrees,result\n");
+		"scenario,value,here,expect,agrees,result,significant\n");
 	for (int i = 0; i < cl->n; i++) {
 		const struct pcb_claim *c = &cl->c[i];
 		char h[64], v[64];
@@ -223,7 +242,8 @@ static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome
 			 c->v[CK_LIMIT] ? c->v[CK_LIMIT] : "");
 		csv_field(f, v, ",");
 		fprintf(f, "%s,", !out[i].ok ? "n/a" : out[i].agrees ? "yes" : "no");
-		csv_field(f, dirs[i], "\n");
+		csv_field(f, dirs[i], ",");
+		fprintf(f, "%s\n", !out[i].tested ? "" : out[i].significant ? "1" : "0");
 	}
 }
 
@@ -281,7 +301,6 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 	const char **dirs;
 	struct pcb_topo topo;
 	struct pcb_clock clk;
-	struct pcb_table_opts tables = { 0 };
 	struct progress pg = { .node = -1 };
 	int dry = 0, c, ns = 0, rc = 0;
 	double estimate = 0;
@@ -364,8 +383,8 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 	for (int k = 0; k < ns && !session_interrupted(); k++) {
 		int r;
 
-		printf("%s", k ? "\n" : "");
-		r = run_scenario(&topo, &clk, s[k].g.cfg, s[k].g.n, command, out, &tables, &pg);
+		/* each scenario's tables are in its result's tables.txt: stdout has the claims */
+		r = run_scenario(&topo, &clk, s[k].g.cfg, s[k].g.n, command, out, NULL, &pg);
 		rc = rc ? rc : r;
 		snprintf(s[k].result, sizeof(s[k].result), "%s", pg.result);
 		if (pg.result[0]) {
@@ -381,7 +400,6 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		evaluate(&cl.c[i], s[k].json, &res[i]);
 		dirs[i] = s[k].result[0] ? s[k].result : NULL;
 	}
-	printf("\n");
 	print_table(stdout, &cl, res, dirs, context);
 	fflush(stdout);
 	if (write_table(out, &cl, res, dirs, context, path, sizeof(path)) < 0) {

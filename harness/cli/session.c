@@ -333,7 +333,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		oj = NULL;
 		if (pg->node >= 0)
 			json_object_set_new(result, "node", json_integer(pg->node));
-		if (pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
+		if (tables && pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", pg->scenario, err);
 			rc = EXIT_RUNTIME;
 		}

@@ -41,7 +41,10 @@ int session_prepare_out(const char *dir, char *err, size_t errlen);
 /* lock cpus against another pcpbench; their list in busy when one holds them */
 void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len);
 
-/* every configuration of one scenario: runs in order, tables, result; exit status */
+/*
+ * every configuration of one scenario: runs in order, tables (on stdout;
+ * tables NULL: in the result alone), result; exit status
+ */
 int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		 struct pcb_scenario *cfg, int ncfg, const char *command, const char *out,
 		 const struct pcb_table_opts *tables, struct progress *pg);

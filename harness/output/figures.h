@@ -14,5 +14,7 @@
 
 /* 0 with the figure in v; -1 with why in err when the result has no such row */
 int pcb_figure_get(json_t *result, const char *sel, double *v, char *err, size_t errlen);
+/* a functions selector's run means, up to max; how many (0: not a functions row) */
+int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max);
 
 #endif
