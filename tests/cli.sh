@@ -5,20 +5,7 @@
 set -u
 pcpbench=$(realpath "$1")
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-expect_rc() {
-	local want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 cd "$src" || exit 1
 
@@ -264,5 +251,4 @@ else
 	grep -q "delivered by signal instead" "$tmp/out" && ok || bad "no SCHED_FIFO note: $(cat "$tmp/out" "$tmp/err")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -6,20 +6,8 @@
 set -u
 pcpbench=$(realpath "$1")
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-expect_rc() {
-	local want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
-}
 # exit 2, a message on stderr, nothing on stdout
 expect_refused() {
 	expect_rc 2 "$@"
@@ -180,5 +168,4 @@ expect_rc 0 "$pcpbench" compare --format json "$tmp/short" "$tmp/base"
 python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))["missing"]; assert m == [{"design": "spinlock", "config": "", "function": "refill_stock", "result": 0, "label": "short"}], m' \
 	"$tmp/out" && ok || bad "json missing: $(cat "$tmp/out")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

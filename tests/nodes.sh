@@ -6,21 +6,9 @@
 set -u
 pcpbench=$(realpath "$1")
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 topo="numa:8 core:16 pu:1"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-expect_rc() {
-	local want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
-}
 has() { grep -qxF -- "$1" "$tmp/out" && ok || bad "$2: no line '$1' in: $(cat "$tmp/out")"; }
 
 cd "$src" || exit 1
@@ -79,5 +67,4 @@ else
 fi
 ls -a "$tmp/real" | grep -q '\.tmp\.' && bad "temporary directory left" || ok
 
-echo "nodes: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary nodes

@@ -5,20 +5,8 @@
 set -u
 pcpbench=$(realpath "$1")
 src=$(realpath "$2")
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-expect_rc() {
-	local want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
-}
 # NAME.svg and NAME.png in DIR, each what its name says
 valid_images() {
 	local dir=$1 name=$2
@@ -123,5 +111,4 @@ grep -q "gnuplot not found" "$tmp/err" && ok || bad "missing gnuplot message: $(
 expect_rc 1 env PCPBENCH_PLOTS="$b" "$pcpbench" plot "$b/mixed/good"
 [ ! -e "$b/mixed/good/plots" ] && ok || bad "plots/ written without gnuplot"
 
-echo "plots: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary plots

@@ -6,20 +6,7 @@
 set -u
 pcpbench=$(realpath "$1")
 src=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-expect_rc() {
-	local want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 cd "$src" || exit 1
 
@@ -101,5 +88,4 @@ grep -q '^"000-consume_stock",.*,"positive",\(yes\|no\),' "$dir/reproduce.csv" &
 [ -s "$(ls -d "$tmp"/one/default-*/ | head -1)/result.json" ] && ok || bad "the claim's result is not there"
 ls -a "$tmp/one" | grep -q '\.tmp\.' && bad "temporary directory left" || ok
 
-echo "reproduce: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary reproduce

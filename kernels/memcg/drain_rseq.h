@@ -11,11 +11,6 @@
 
 #define MEMCG_DRAIN_FLAVOUR { .name = "rseq_fence" }
 
-static inline void memcg_drain_between_ops(struct pcb_cpu *this)
-{
-	(void)this;
-}
-
 static inline void memcg_drain_online(void) { }
 static inline void memcg_drain_offline(void) { }
 
@@ -39,23 +34,7 @@ static void memcg_rseq_thread_start(void)
 #define MEMCG_DRAIN_THREAD_START memcg_rseq_thread_start
 #define MEMCG_DRAIN_THREAD_STOP NULL
 
-/* drain_all_stock() of seed 000's patch 4, each stock stopped and fenced */
-static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
-				   struct pcb_cpu *const *cpus, int nr)
-{
-	if (pthread_mutex_trylock(&percpu_charge_mutex))
-		return;
-
-	for (int i = 0; i < nr; i++) {
-		struct pcb_cpu *cpu = cpus[i];
-		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
-
-		if (is_drain_needed(this, stock, root_memcg)) {
-			this->h.remote_drains++;
-			drain_stock_from(this, stock, this_cpu_stock(this));
-		}
-	}
-	pthread_mutex_unlock(&percpu_charge_mutex);
-}
+/* drain_all_stock() of seed 000's patch 4; memcg_stock_lock() stops and fences */
+#include "drain_remote.h"
 
 #endif

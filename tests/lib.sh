@@ -1,0 +1,23 @@
+# What the shell tests share: pass and fail counts, a private scratch
+# directory ($tmp, removed at exit), and expect_rc, which runs a command
+# with its stdout and stderr in $tmp/out and $tmp/err and checks its exit
+# status. Sourced after `set -u`; summary ends a test.
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+expect_rc() {
+	local want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* -> exit $rc, expected $want: $(cat "$tmp/err")"; fi
+}
+# the counts, and the test's exit status
+summary() {
+	echo "${1:+$1: }$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
