@@ -10,6 +10,7 @@
 #include <ini.h>
 
 #include "claims.h"
+#include "ini_lines.h"
 
 const char *const pcb_claim_key_name[CK_NR] = {
 	[CK_CLAIM] = "claim", [CK_SEED] = "seed", [CK_LINE] = "line", [CK_FIGURE] = "figure",
@@ -23,11 +24,8 @@ static const char *const expect_name[] = { "positive", "negative", "below" };
 
 struct claims_state {
 	struct pcb_claims *cl;
-	const char *text;
-	int line, failed;
+	struct pcb_ini_lines in;
 	int header;		/* the line of the last [section] */
-	char *err;
-	size_t errlen;
 };
 
 void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int key, char *err,
@@ -51,36 +49,11 @@ void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int
 static char *reader(char *str, int num, void *stream)
 {
 	struct claims_state *st = stream;
-	const char *line = st->text, *nl, *end, *semi;
-	size_t len;
 
-	if (!*st->text || st->failed)
+	if (!pcb_ini_next_line(str, num, &st->in))
 		return NULL;
-	nl = strchr(line, '\n');
-	st->text = nl ? nl + 1 : line + strlen(line);
-	st->line++;
-	end = nl ? nl : st->text;
-	while (line < end && isspace((unsigned char)*line))
-		line++;
-	if (line < end && (*line == ';' || *line == '#'))
-		end = line;
-	for (semi = line; semi < end; semi++)
-		if (*semi == ';' && semi > line && isspace((unsigned char)semi[-1])) {
-			end = semi;
-			break;
-		}
-	len = (size_t)(end - line);
-	if (len + 2 > (size_t)num) {
-		snprintf(st->err, st->errlen, "%s:%d: a line of %zu characters (at most %d)",
-			 st->cl->file, st->line, len, num - 2);
-		st->failed = 1;
-		return NULL;
-	}
-	memcpy(str, line, len);
-	str[len] = '\n';
-	str[len + 1] = 0;
 	if (*str == '[')
-		st->header = st->line;
+		st->header = st->in.line;
 	return str;
 }
 
@@ -91,11 +64,11 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct pcb_claim *c;
 	int k;
 
-	if (st->failed)
+	if (st->in.failed)
 		return 0;
 	if (!*section) {
-		snprintf(st->err, st->errlen, "%s:%d: %s: key outside a [claim]", cl->file, st->line,
-			 name);
+		snprintf(st->in.err, st->in.errlen, "%s:%d: %s: key outside a [claim]", cl->file,
+			 st->in.line, name);
 		goto fail;
 	}
 	if (cl->n == 0 || strcmp(cl->c[cl->n - 1].id, section)) {
@@ -103,8 +76,8 @@ static int handler(void *user, const char *section, const char *name, const char
 
 		for (int i = 0; i < cl->n; i++)
 			if (!strcmp(cl->c[i].id, section)) {
-				snprintf(st->err, st->errlen, "%s:%d: [%s]: claim named twice (first "
-					 "on line %d)", cl->file, st->line, section,
+				snprintf(st->in.err, st->in.errlen, "%s:%d: [%s]: claim named twice (first "
+					 "on line %d)", cl->file, st->in.line, section,
 					 cl->c[i].section_line);
 				goto fail;
 			}
@@ -122,24 +95,24 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (!strcmp(name, pcb_claim_key_name[k]))
 			break;
 	if (k == CK_NR) {
-		snprintf(st->err, st->errlen, "%s:%d: [%s] %s: unknown key", cl->file, st->line,
+		snprintf(st->in.err, st->in.errlen, "%s:%d: [%s] %s: unknown key", cl->file, st->in.line,
 			 c->id, name);
 		goto fail;
 	}
 	if (c->v[k]) {
-		snprintf(st->err, st->errlen, "%s:%d: [%s] %s: set twice (first on line %d)",
-			 cl->file, st->line, c->id, name, c->line[k]);
+		snprintf(st->in.err, st->in.errlen, "%s:%d: [%s] %s: set twice (first on line %d)",
+			 cl->file, st->in.line, c->id, name, c->line[k]);
 		goto fail;
 	}
 	c->v[k] = strdup(value);
-	c->line[k] = st->line;
+	c->line[k] = st->in.line;
 	if (!c->v[k])
 		goto oom;
 	return 1;
 oom:
-	snprintf(st->err, st->errlen, "out of memory");
+	snprintf(st->in.err, st->in.errlen, "out of memory");
 fail:
-	st->failed = 1;
+	st->in.failed = 1;
 	return 0;
 }
 
@@ -303,7 +276,8 @@ static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, si
 
 int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t errlen)
 {
-	struct claims_state st = { .cl = cl, .err = err, .errlen = errlen };
+	struct claims_state st = { .cl = cl, .in = { .file = cl->file, .err = err,
+						       .errlen = errlen } };
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
 	size_t cap = 0;
@@ -327,11 +301,11 @@ int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t e
 		return -1;
 	}
 	fclose(f);
-	st.text = text;
+	st.in.text = text;
 	rc = ini_parse_stream(reader, &st, handler, &st);
 	free(text);
-	if (st.failed || rc != 0) {
-		if (!st.failed)
+	if (st.in.failed || rc != 0) {
+		if (!st.in.failed)
 			snprintf(err, errlen, "%s:%d: not a key = value line or [claim]", path, rc);
 		pcb_claims_free(cl);
 		return -1;

@@ -8,6 +8,7 @@
 
 #include <ini.h>
 
+#include "ini_lines.h"
 #include "scenario.h"
 
 static int known_section(const char *section)
@@ -85,54 +86,17 @@ const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int 
 
 struct parse_state {
 	struct pcb_scenario *sc;
-	int line;		/* the line the reader handed inih last */
+	struct pcb_ini_lines in;
 	int seen[PCB_MAX_KEYS];
-	char *err;
-	size_t errlen;
-	int failed;
-	const char *text;	/* what remains to read */
 };
 
-/*
- * inih reads through a fixed line buffer: a longer line would be split and
- * its tail read as a line of its own (a comment's text as a setting). So
- * each line is handed over whole or not at all: comments become empty
- * lines, whatever their length; leading blanks go (inih would take an
- * indented line for a continuation of the previous value); an inline
- * comment is cut; and what is left must fit, else the line is refused with
- * its own number.
- */
+/* a line for inih (ini_lines.c); a [section] header is checked on its own line */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
-	const char *line = ps->text, *nl, *end, *semi;
-	size_t len;
 
-	if (!*ps->text || ps->failed)
+	if (!pcb_ini_next_line(str, num, &ps->in))
 		return NULL;
-	nl = strchr(line, '\n');
-	ps->text = nl ? nl + 1 : line + strlen(line);
-	ps->line++;
-	end = nl ? nl : ps->text;
-	while (line < end && isspace((unsigned char)*line))
-		line++;
-	if (line < end && (*line == ';' || *line == '#'))
-		end = line;
-	for (semi = line; semi < end; semi++)
-		if (*semi == ';' && semi > line && isspace((unsigned char)semi[-1])) {
-			end = semi;
-			break;
-		}
-	len = (size_t)(end - line);
-	if (len + 2 > (size_t)num) {
-		snprintf(ps->err, ps->errlen, "%s:%d: a line of %zu characters (at most %d, "
-			 "comments aside)", ps->sc->file, ps->line, len, num - 2);
-		ps->failed = 1;
-		return NULL;
-	}
-	memcpy(str, line, len);
-	str[len] = '\n';
-	str[len + 1] = 0;
 
 	/* a [section] header is checked on its own line, keys or not */
 	{
@@ -141,16 +105,16 @@ static char *reader(char *str, int num, void *stream)
 		while (isspace((unsigned char)*p))
 			p++;
 		end = strchr(p, ']');
-		if (*p == '[' && end && !ps->failed) {
+		if (*p == '[' && end && !ps->in.failed) {
 			char name[64];
 			size_t n = (size_t)(end - p - 1);
 
 			snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
 			if (!known_section(name)) {
-				snprintf(ps->err, ps->errlen, "%s:%d: [%s]: unknown section "
+				snprintf(ps->in.err, ps->in.errlen, "%s:%d: [%s]: unknown section "
 					 "(`pcpbench list` shows the keys)",
-					 ps->sc->file, ps->line, name);
-				ps->failed = 1;
+					 ps->sc->file, ps->in.line, name);
+				ps->in.failed = 1;
 				return NULL;
 			}
 		}
@@ -164,11 +128,11 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct pcb_scenario *sc = ps->sc;
 	int k;
 
-	if (ps->failed)
+	if (ps->in.failed)
 		return 0;
 	if (!*section) {
-		snprintf(ps->err, ps->errlen, "%s:%d: %s: key outside a [section]", sc->file,
-			 ps->line, name);
+		snprintf(ps->in.err, ps->in.errlen, "%s:%d: %s: key outside a [section]", sc->file,
+			 ps->in.line, name);
 		goto fail;
 	}
 	if (!strcmp(section, "sweep")) {
@@ -182,44 +146,44 @@ static int handler(void *user, const char *section, const char *name, const char
 			k = pcb_key_find(sect, key);
 		}
 		if (k < 0 || pcb_key_get(k)->no_sweep) {
-			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: not a key to sweep "
-				 "(write section.key = value, value, ...)", sc->file, ps->line, name);
+			snprintf(ps->in.err, ps->in.errlen, "%s:%d: sweep.%s: not a key to sweep "
+				 "(write section.key = value, value, ...)", sc->file, ps->in.line, name);
 			goto fail;
 		}
 		if (sc->sweep[k]) {
-			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: swept twice", sc->file,
-				 ps->line, name);
+			snprintf(ps->in.err, ps->in.errlen, "%s:%d: sweep.%s: swept twice", sc->file,
+				 ps->in.line, name);
 			goto fail;
 		}
 		sc->sweep[k] = trimmed_dup(value);
-		sc->sweep_line[k] = ps->line;
+		sc->sweep_line[k] = ps->in.line;
 		if (!sc->sweep[k] || !*sc->sweep[k]) {
-			snprintf(ps->err, ps->errlen, "%s:%d: sweep.%s: no values", sc->file,
-				 ps->line, name);
+			snprintf(ps->in.err, ps->in.errlen, "%s:%d: sweep.%s: no values", sc->file,
+				 ps->in.line, name);
 			goto fail;
 		}
 		return 1;
 	}
 	k = pcb_key_find(section, name);
 	if (k < 0) {
-		snprintf(ps->err, ps->errlen, "%s:%d: %s.%s: unknown key (`pcpbench list` "
-			 "shows the keys)", sc->file, ps->line, section, name);
+		snprintf(ps->in.err, ps->in.errlen, "%s:%d: %s.%s: unknown key (`pcpbench list` "
+			 "shows the keys)", sc->file, ps->in.line, section, name);
 		goto fail;
 	}
 	if (ps->seen[k]) {
-		snprintf(ps->err, ps->errlen, "%s:%d: %s.%s: set twice (first on line %d)",
-			 sc->file, ps->line, section, name, ps->seen[k]);
+		snprintf(ps->in.err, ps->in.errlen, "%s:%d: %s.%s: set twice (first on line %d)",
+			 sc->file, ps->in.line, section, name, ps->seen[k]);
 		goto fail;
 	}
-	ps->seen[k] = ps->line;
-	pcb_scenario_set_value(sc, k, value, ps->line, NULL);
+	ps->seen[k] = ps->in.line;
+	pcb_scenario_set_value(sc, k, value, ps->in.line, NULL);
 	if (!sc->value[k]) {
-		snprintf(ps->err, ps->errlen, "out of memory");
+		snprintf(ps->in.err, ps->in.errlen, "out of memory");
 		goto fail;
 	}
 	return 1;
 fail:
-	ps->failed = 1;
+	ps->in.failed = 1;
 	return 0;
 }
 
@@ -276,7 +240,8 @@ static char *read_file(const char *path, char *err, size_t errlen)
 int pcb_scenario_load_text(struct pcb_scenario *sc, const char *file, const char *text,
 			   char *err, size_t errlen)
 {
-	struct parse_state ps = { .sc = sc, .err = err, .errlen = errlen };
+	struct parse_state ps = { .sc = sc, .in = { .file = sc->file, .err = err,
+						      .errlen = errlen } };
 	const char *base;
 	int rc;
 
@@ -289,9 +254,9 @@ int pcb_scenario_load_text(struct pcb_scenario *sc, const char *file, const char
 		return -1;
 	}
 
-	ps.text = sc->text;
+	ps.in.text = sc->text;
 	rc = ini_parse_stream(reader, &ps, handler, &ps);
-	if (ps.failed)
+	if (ps.in.failed)
 		return -1;
 	if (rc > 0) {
 		snprintf(err, errlen, "%s:%d: syntax error: expected [section], key = value, "
