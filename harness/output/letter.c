@@ -125,16 +125,11 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 	json_t *sc = json_object_get(result, "scenario");
 	json_t *settings = json_object_get(sc, "settings");
 	const char *timing = str(sc, "timing"), *li = markdown ? "- " : "  ";
-	double lo = json_number_value(json_object_get(json_object_get(ctx, "timer_overhead"),
-						      timing)), hi = lo;
 	int batch = !strcmp(timing, "batch");
 	char sub[96];
 
-	subtracted_range(result, &lo, &hi);
-	if (hi > lo)
-		snprintf(sub, sizeof(sub), "%.1f-%.1f", lo, hi);
-	else
-		snprintf(sub, sizeof(sub), "%.1f", lo);
+	subtracted_text(result, json_number_value(json_object_get(json_object_get(ctx,
+				"timer_overhead"), timing)), sub, sizeof(sub));
 	fprintf(out, markdown ? "### Method\n\n" : "Method\n");
 	fprintf(out, "%stiming: %s, %s between two TSC reads (rdtsc_ordered())\n", li, timing,
 		batch ? "a batch of calls" : "each call");

@@ -72,8 +72,13 @@ int title_col(FILE *out, const char *title, int rest, const struct pcb_table_opt
 	return 24;
 }
 
-void subtracted_range(json_t *result, double *lo, double *hi)
+/*
+ * The empty regions the workers subtracted, "lo-hi" ticks (or one figure),
+ * where the result records them; else base, the machine's figure.
+ */
+void subtracted_text(json_t *result, double base, char *buf, size_t len)
 {
+	double lo = base, hi = base;
 	json_t *dj, *o;
 	size_t i, j;
 	int first = 1;
@@ -83,12 +88,16 @@ void subtracted_range(json_t *result, double *lo, double *hi)
 			json_t *sub = json_object_get(o, "subtracted");
 			double v = json_number_value(sub ? sub : json_object_get(o, "start"));
 
-			if (first || v < *lo)
-				*lo = v;
-			if (first || v > *hi)
-				*hi = v;
+			if (first || v < lo)
+				lo = v;
+			if (first || v > hi)
+				hi = v;
 			first = 0;
 		}
+	if (hi > lo)
+		snprintf(buf, len, "%.1f-%.1f", lo, hi);
+	else
+		snprintf(buf, len, "%.1f", lo);
 }
 
 static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
@@ -107,14 +116,9 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		str(ctx, "cpu_model"), json_integer_value(json_object_get(ctx, "cpus")),
 		json_integer_value(json_object_get(ctx, "numa_nodes")), str(ctx, "kernel"),
 		hz / 1e6, json_integer_value(json_object_get(ctx, "tsc_step")));
-	double lo = json_number_value(json_object_get(ovh, timing)), hi = lo;
 	char sub[96];
 
-	subtracted_range(result, &lo, &hi);
-	if (hi > lo)
-		snprintf(sub, sizeof(sub), "%.1f-%.1f", lo, hi);
-	else
-		snprintf(sub, sizeof(sub), "%.1f", lo);
+	subtracted_text(result, json_number_value(json_object_get(ovh, timing)), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
 		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
 			"(%s ticks of empty region %s per batch)\n", sub,

@@ -30,8 +30,8 @@ int run_means(json_t *fj, const char *key, double *v, int max);
  */
 int title_col(FILE *out, const char *title, int rest, const struct pcb_table_opts *opts,
 	      const char **head);
-/* the empty regions the workers subtracted, where the result records them */
-void subtracted_range(json_t *result, double *lo, double *hi);
+/* the empty regions the workers subtracted, "lo-hi" ticks, else base */
+void subtracted_text(json_t *result, double base, char *buf, size_t len);
 
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts);
 
