@@ -10,8 +10,7 @@ set ylabel "cycles per call"
 set yrange [-1e18 < * < 0 : *]
 set xzeroaxis linetype -1
 set grid ytics
-set xtics rotate by -25
-set bmargin 6
+set xtics nomirror
 bw = 0.8 / n
 set boxwidth bw absolute
 set offsets 0.5, 0.5, 0, 0
