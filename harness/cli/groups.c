@@ -77,8 +77,9 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 	int n, rc = -1;
 
 	memset(g, 0, sizeof(*g));
+	memset(&base, 0, sizeof(base));
 	if (pcb_scenario_load(&base, path, err, errlen) < 0)
-		return -1;
+		goto out;
 	for (int s = 0; s < o->nsets; s++)
 		if (pcb_scenario_set(&base, o->sets[s], err, errlen) < 0)
 			goto out;
@@ -93,9 +94,9 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 	for (int c = 0; c < n; c++) {
 		struct pcb_scenario *sc = &g->cfg[c];
 
+		g->n = c + 1;
 		if (pcb_scenario_load_text(sc, path, base.text, err, errlen) < 0)
 			goto fail;
-		g->n = c + 1;
 		for (int s = 0; s < o->nsets; s++)
 			if (pcb_scenario_set(sc, o->sets[s], err, errlen) < 0)
 				goto fail;
