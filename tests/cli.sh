@@ -175,6 +175,12 @@ expect_rc 2 "$pcpbench" report "$tmp/extreme.json"
 grep -q "is not a figure a run can produce" "$tmp/err" && ok || bad "extreme report: $(cat "$tmp/err")"
 head -c 300 "$res" > "$tmp/cut.json"
 expect_rc 2 "$pcpbench" report "$tmp/cut.json"
+# and a figure of the wrong type is no figure, never printed as 0
+sed '0,/"avg_cycles": [-0-9.e+]*/s//"avg_cycles": "abc"/' "$res" > "$tmp/typed.json"
+expect_rc 2 "$pcpbench" report "$tmp/typed.json"
+grep -q "functions\[0\].avg_cycles: missing or not a number" "$tmp/err" && ok ||
+	bad "a string avg_cycles: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "a string avg_cycles printed tables"
 
 # an unusable --out is found before anything runs
 touch "$tmp/a-file"

@@ -80,6 +80,35 @@ static int check_rows(json_t *result, const char *name, const char *const *strin
 	return 0;
 }
 
+/* the figures every functions[] row is printed from: numbers, and its run means */
+static int check_function_figures(json_t *result, char *err, size_t errlen)
+{
+	static const char *const numbers[] = { "avg_cycles", "stddev", "calls", NULL };
+	json_t *row, *runs, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(result, "functions"), i, row) {
+		for (int k = 0; numbers[k]; k++)
+			if (!json_is_number(json_object_get(row, numbers[k]))) {
+				snprintf(err, errlen, "functions[%zu].%s: missing or not a number", i,
+					 numbers[k]);
+				return -1;
+			}
+		runs = json_object_get(row, "runs");
+		if (!json_is_array(runs)) {
+			snprintf(err, errlen, "functions[%zu].runs: missing or not an array", i);
+			return -1;
+		}
+		json_array_foreach(runs, j, r)
+			if (!json_is_number(json_object_get(r, "avg_cycles"))) {
+				snprintf(err, errlen, "functions[%zu].runs[%zu].avg_cycles: missing or "
+					 "not a number", i, j);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 int pcb_result_check(json_t *result, char *err, size_t errlen)
 {
 	static const char *const designs[] = { "design", "design_name", NULL };
@@ -100,7 +129,8 @@ int pcb_result_check(json_t *result, char *err, size_t errlen)
 	    check_rows(result, "drains", labelled, err, errlen) < 0 ||
 	    check_rows(result, "contention", labelled, err, errlen) < 0 ||
 	    check_rows(result, "interruptions", labelled, err, errlen) < 0 ||
-	    check_rows(result, "counters", labelled, err, errlen) < 0)
+	    check_rows(result, "counters", labelled, err, errlen) < 0 ||
+	    check_function_figures(result, err, errlen) < 0)
 		return -1;
 	return check_numbers(result, path, sizeof(path), 0, err, errlen);
 }
