@@ -26,6 +26,10 @@ expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node --coordinat
 	--set cpus.workers=all scenarios/drain-scaling.scn
 has "node 0 (1/8): workers 0-15 (16 CPUs), coordinator CPU 80 (node 5)" "coordinator-node 5, node 0"
 has "node 5 (6/8): workers 80-95 (16 CPUs), coordinator CPU 0 (node 0)" "coordinator-node 5, its own run"
+# the drainer is no isolated CPU: node 1's CPUs all isolated, node 0's run drains from node 2
+expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node --set cpus.isolated=16-31 \
+	scenarios/contention.scn
+has "node 0 (1/8): workers 1-15 (15 CPUs), coordinator CPU 32 (node 2)" "an isolated node skipped"
 
 # one node
 expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --node 3

@@ -94,6 +94,10 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 		snprintf(o->why, sizeof(o->why), "no result");
 		return;
 	}
+	if (json_is_false(json_object_get(json_object_get(result, "context"), "complete"))) {
+		snprintf(o->why, sizeof(o->why), "the scenario was interrupted (complete: false)");
+		return;
+	}
 	if (pcb_figure_get(result, c->v[CK_A], &a, o->why, sizeof(o->why)) < 0)
 		return;
 	if (c->v[CK_B] && pcb_figure_get(result, c->v[CK_B], &b, o->why, sizeof(o->why)) < 0)
@@ -152,7 +156,7 @@ static const char *verdict(const struct pcb_claim *c, const struct outcome *o, c
 }
 
 static void print_table(FILE *f, const struct pcb_claims *cl, const struct outcome *out,
-			const char *const *dirs, json_t *context)
+			const char *const *dirs, json_t *context, const char *note)
 {
 	int w[4] = { 5, 4, 12, 7 };
 	char s[512], h[64], v[64];
@@ -184,6 +188,8 @@ static void print_table(FILE *f, const struct pcb_claims *cl, const struct outco
 			nodes == 1 ? "" : "s",
 			json_string_value(json_object_get(context, "kernel")) ?: "?");
 	}
+	if (note[0])
+		fprintf(f, "%s\n\n", note);
 	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1], "seed (figure [seed:line], machine)",
 		w[2], "this machine", w[3], "agrees?", "result");
 	for (int i = 0; i < cl->n; i++) {
@@ -249,7 +255,8 @@ static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome
 
 /* DIR/reproduce-<ts>/ with reproduce.txt and reproduce.csv, renamed into place */
 static int write_table(const char *out, const struct pcb_claims *cl, const struct outcome *o,
-		       const char *const *dirs, json_t *context, char *path, size_t len)
+		       const char *const *dirs, json_t *context, const char *note, char *path,
+		       size_t len)
 {
 	char tmp[PATH_MAX], file[PATH_MAX + 32], ts[32];
 	FILE *t, *c;
@@ -265,7 +272,7 @@ static int write_table(const char *out, const struct pcb_claims *cl, const struc
 	snprintf(file, sizeof(file), "%s/reproduce.csv", tmp);
 	c = fopen(file, "w");
 	if (t) {
-		print_table(t, cl, o, dirs, context);
+		print_table(t, cl, o, dirs, context, note);
 		rc |= fclose(t);
 	}
 	if (c) {
@@ -304,7 +311,7 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 	struct progress pg = { .node = -1 };
 	int dry = 0, c, ns = 0, rc = 0;
 	double estimate = 0;
-	char err[2048], path[PATH_MAX];
+	char err[2048], path[PATH_MAX], note[128] = "";
 	json_t *context = NULL;
 
 	optind = 1;
@@ -400,9 +407,18 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		evaluate(&cl.c[i], s[k].json, &res[i]);
 		dirs[i] = s[k].result[0] ? s[k].result : NULL;
 	}
-	print_table(stdout, &cl, res, dirs, context);
+	if (session_interrupted()) {
+		int ran = 0;
+
+		for (int k = 0; k < ns; k++)
+			ran += s[k].json && !json_is_false(json_object_get(json_object_get(s[k].json,
+							"context"), "complete"));
+		snprintf(note, sizeof(note), "interrupted: %d of %d scenarios ran whole; the claims "
+			 "of the others are n/a", ran, ns);
+	}
+	print_table(stdout, &cl, res, dirs, context, note);
 	fflush(stdout);
-	if (write_table(out, &cl, res, dirs, context, path, sizeof(path)) < 0) {
+	if (write_table(out, &cl, res, dirs, context, note, path, sizeof(path)) < 0) {
 		fprintf(stderr, "%s: reproduce: cannot write the table under %s\n", prog, out);
 		rc = EXIT_RUNTIME;
 	} else {

@@ -30,17 +30,24 @@ static int node_index(const struct pcb_topo *topo, int os)
 	return -1;
 }
 
-/* the first housekeeping CPU of node index i, else its first CPU */
-static int node_cpu(const struct pcb_topo *topo, int i)
+/* the first housekeeping CPU of node index i, else -1 */
+static int node_hk_cpu(const struct pcb_topo *topo, int i)
 {
 	hwloc_bitmap_t hk = hwloc_bitmap_alloc();
 	int cpu;
 
 	hwloc_bitmap_andnot(hk, topo->node[i].cpus, topo->isolated);
-	cpu = hwloc_bitmap_iszero(hk) ? hwloc_bitmap_first(topo->node[i].cpus) :
-		hwloc_bitmap_first(hk);
+	cpu = hwloc_bitmap_iszero(hk) ? -1 : hwloc_bitmap_first(hk);
 	hwloc_bitmap_free(hk);
 	return cpu;
+}
+
+/* the first housekeeping CPU of node index i, else its first CPU */
+static int node_cpu(const struct pcb_topo *topo, int i)
+{
+	int cpu = node_hk_cpu(topo, i);
+
+	return cpu >= 0 ? cpu : hwloc_bitmap_first(topo->node[i].cpus);
 }
 
 /*
@@ -53,6 +60,10 @@ static int coord_index(const struct pcb_topo *topo, int i, int want)
 {
 	if (want >= 0 && want != i)
 		return want;
+	/* a node with a housekeeping CPU first: the drainer is no isolated CPU */
+	for (int k = 0; k < topo->nr_nodes; k++)
+		if (k != i && node_hk_cpu(topo, k) >= 0)
+			return k;
 	for (int k = 0; k < topo->nr_nodes; k++)
 		if (k != i && !hwloc_bitmap_iszero(topo->node[k].cpus))
 			return k;
@@ -137,6 +148,16 @@ static void remove_run_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* a node whose run was cut short says so under the table */
+static void interrupted_nodes(FILE *f, json_t *const *res, const int *nodes, int k)
+{
+	for (int i = 0; i < k; i++)
+		if (json_is_false(json_object_get(json_object_get(res[i], "context"), "complete")))
+			fprintf(f, "node %d: interrupted: its result has only the runs that finished\n",
+				nodes[i]);
+}
+
+/* nodes.csv and nodes.txt of the nodes that ran: how many, or -1 */
 static int write_summary(const char *dir, const struct node_plan *plans, const int *ran, int n)
 {
 	json_t **res = calloc((size_t)n, sizeof(*res));
@@ -167,11 +188,15 @@ static int write_summary(const char *dir, const struct node_plan *plans, const i
 	f = fopen(path, "w");
 	if (f) {
 		pcb_nodes_table(f, res, nodes, k);
+		interrupted_nodes(f, res, nodes, k);
 		rc |= fclose(f);
 	} else
 		rc = -1;
 	printf("\n");
 	pcb_nodes_table(stdout, res, nodes, k);
+	interrupted_nodes(stdout, res, nodes, k);
+	if (rc == 0)
+		rc = k;
 out:
 	for (int i = 0; i < k; i++)
 		json_decref(res[i]);
@@ -186,7 +211,7 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 {
 	struct scn_group base, *grp;
 	struct node_plan *plans;
-	int n = 0, runnable = 0, rc = 0, *ran, want = -1;
+	int n = 0, runnable = 0, rc = 0, *ran, want = -1, summarized;
 	char err[1024], tmp[PATH_MAX], final[PATH_MAX], ts[32];
 	struct progress pg = { .node = -1 };
 
@@ -270,7 +295,8 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 		rc = run_scenario(topo, clk, grp[k].cfg, grp[k].n, command, out, tables, &pg);
 		ran[k] = pg.result[0] != 0;
 	}
-	if (write_summary(tmp, plans, ran, n) < 0) {
+	summarized = write_summary(tmp, plans, ran, n);
+	if (summarized < 0) {
 		fprintf(stderr, "%s: no node's result to summarize\n", base.cfg[0].name);
 		remove_run_dir(tmp);
 		rc = rc ? rc : EXIT_RUNTIME;
@@ -279,7 +305,8 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 		remove_run_dir(tmp);
 		rc = EXIT_RUNTIME;
 	} else {
-		fprintf(stderr, "%s: results of %d nodes in %s\n", base.cfg[0].name, n, final);
+		fprintf(stderr, "%s: results of %d of %d nodes in %s\n", base.cfg[0].name,
+			summarized, n, final);
 	}
 out:
 	for (int k = 0; k < n; k++) {

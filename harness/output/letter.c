@@ -142,7 +142,10 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 			"STDDEV their standard deviation\n", li, str(settings, "run.runs"),
 			str(settings, "run.duration_ms"), str(sc, "workers"));
 	fprintf(out, "%ssubtracted: the empty timed region each worker measured in its run, "
-		"%s ticks per %s\n\n", li, sub, batch ? "batch" : "call");
+		"%s ticks per %s\n", li, sub, batch ? "batch" : "call");
+	if (json_is_false(json_object_get(json_object_get(result, "context"), "complete")))
+		fprintf(out, "%sinterrupted: the result has only the runs that finished\n", li);
+	fprintf(out, "\n");
 }
 
 void pcb_letter_command(char *buf, size_t len, json_t *result)

@@ -109,6 +109,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 	const char *timing = str(sc, "timing");
 	const char *desc = str(settings, "scenario.description");
 	double hz = json_number_value(json_object_get(ctx, "tsc_hz"));
+	char sub[96];
 
 	fprintf(out, "pcpbench %s: %s\n", str(sc, "name"), *desc && strcmp(desc, "?") ? desc : "");
 	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
@@ -116,8 +117,6 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		str(ctx, "cpu_model"), json_integer_value(json_object_get(ctx, "cpus")),
 		json_integer_value(json_object_get(ctx, "numa_nodes")), str(ctx, "kernel"),
 		hz / 1e6, json_integer_value(json_object_get(ctx, "tsc_step")));
-	char sub[96];
-
 	subtracted_text(result, json_number_value(json_object_get(ovh, timing)), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
 		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
@@ -127,6 +126,9 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
 			"region %s per call)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
+	if (json_is_false(json_object_get(ctx, "complete")))
+		fprintf(out, "interrupted: the result has only the runs that finished "
+			"(complete: false)\n");
 	if (json_object_get(sc, "configuration"))	/* the model's own words */
 		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", str(sc, "workers"),
 			str(sc, "model"), str(sc, "configuration"), str(settings, "run.runs"),
