@@ -66,6 +66,8 @@ check_bad bad-selector.ini "tests/claims/bad-selector.ini:10: [000-consume_stock
 check_bad unknown-design.ini "tests/claims/unknown-design.ini:10: [000-consume_stock] a: 'functions:qsbr:consume_stock': scenario default runs no design 'qsbr'"
 check_bad unknown-scenario.ini "tests/claims/unknown-scenario.ini:9: [000-consume_stock] scenario: no scenario 'no-such-scenario'"
 check_bad no-machine.ini "tests/claims/no-machine.ini:2: [000-consume_stock]: no machine"
+check_bad bad-field.ini "tests/claims/bad-field.ini:10: [000-consume_stock] a: 'functions:spinlock:consume_stock:bogusfield': no field 'bogusfield' in functions rows"
+check_bad unknown-function.ini "tests/claims/unknown-function.ini:10: [000-consume_stock] a: 'functions:spinlock:no_such_function': the memcg model has no function 'no_such_function'"
 check_bad unknown-key.ini "tests/claims/unknown-key.ini:7: [000-consume_stock] colour: unknown key"
 expect_rc 2 "$pcpbench" reproduce --claims "$tmp/none.ini" --out "$tmp/bad"
 [ ! -e "$tmp/bad" ] && ok || bad "a missing data file wrote $tmp/bad"

@@ -71,6 +71,18 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
 
 	pcb_selector_design(c->v[key], want, sizeof(want));
+	if (strncmp(c->v[key], "drains:", 7)) {
+		/* functions:DESIGN:FUNCTION, contention:DESIGN:FUNCTION|*: a row of the model */
+		const char *fn = strchr(strchr(c->v[key], ':') + 1, ':') + 1;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(fn, ":"), fn);
+		if (strcmp(name, "*") && pcb_fn_find(g->cfg[0].model, name) < 0) {
+			pcb_claim_error(cl, c, key, err, sizeof(err), "'%s': the %s model has no "
+					"function '%s'", c->v[key], g->cfg[0].model->name, name);
+			die_usage("%s", err);
+		}
+	}
 	for (int k = 0; k < g->n; k++)
 		for (int d = 0; d < g->cfg[k].nr_designs; d++) {
 			snprintf(label, sizeof(label), "%s%s%s", g->cfg[k].design[d]->name,

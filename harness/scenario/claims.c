@@ -158,6 +158,32 @@ void pcb_selector_design(const char *sel, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", b ? (int)(b - a - 1) : (int)strlen(a + 1), a + 1);
 }
 
+/* FIELD: a number every row of the table has in result.json */
+static int check_field(const char *sel, const char *table, const char *field, char *err,
+		       size_t errlen)
+{
+	static const char *const functions[] = { "avg_cycles", "stddev", "calls", "p50", "p99",
+						 "p999", "max", "raw_avg_cycles", "raw_stddev",
+						 NULL };
+	static const char *const drains[] = { "avg_cycles", "stddev", "p99_cycles", "count",
+					      "stocks", "online", "wake_cycles",
+					      "walk_cycles_per_cpu", NULL };
+	static const char *const contention[] = { "contended", "calls", "wait_avg_cycles",
+						  "wait_max_cycles", NULL };
+	const char *const *ok = !strcmp(table, "functions") ? functions :
+				!strcmp(table, "drains") ? drains : contention;
+	char list[256] = "";
+
+	for (int i = 0; ok[i]; i++) {
+		if (!strcmp(ok[i], field))
+			return 0;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 ok[i]);
+	}
+	snprintf(err, errlen, "'%s': no field '%s' in %s rows (%s)", sel, field, table, list);
+	return -1;
+}
+
 int pcb_selector_check(const char *sel, char *err, size_t errlen)
 {
 	char table[32];
@@ -181,6 +207,8 @@ int pcb_selector_check(const char *sel, char *err, size_t errlen)
 	for (const char *p = sel; p < sel + strlen(sel); p++)
 		if (*p == ':' && (p[1] == ':' || p[1] == 0))
 			goto bad;
+	if (parts == (!strcmp(table, "drains") ? 3 : 4))
+		return check_field(sel, table, strrchr(sel, ':') + 1, err, errlen);
 	return 0;
 bad:
 	snprintf(err, errlen, "'%s': write functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD] "
