@@ -411,6 +411,30 @@ static void rseq_restarts(void)
 	lock.cpu = rseq_cpu_id();
 	CHECK(rseq_stock_add(&lock, cached, &lock, NULL, NULL, ctr, false, -8, 0, UINT32_MAX,
 			     &aborts) == RSEQ_FAST_MISS && *ctr == 7, "rseq: a miss stores nothing");
+	/*
+	 * The commit store is inside the section (before post_commit_offset's
+	 * end): with the counter's page read-only, the store faults, the section
+	 * aborts and restarts, and commits once.
+	 */
+	faults = 0;
+	aborts = 0;
+	*ctr = 10;
+	lock.cpu = rseq_cpu_id();
+	{
+		static void *readable;
+
+		readable = &lock;
+		sigaction(SIGSEGV, &sa, &old);
+		mprotect(fault_page, 4096, PROT_READ);
+		do
+			r = rseq_stock_add(&lock, &readable, &lock, NULL, NULL, ctr, false, -3, 0,
+					   UINT32_MAX, &aborts);
+		while (r == RSEQ_FAST_SLOW && (lock.cpu = rseq_cpu_id(), 1));
+		sigaction(SIGSEGV, &old, NULL);
+	}
+	CHECK(r == RSEQ_FAST_DONE && *ctr == 7 && faults == 1 && aborts == 1,
+	      "rseq: a fault on the commit store aborts the section (%d, counter %u, %d faults, "
+	      "%lu aborts)", (int)r, *ctr, faults, aborts);
 	munmap(fault_page, 4096);
 }
 

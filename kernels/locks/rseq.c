@@ -14,11 +14,6 @@
 
 #include "rseq.h"
 
-void *pcb_rseq_area(void)
-{
-	return (char *)__builtin_thread_pointer() + __rseq_offset;
-}
-
 static long membarrier(int cmd, unsigned int flags, int cpu)
 {
 	return syscall(__NR_membarrier, cmd, flags, cpu);

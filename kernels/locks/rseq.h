@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/rseq.h>
 
 #include "spinlock.h"
 
@@ -50,8 +51,15 @@ enum rseq_fast {
 	RSEQ_FAST_SLOW,			/* stopped, or not on the cache's CPU: the slow path */
 };
 
-/* the calling thread's struct rseq (glibc's registration), or NULL (rseq.c) */
-void *pcb_rseq_area(void);
+/*
+ * The calling thread's struct rseq, glibc's registration: the thread
+ * pointer plus __rseq_offset, inlined as tcmalloc reaches its own (an
+ * out-of-line call here cost the hit path a cycle of its own)
+ */
+static inline void *pcb_rseq_area(void)
+{
+	return (char *)__builtin_thread_pointer() + __rseq_offset;
+}
 /* why rseq cannot be used here, or NULL: checked once, before a run */
 const char *pcb_rseq_unavailable(void);
 /* MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, once per process; 0 or -errno */
