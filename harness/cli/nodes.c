@@ -31,21 +31,21 @@ static int node_index(const struct pcb_topo *topo, int os)
 }
 
 /* the first housekeeping CPU of node index i, else -1 */
-static int node_hk_cpu(const struct pcb_topo *topo, int i)
+static int node_hk_cpu(const struct pcb_topo *topo, hwloc_const_bitmap_t isolated, int i)
 {
 	hwloc_bitmap_t hk = hwloc_bitmap_alloc();
 	int cpu;
 
-	hwloc_bitmap_andnot(hk, topo->node[i].cpus, topo->isolated);
+	hwloc_bitmap_andnot(hk, topo->node[i].cpus, isolated);
 	cpu = hwloc_bitmap_iszero(hk) ? -1 : hwloc_bitmap_first(hk);
 	hwloc_bitmap_free(hk);
 	return cpu;
 }
 
 /* the first housekeeping CPU of node index i, else its first CPU */
-static int node_cpu(const struct pcb_topo *topo, int i)
+static int node_cpu(const struct pcb_topo *topo, hwloc_const_bitmap_t isolated, int i)
 {
-	int cpu = node_hk_cpu(topo, i);
+	int cpu = node_hk_cpu(topo, isolated, i);
 
 	return cpu >= 0 ? cpu : hwloc_bitmap_first(topo->node[i].cpus);
 }
@@ -56,13 +56,14 @@ static int node_cpu(const struct pcb_topo *topo, int i)
  * node with CPUs, as the drainer of seed 000 ran on a housekeeping CPU
  * away from the CPUs it drained.
  */
-static int coord_index(const struct pcb_topo *topo, int i, int want)
+static int coord_index(const struct pcb_topo *topo, hwloc_const_bitmap_t isolated, int i,
+		       int want)
 {
 	if (want >= 0 && want != i)
 		return want;
 	/* a node with a housekeeping CPU first: the drainer is no isolated CPU */
 	for (int k = 0; k < topo->nr_nodes; k++)
-		if (k != i && node_hk_cpu(topo, k) >= 0)
+		if (k != i && node_hk_cpu(topo, isolated, k) >= 0)
 			return k;
 	for (int k = 0; k < topo->nr_nodes; k++)
 		if (k != i && !hwloc_bitmap_iszero(topo->node[k].cpus))
@@ -93,7 +94,9 @@ static void plan_node(const struct pcb_topo *topo, const struct scn_group *g, in
 {
 	p->index = i;
 	p->os = (int)topo->node[i].os;
-	p->coord_cpu = node_cpu(topo, coord_index(topo, i, want));
+	/* cpu_is_isolated() as the scenario says, not the topology's last configuration */
+	p->coord_cpu = node_cpu(topo, g->cfg[0].isolated,
+				coord_index(topo, g->cfg[0].isolated, i, want));
 	p->coord_os = pcb_topo_cpu(topo, (unsigned int)p->coord_cpu)->node;
 	p->workers = calloc((size_t)g->n, sizeof(*p->workers));
 	p->empty = 0;
