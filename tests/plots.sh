@@ -77,6 +77,13 @@ valid_images "$tmp/cmp" compare
 grep -q $'^consume_stock\t10.00\t1\t-20.00\t1$' "$tmp/cmp/compare.dat" && ok ||
 	bad "compare.dat: $(cat "$tmp/cmp/compare.dat")"
 
+# a series with no Diff % (no row in common with the baseline) is left out
+awk -F, -v OFS=, '$1 == "spinlock" && $4 == 1 { $9 = ""; $10 = ""; $11 = ""; $12 = "" } 1' \
+	"$tmp/compare.csv" > "$tmp/partial.csv"
+expect_rc 0 "$pcpbench" plot --compare "$tmp/partial.csv" --out "$tmp/cmp"
+head -1 "$tmp/cmp/partial.dat" | grep -q "local_lock" && ! head -1 "$tmp/cmp/partial.dat" | grep -q spinlock &&
+	ok || bad "partial.dat columns: $(head -1 "$tmp/cmp/partial.dat")"
+
 # bad input: exit 2, nothing written
 b=$tmp/bad
 mkdir -p "$b/empty" "$b/trunc" "$b/mixed/good" "$b/mixed/cut" "$b/nodes/node0"
@@ -100,6 +107,15 @@ expect_rc 2 "$pcpbench" plot "$b/no-such-dir"
 expect_rc 2 "$pcpbench" plot --compare "$b/compare.csv"
 grep -q "compare.csv:8: diff_pct" "$tmp/err" && ok || bad "compare message: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" plot --compare "$b/mixed/good/result.json"
+# two results with no row in common: nothing to compare, said once, not gnuplot's failure
+mkdir "$b/a" "$b/b"
+cp "$r/reference/result.json" "$b/a/"
+sed 's/local_lock/local_lockx/g; s/"spinlock"/"spinlockx"/g' "$b/a/result.json" > "$b/b/result.json"
+"$pcpbench" compare "$b/a" "$b/b" --format csv > "$b/none.csv"
+expect_rc 2 "$pcpbench" plot --compare "$b/none.csv" --out "$b/none"
+grep -q "none.csv: no result to compare with the baseline" "$tmp/err" && ! grep -q gnuplot "$tmp/err" &&
+	ok || bad "no comparable row message: $(cat "$tmp/err")"
+[ ! -e "$b/none" ] && ok || bad "--out made for a CSV with nothing to compare"
 expect_rc 2 "$pcpbench" plot --out "$tmp"
 expect_rc 2 "$pcpbench" plot --frobnicate
 [ -z "$(find "$b" -name plots -o -name '.plots-*' -o -name '*.svg' -o -name '*.png' -o -name index.html)" ] &&

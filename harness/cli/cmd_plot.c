@@ -375,8 +375,11 @@ static int plot_compare(const char *file, const char *out)
 			}
 		}
 	}
-	if (!rc && !set->n)
+	if (!rc && !set->n) {
+		/* pcb_plot_compare_check() refuses such a file before this */
 		fprintf(stderr, "%s: %s: no result to compare with the baseline\n", prog, file);
+		rc = EXIT_USAGE;
+	}
 	remove_flat(tmp);
 	pcb_csv_free(csv);
 	free(set);
