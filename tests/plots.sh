@@ -62,6 +62,11 @@ grep -q "CPU 3 (isolated)" "$d" && ! grep -q "CPU 2" "$d" && ok ||
 	bad "interruptions.dat is not the isolated CPU's: $(head -3 "$d")"
 grep -q "rate_hz=10 think_ns=0" "$r/contention/plots/functions.dat" && ok || bad "functions.dat header"
 
+# plots/ has a result directory's mode (0777 less the umask), not mkdtemp's 0700
+(umask 022 && "$pcpbench" plot "$r/drain-scaling" >/dev/null 2>&1)
+[ "$(stat -c %a "$r/drain-scaling/plots")" = 755 ] && ok ||
+	bad "plots/ mode $(stat -c %a "$r/drain-scaling/plots") under umask 022"
+
 # re-plotting replaces plots/ whole
 touch "$r/drain-scaling/plots/stale"
 expect_rc 0 "$pcpbench" plot "$r/drain-scaling/result.json"

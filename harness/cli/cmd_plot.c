@@ -212,6 +212,28 @@ static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * mkdtemp() of tmp (ending XXXXXX), with the mode mkdir() would have given
+ * it (0777 less the umask, as result directories have) rather than 0700:
+ * it becomes plots/, which a web server or another user must open
+ */
+static char *make_tmp_dir(char *tmp)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (!mkdtemp(tmp))
+		return NULL;
+	if (chmod(tmp, 0777 & ~mask)) {
+		int e = errno;
+
+		rmdir(tmp);
+		errno = e;
+		return NULL;
+	}
+	return tmp;
+}
+
 static int plot_target(const struct pcb_plot_env *env, struct target *t)
 {
 	char tmp[PATH_MAX + 32], final[PATH_MAX + 16], err[8192], heading[PATH_MAX + 256];
@@ -219,7 +241,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 
 	t->set = calloc(1, sizeof(*t->set));
 	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", t->dir);
-	if (!t->set || !mkdtemp(tmp)) {
+	if (!t->set || !make_tmp_dir(tmp)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
 		return -1;
 	}
