@@ -73,6 +73,22 @@ expect_rc 0 "$pcpbench" plot "$r/drain-scaling/result.json"
 [ ! -e "$r/drain-scaling/plots/stale" ] && [ -f "$r/drain-scaling/plots/drains.svg" ] && ok ||
 	bad "re-plot did not replace plots/"
 
+# the old plots/ goes whole, a directory in it too, and nothing is left beside it
+mkdir "$r/drain-scaling/plots/sub"
+touch "$r/drain-scaling/plots/sub/file"
+expect_rc 0 "$pcpbench" plot "$r/drain-scaling"
+[ -z "$(find "$r/drain-scaling" -name '.plots-*')" ] && [ ! -e "$r/drain-scaling/plots/sub" ] && ok ||
+	bad "old plots/ left: $(find "$r/drain-scaling" -name '.plots-*')"
+# an old plots/ that cannot be emptied (not for root, whom permissions do not stop) is named
+if [ "$(id -u)" != 0 ]; then
+	chmod 555 "$r/drain-scaling/plots"
+	expect_rc 0 "$pcpbench" plot "$r/drain-scaling"
+	left=$(find "$r/drain-scaling" -maxdepth 1 -name '.plots-*-old')
+	[ -n "$left" ] && grep -qF "$left is left" "$tmp/err" && ok ||
+		bad "leftover old plots/ not named: $left: $(cat "$tmp/err")"
+	find "$r/drain-scaling" -maxdepth 1 -name '.plots-*' -exec chmod 755 {} + -exec rm -rf {} +
+fi
+
 # compare's CSV
 expect_rc 0 "$pcpbench" plot --compare "$tmp/compare.csv" --out "$tmp/cmp"
 for ext in svg png; do

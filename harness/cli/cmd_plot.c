@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,23 +167,32 @@ static void add_argument(const char *arg)
 	nr_roots++;
 }
 
-static void remove_flat(const char *dir)
+static int remove_failed;
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	(void)st;
+	(void)ftw;
+	/* FTW_DNR: a directory that cannot be read keeps what is in it */
+	if (flag == FTW_DNR || remove(path))
+		remove_failed = 1;
+	return 0;
+}
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[PATH_MAX + 300];
+/* dir and everything under it (symbolic links not followed); -1 if any stays */
+static int remove_tree(const char *dir)
+{
+	remove_failed = 0;
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return -1;
+	return remove_failed ? -1 : 0;
+}
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
+/* a temporary directory of plot's removed, or the user told what is left */
+static void remove_tmp(const char *dir)
+{
+	if (remove_tree(dir) < 0)
+		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
 }
 
 /* tmp (complete) becomes final; what final held goes */
@@ -202,7 +212,10 @@ static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 			rename(old, final);
 			return -1;
 		}
-		remove_flat(old);
+		/* the new plots/ is in place: what cannot go of the old one is said */
+		if (remove_tree(old) < 0)
+			fprintf(stderr, "%s: %s replaced, but its old files could not all be "
+				"removed: %s is left (remove it by hand)\n", prog, final, old);
 		return 0;
 	}
 	if (rename(tmp, final)) {
@@ -258,7 +271,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 	if (rc < 0 || pcb_plot_render(env, t->set, tmp, heading, err, sizeof(err)) < 0 ||
 	    swap_in(tmp, final, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
-		remove_flat(tmp);
+		remove_tmp(tmp);
 		return -1;
 	}
 	printf("%s/index.html:", final);
@@ -402,7 +415,7 @@ static int plot_compare(const char *file, const char *out)
 		fprintf(stderr, "%s: %s: no result to compare with the baseline\n", prog, file);
 		rc = EXIT_USAGE;
 	}
-	remove_flat(tmp);
+	remove_tmp(tmp);
 	pcb_csv_free(csv);
 	free(set);
 	return rc;
