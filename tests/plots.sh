@@ -138,6 +138,11 @@ grep -q "none.csv: no result to compare with the baseline" "$tmp/err" && ! grep 
 	ok || bad "no comparable row message: $(cat "$tmp/err")"
 [ ! -e "$b/none" ] && ok || bad "--out made for a CSV with nothing to compare"
 expect_rc 2 "$pcpbench" plot --out "$tmp"
+# --out a file: a usage error as run's and reproduce's, not a runtime failure
+touch "$b/file"
+expect_rc 2 "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/file"
+grep -qF -- "--out $b/file: not a directory" "$tmp/err" && ok || bad "--out FILE message: $(cat "$tmp/err")"
+rm "$b/file"
 expect_rc 2 "$pcpbench" plot --frobnicate
 [ -z "$(find "$b" -name plots -o -name '.plots-*' -o -name '*.svg' -o -name '*.png' -o -name index.html)" ] &&
 	ok || bad "bad input left files: $(find "$b" -name plots -o -name '*.svg' -o -name index.html)"
@@ -147,5 +152,11 @@ expect_rc 1 env PCPBENCH_GNUPLOT=/nonexistent/gnuplot "$pcpbench" plot "$b/mixed
 grep -q "gnuplot not found" "$tmp/err" && ok || bad "missing gnuplot message: $(cat "$tmp/err")"
 expect_rc 1 env PCPBENCH_PLOTS="$b" "$pcpbench" plot "$b/mixed/good"
 [ ! -e "$b/mixed/good/plots" ] && ok || bad "plots/ written without gnuplot"
+# gnuplot failing: the --out directory plot made for the figure goes too
+expect_rc 1 env PCPBENCH_GNUPLOT=/bin/false "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/made"
+[ ! -e "$b/made" ] && ok || bad "--out directory left after gnuplot failed: $(ls -a "$b/made")"
+mkdir "$b/there"
+expect_rc 1 env PCPBENCH_GNUPLOT=/bin/false "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/there"
+[ -d "$b/there" ] && [ -z "$(ls -A "$b/there")" ] && ok || bad "an existing --out directory was not left as it was"
 
 summary plots

@@ -348,7 +348,7 @@ static int plot_compare(const char *file, const char *out)
 	struct pcb_plot_env env;
 	struct pcb_csv *csv;
 	size_t len;
-	int rc = 0;
+	int rc = 0, created = 0;
 
 	csv = pcb_csv_load(file, PCB_COMPARE_HEADER, err, sizeof(err));
 	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
@@ -377,14 +377,25 @@ static int plot_compare(const char *file, const char *out)
 		pcb_csv_free(csv);
 		return EXIT_RUNTIME;
 	}
-	if (out && mkdir(out, 0777) && errno != EEXIST) {
-		pcb_csv_free(csv);
-		die_usage("%s: %s", out, strerror(errno));
+	if (out) {
+		struct stat st;
+
+		created = !mkdir(out, 0777);
+		if (!created && errno != EEXIST) {
+			pcb_csv_free(csv);
+			die_usage("--out %s: %s", out, strerror(errno));
+		}
+		if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+			pcb_csv_free(csv);
+			die_usage("--out %s: not a directory", out);
+		}
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", dir);
 	set = calloc(1, sizeof(*set));
 	if (!set || !mkdtemp(tmp)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		if (created)
+			rmdir(out);
 		pcb_csv_free(csv);
 		free(set);
 		return EXIT_RUNTIME;
@@ -416,6 +427,9 @@ static int plot_compare(const char *file, const char *out)
 		rc = EXIT_USAGE;
 	}
 	remove_tmp(tmp);
+	/* a failure leaves no --out directory that plot made */
+	if (rc && created && remove_tree(out) < 0)
+		fprintf(stderr, "%s: could not remove %s, made for the figure\n", prog, out);
 	pcb_csv_free(csv);
 	free(set);
 	return rc;
