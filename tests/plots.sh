@@ -159,4 +159,18 @@ mkdir "$b/there"
 expect_rc 1 env PCPBENCH_GNUPLOT=/bin/false "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/there"
 [ -d "$b/there" ] && [ -z "$(ls -A "$b/there")" ] && ok || bad "an existing --out directory was not left as it was"
 
+# Ctrl-C (here from a gnuplot that signals plot) leaves no temporary directory: exit 130,
+# the old plots/ as it was, no --out directory made
+printf '#!/bin/sh\nkill -INT $PPID\nexit 1\n' > "$tmp/sigint-gnuplot"
+chmod +x "$tmp/sigint-gnuplot"
+before=$(ls "$r/drain-scaling/plots")
+expect_rc 130 env PCPBENCH_GNUPLOT="$tmp/sigint-gnuplot" "$pcpbench" plot "$r"
+[ -z "$(find "$r" -name '.plots-*')" ] && ok || bad "interrupted plot left: $(find "$r" -name '.plots-*')"
+[ "$(ls "$r/drain-scaling/plots")" = "$before" ] && ok || bad "interrupted plot changed plots/"
+grep -q "interrupted" "$tmp/err" && ! grep -q "gnuplot failed" "$tmp/err" && ok ||
+	bad "interrupted plot message: $(cat "$tmp/err")"
+expect_rc 130 env PCPBENCH_GNUPLOT="$tmp/sigint-gnuplot" "$pcpbench" plot --compare "$tmp/compare.csv" \
+	--out "$b/interrupted"
+[ ! -e "$b/interrupted" ] && ok || bad "interrupted plot --compare left: $(ls -a "$b/interrupted")"
+
 summary plots

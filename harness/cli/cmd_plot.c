@@ -20,9 +20,12 @@
 #include "../output/plot.h"
 #include "../output/result.h"
 #include "cli.h"
+#include "session.h"
 
 #define MAX_TARGETS 4096
 #define MAX_DEPTH 4
+/* SIGINT or SIGTERM: the temporary directories removed, the exit status a shell gives */
+#define EXIT_INTERRUPTED 130
 
 struct target {
 	char dir[PATH_MAX];
@@ -269,8 +272,10 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 	}
 	snprintf(final, sizeof(final), "%s/plots", t->dir);
 	if (rc < 0 || pcb_plot_render(env, t->set, tmp, heading, err, sizeof(err)) < 0 ||
-	    swap_in(tmp, final, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
+	    session_interrupted() || swap_in(tmp, final, err, sizeof(err)) < 0) {
+		/* interrupted, gnuplot may have been too: the old plots/ stays as it was */
+		if (!session_interrupted())
+			fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
 		remove_tmp(tmp);
 		return -1;
 	}
@@ -400,10 +405,12 @@ static int plot_compare(const char *file, const char *out)
 		free(set);
 		return EXIT_RUNTIME;
 	}
+	env.interrupted = session_interrupted;
 	if (pcb_plot_compare_data(csv, name, tmp, set, err, sizeof(err)) < 0 ||
-	    pcb_plot_render(&env, set, tmp, file, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		rc = EXIT_RUNTIME;
+	    pcb_plot_render(&env, set, tmp, file, err, sizeof(err)) < 0 || session_interrupted()) {
+		if (!session_interrupted())
+			fprintf(stderr, "%s: %s\n", prog, err);
+		rc = session_interrupted() ? EXIT_INTERRUPTED : EXIT_RUNTIME;
 	}
 	for (int i = 0; !rc && i < set->n; i++) {
 		static const char *const ext[] = { "svg", "png", "dat" };
@@ -430,6 +437,8 @@ static int plot_compare(const char *file, const char *out)
 	/* a failure leaves no --out directory that plot made */
 	if (rc && created && remove_tree(out) < 0)
 		fprintf(stderr, "%s: could not remove %s, made for the figure\n", prog, out);
+	if (rc == EXIT_INTERRUPTED)
+		fprintf(stderr, "%s: plot interrupted: nothing written\n", prog);
 	pcb_csv_free(csv);
 	free(set);
 	return rc;
@@ -459,6 +468,7 @@ int cmd_plot(int argc, char **argv)
 	if (compare) {
 		if (named)
 			die_usage("plot: --compare takes no RESULT ('%s')", argv[1]);
+		session_catch_signals();
 		return plot_compare(compare, out);
 	}
 	if (out)
@@ -478,15 +488,23 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		failed = no_env = 1;
 	}
+	/* Ctrl-C: the result being drawn keeps its old plots/, the temporary one goes */
+	session_catch_signals();
+	env.interrupted = session_interrupted;
 	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
-	for (int i = 0; !no_env && i < nr_targets; i++)
+	for (int i = 0; !no_env && i < nr_targets && !session_interrupted(); i++)
 		failed |= plot_target(&env, &targets[i]) < 0;
-	for (int r = 0; !failed && r < nr_roots; r++)
+	for (int r = 0; !failed && r < nr_roots && !session_interrupted(); r++)
 		failed |= write_root_index(r) < 0;
 	for (int i = 0; i < nr_targets; i++) {
 		json_decref(targets[i].result);
 		pcb_csv_free(targets[i].nodes);
 		free(targets[i].set);
+	}
+	if (session_interrupted()) {
+		fprintf(stderr, "%s: plot interrupted: the results drawn so far have their new "
+			"plots/, the others their old one\n", prog);
+		return EXIT_INTERRUPTED;
 	}
 	return failed ? EXIT_RUNTIME : 0;
 }
