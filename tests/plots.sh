@@ -62,11 +62,32 @@ grep -q "CPU 3 (isolated)" "$d" && ! grep -q "CPU 2" "$d" && ok ||
 	bad "interruptions.dat is not the isolated CPU's: $(head -3 "$d")"
 grep -q "rate_hz=10 think_ns=0" "$r/contention/plots/functions.dat" && ok || bad "functions.dat header"
 
+# plots/ has a result directory's mode (0777 less the umask), not mkdtemp's 0700
+(umask 022 && "$pcpbench" plot "$r/drain-scaling" >/dev/null 2>&1)
+[ "$(stat -c %a "$r/drain-scaling/plots")" = 755 ] && ok ||
+	bad "plots/ mode $(stat -c %a "$r/drain-scaling/plots") under umask 022"
+
 # re-plotting replaces plots/ whole
 touch "$r/drain-scaling/plots/stale"
 expect_rc 0 "$pcpbench" plot "$r/drain-scaling/result.json"
 [ ! -e "$r/drain-scaling/plots/stale" ] && [ -f "$r/drain-scaling/plots/drains.svg" ] && ok ||
 	bad "re-plot did not replace plots/"
+
+# the old plots/ goes whole, a directory in it too, and nothing is left beside it
+mkdir "$r/drain-scaling/plots/sub"
+touch "$r/drain-scaling/plots/sub/file"
+expect_rc 0 "$pcpbench" plot "$r/drain-scaling"
+[ -z "$(find "$r/drain-scaling" -name '.plots-*')" ] && [ ! -e "$r/drain-scaling/plots/sub" ] && ok ||
+	bad "old plots/ left: $(find "$r/drain-scaling" -name '.plots-*')"
+# an old plots/ that cannot be emptied (not for root, whom permissions do not stop) is named
+if [ "$(id -u)" != 0 ]; then
+	chmod 555 "$r/drain-scaling/plots"
+	expect_rc 0 "$pcpbench" plot "$r/drain-scaling"
+	left=$(find "$r/drain-scaling" -maxdepth 1 -name '.plots-*-old')
+	[ -n "$left" ] && grep -qF "$left is left" "$tmp/err" && ok ||
+		bad "leftover old plots/ not named: $left: $(cat "$tmp/err")"
+	find "$r/drain-scaling" -maxdepth 1 -name '.plots-*' -exec chmod 755 {} + -exec rm -rf {} +
+fi
 
 # compare's CSV
 expect_rc 0 "$pcpbench" plot --compare "$tmp/compare.csv" --out "$tmp/cmp"
@@ -76,6 +97,13 @@ done
 valid_images "$tmp/cmp" compare
 grep -q $'^consume_stock\t10.00\t1\t-20.00\t1$' "$tmp/cmp/compare.dat" && ok ||
 	bad "compare.dat: $(cat "$tmp/cmp/compare.dat")"
+
+# a series with no Diff % (no row in common with the baseline) is left out
+awk -F, -v OFS=, '$1 == "spinlock" && $4 == 1 { $9 = ""; $10 = ""; $11 = ""; $12 = "" } 1' \
+	"$tmp/compare.csv" > "$tmp/partial.csv"
+expect_rc 0 "$pcpbench" plot --compare "$tmp/partial.csv" --out "$tmp/cmp"
+head -1 "$tmp/cmp/partial.dat" | grep -q "local_lock" && ! head -1 "$tmp/cmp/partial.dat" | grep -q spinlock &&
+	ok || bad "partial.dat columns: $(head -1 "$tmp/cmp/partial.dat")"
 
 # bad input: exit 2, nothing written
 b=$tmp/bad
@@ -100,7 +128,21 @@ expect_rc 2 "$pcpbench" plot "$b/no-such-dir"
 expect_rc 2 "$pcpbench" plot --compare "$b/compare.csv"
 grep -q "compare.csv:8: diff_pct" "$tmp/err" && ok || bad "compare message: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" plot --compare "$b/mixed/good/result.json"
+# two results with no row in common: nothing to compare, said once, not gnuplot's failure
+mkdir "$b/a" "$b/b"
+cp "$r/reference/result.json" "$b/a/"
+sed 's/local_lock/local_lockx/g; s/"spinlock"/"spinlockx"/g' "$b/a/result.json" > "$b/b/result.json"
+"$pcpbench" compare "$b/a" "$b/b" --format csv > "$b/none.csv"
+expect_rc 2 "$pcpbench" plot --compare "$b/none.csv" --out "$b/none"
+grep -q "none.csv: no result to compare with the baseline" "$tmp/err" && ! grep -q gnuplot "$tmp/err" &&
+	ok || bad "no comparable row message: $(cat "$tmp/err")"
+[ ! -e "$b/none" ] && ok || bad "--out made for a CSV with nothing to compare"
 expect_rc 2 "$pcpbench" plot --out "$tmp"
+# --out a file: a usage error as run's and reproduce's, not a runtime failure
+touch "$b/file"
+expect_rc 2 "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/file"
+grep -qF -- "--out $b/file: not a directory" "$tmp/err" && ok || bad "--out FILE message: $(cat "$tmp/err")"
+rm "$b/file"
 expect_rc 2 "$pcpbench" plot --frobnicate
 [ -z "$(find "$b" -name plots -o -name '.plots-*' -o -name '*.svg' -o -name '*.png' -o -name index.html)" ] &&
 	ok || bad "bad input left files: $(find "$b" -name plots -o -name '*.svg' -o -name index.html)"
@@ -110,5 +152,25 @@ expect_rc 1 env PCPBENCH_GNUPLOT=/nonexistent/gnuplot "$pcpbench" plot "$b/mixed
 grep -q "gnuplot not found" "$tmp/err" && ok || bad "missing gnuplot message: $(cat "$tmp/err")"
 expect_rc 1 env PCPBENCH_PLOTS="$b" "$pcpbench" plot "$b/mixed/good"
 [ ! -e "$b/mixed/good/plots" ] && ok || bad "plots/ written without gnuplot"
+# gnuplot failing: the --out directory plot made for the figure goes too
+expect_rc 1 env PCPBENCH_GNUPLOT=/bin/false "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/made"
+[ ! -e "$b/made" ] && ok || bad "--out directory left after gnuplot failed: $(ls -a "$b/made")"
+mkdir "$b/there"
+expect_rc 1 env PCPBENCH_GNUPLOT=/bin/false "$pcpbench" plot --compare "$tmp/compare.csv" --out "$b/there"
+[ -d "$b/there" ] && [ -z "$(ls -A "$b/there")" ] && ok || bad "an existing --out directory was not left as it was"
+
+# Ctrl-C (here from a gnuplot that signals plot) leaves no temporary directory: exit 130,
+# the old plots/ as it was, no --out directory made
+printf '#!/bin/sh\nkill -INT $PPID\nexit 1\n' > "$tmp/sigint-gnuplot"
+chmod +x "$tmp/sigint-gnuplot"
+before=$(ls "$r/drain-scaling/plots")
+expect_rc 130 env PCPBENCH_GNUPLOT="$tmp/sigint-gnuplot" "$pcpbench" plot "$r"
+[ -z "$(find "$r" -name '.plots-*')" ] && ok || bad "interrupted plot left: $(find "$r" -name '.plots-*')"
+[ "$(ls "$r/drain-scaling/plots")" = "$before" ] && ok || bad "interrupted plot changed plots/"
+grep -q "interrupted" "$tmp/err" && ! grep -q "gnuplot failed" "$tmp/err" && ok ||
+	bad "interrupted plot message: $(cat "$tmp/err")"
+expect_rc 130 env PCPBENCH_GNUPLOT="$tmp/sigint-gnuplot" "$pcpbench" plot --compare "$tmp/compare.csv" \
+	--out "$b/interrupted"
+[ ! -e "$b/interrupted" ] && ok || bad "interrupted plot --compare left: $(ls -a "$b/interrupted")"
 
 summary plots

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +20,12 @@
 #include "../output/plot.h"
 #include "../output/result.h"
 #include "cli.h"
+#include "session.h"
 
 #define MAX_TARGETS 4096
 #define MAX_DEPTH 4
+/* SIGINT or SIGTERM: the temporary directories removed, the exit status a shell gives */
+#define EXIT_INTERRUPTED 130
 
 struct target {
 	char dir[PATH_MAX];
@@ -166,23 +170,32 @@ static void add_argument(const char *arg)
 	nr_roots++;
 }
 
-static void remove_flat(const char *dir)
+static int remove_failed;
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	(void)st;
+	(void)ftw;
+	/* FTW_DNR: a directory that cannot be read keeps what is in it */
+	if (flag == FTW_DNR || remove(path))
+		remove_failed = 1;
+	return 0;
+}
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[PATH_MAX + 300];
+/* dir and everything under it (symbolic links not followed); -1 if any stays */
+static int remove_tree(const char *dir)
+{
+	remove_failed = 0;
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return -1;
+	return remove_failed ? -1 : 0;
+}
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
+/* a temporary directory of plot's removed, or the user told what is left */
+static void remove_tmp(const char *dir)
+{
+	if (remove_tree(dir) < 0)
+		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
 }
 
 /* tmp (complete) becomes final; what final held goes */
@@ -202,7 +215,10 @@ static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 			rename(old, final);
 			return -1;
 		}
-		remove_flat(old);
+		/* the new plots/ is in place: what cannot go of the old one is said */
+		if (remove_tree(old) < 0)
+			fprintf(stderr, "%s: %s replaced, but its old files could not all be "
+				"removed: %s is left (remove it by hand)\n", prog, final, old);
 		return 0;
 	}
 	if (rename(tmp, final)) {
@@ -212,6 +228,28 @@ static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * mkdtemp() of tmp (ending XXXXXX), with the mode mkdir() would have given
+ * it (0777 less the umask, as result directories have) rather than 0700:
+ * it becomes plots/, which a web server or another user must open
+ */
+static char *make_tmp_dir(char *tmp)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (!mkdtemp(tmp))
+		return NULL;
+	if (chmod(tmp, 0777 & ~mask)) {
+		int e = errno;
+
+		rmdir(tmp);
+		errno = e;
+		return NULL;
+	}
+	return tmp;
+}
+
 static int plot_target(const struct pcb_plot_env *env, struct target *t)
 {
 	char tmp[PATH_MAX + 32], final[PATH_MAX + 16], err[8192], heading[PATH_MAX + 256];
@@ -219,7 +257,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 
 	t->set = calloc(1, sizeof(*t->set));
 	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", t->dir);
-	if (!t->set || !mkdtemp(tmp)) {
+	if (!t->set || !make_tmp_dir(tmp)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
 		return -1;
 	}
@@ -234,9 +272,11 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 	}
 	snprintf(final, sizeof(final), "%s/plots", t->dir);
 	if (rc < 0 || pcb_plot_render(env, t->set, tmp, heading, err, sizeof(err)) < 0 ||
-	    swap_in(tmp, final, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
-		remove_flat(tmp);
+	    session_interrupted() || swap_in(tmp, final, err, sizeof(err)) < 0) {
+		/* interrupted, gnuplot may have been too: the old plots/ stays as it was */
+		if (!session_interrupted())
+			fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
+		remove_tmp(tmp);
 		return -1;
 	}
 	printf("%s/index.html:", final);
@@ -313,7 +353,7 @@ static int plot_compare(const char *file, const char *out)
 	struct pcb_plot_env env;
 	struct pcb_csv *csv;
 	size_t len;
-	int rc = 0;
+	int rc = 0, created = 0;
 
 	csv = pcb_csv_load(file, PCB_COMPARE_HEADER, err, sizeof(err));
 	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
@@ -342,22 +382,35 @@ static int plot_compare(const char *file, const char *out)
 		pcb_csv_free(csv);
 		return EXIT_RUNTIME;
 	}
-	if (out && mkdir(out, 0777) && errno != EEXIST) {
-		pcb_csv_free(csv);
-		die_usage("%s: %s", out, strerror(errno));
+	if (out) {
+		struct stat st;
+
+		created = !mkdir(out, 0777);
+		if (!created && errno != EEXIST) {
+			pcb_csv_free(csv);
+			die_usage("--out %s: %s", out, strerror(errno));
+		}
+		if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+			pcb_csv_free(csv);
+			die_usage("--out %s: not a directory", out);
+		}
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", dir);
 	set = calloc(1, sizeof(*set));
 	if (!set || !mkdtemp(tmp)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		if (created)
+			rmdir(out);
 		pcb_csv_free(csv);
 		free(set);
 		return EXIT_RUNTIME;
 	}
+	env.interrupted = session_interrupted;
 	if (pcb_plot_compare_data(csv, name, tmp, set, err, sizeof(err)) < 0 ||
-	    pcb_plot_render(&env, set, tmp, file, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		rc = EXIT_RUNTIME;
+	    pcb_plot_render(&env, set, tmp, file, err, sizeof(err)) < 0 || session_interrupted()) {
+		if (!session_interrupted())
+			fprintf(stderr, "%s: %s\n", prog, err);
+		rc = session_interrupted() ? EXIT_INTERRUPTED : EXIT_RUNTIME;
 	}
 	for (int i = 0; !rc && i < set->n; i++) {
 		static const char *const ext[] = { "svg", "png", "dat" };
@@ -375,9 +428,17 @@ static int plot_compare(const char *file, const char *out)
 			}
 		}
 	}
-	if (!rc && !set->n)
+	if (!rc && !set->n) {
+		/* pcb_plot_compare_check() refuses such a file before this */
 		fprintf(stderr, "%s: %s: no result to compare with the baseline\n", prog, file);
-	remove_flat(tmp);
+		rc = EXIT_USAGE;
+	}
+	remove_tmp(tmp);
+	/* a failure leaves no --out directory that plot made */
+	if (rc && created && remove_tree(out) < 0)
+		fprintf(stderr, "%s: could not remove %s, made for the figure\n", prog, out);
+	if (rc == EXIT_INTERRUPTED)
+		fprintf(stderr, "%s: plot interrupted: nothing written\n", prog);
 	pcb_csv_free(csv);
 	free(set);
 	return rc;
@@ -407,6 +468,7 @@ int cmd_plot(int argc, char **argv)
 	if (compare) {
 		if (named)
 			die_usage("plot: --compare takes no RESULT ('%s')", argv[1]);
+		session_catch_signals();
 		return plot_compare(compare, out);
 	}
 	if (out)
@@ -426,15 +488,23 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		failed = no_env = 1;
 	}
+	/* Ctrl-C: the result being drawn keeps its old plots/, the temporary one goes */
+	session_catch_signals();
+	env.interrupted = session_interrupted;
 	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
-	for (int i = 0; !no_env && i < nr_targets; i++)
+	for (int i = 0; !no_env && i < nr_targets && !session_interrupted(); i++)
 		failed |= plot_target(&env, &targets[i]) < 0;
-	for (int r = 0; !failed && r < nr_roots; r++)
+	for (int r = 0; !failed && r < nr_roots && !session_interrupted(); r++)
 		failed |= write_root_index(r) < 0;
 	for (int i = 0; i < nr_targets; i++) {
 		json_decref(targets[i].result);
 		pcb_csv_free(targets[i].nodes);
 		free(targets[i].set);
+	}
+	if (session_interrupted()) {
+		fprintf(stderr, "%s: plot interrupted: the results drawn so far have their new "
+			"plots/, the others their old one\n", prog);
+		return EXIT_INTERRUPTED;
 	}
 	return failed ? EXIT_RUNTIME : 0;
 }

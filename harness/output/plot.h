@@ -19,6 +19,8 @@
 struct pcb_plot_env {
 	char gnuplot[4096];
 	char scripts[4096];
+	/* when set and true, render stops before the next gnuplot run */
+	int (*interrupted)(void);
 };
 
 /* one figure: NAME.svg and NAME.png from SCRIPT.gp on NAME.dat */

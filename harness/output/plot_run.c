@@ -69,6 +69,7 @@ int pcb_plot_env_find(struct pcb_plot_env *env, char *err, size_t errlen)
 	if (!g || !*g)
 		g = "gnuplot";
 	env->gnuplot[0] = 0;
+	env->interrupted = NULL;
 	if (strchr(g, '/')) {
 		if (executable(g))
 			snprintf(env->gnuplot, sizeof(env->gnuplot), "%s", g);
@@ -182,9 +183,15 @@ int pcb_plot_render(const struct pcb_plot_env *env, const struct pcb_plot_set *s
 	FILE *f;
 
 	for (int i = 0; i < set->n; i++)
-		if (run_gnuplot(env, &set->plot[i], dir, "svg", err, errlen) < 0 ||
-		    run_gnuplot(env, &set->plot[i], dir, "png", err, errlen) < 0)
-			return -1;
+		for (int k = 0; k < 2; k++) {
+			if (env->interrupted && env->interrupted()) {
+				snprintf(err, errlen, "interrupted");
+				return -1;
+			}
+			if (run_gnuplot(env, &set->plot[i], dir, k ? "png" : "svg", err,
+					errlen) < 0)
+				return -1;
+		}
 	snprintf(path, sizeof(path), "%s/index.html", dir);
 	f = fopen(path, "w");
 	if (!f) {

@@ -320,6 +320,7 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 {
 	const char *h = PCB_COMPARE_HEADER;
 	int res = col_of(h, "result"), sig = col_of(h, "significant");
+	int pct = col_of(h, "diff_pct"), comparable = 0;
 	double v;
 
 	for (int r = 0; r < c->nrows; r++) {
@@ -341,7 +342,36 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 				 c->path, c->line[r], s);
 			return -1;
 		}
+		comparable |= *cell(c, r, pct) != 0;
 	}
+	if (!comparable) {
+		snprintf(err, errlen, "%s: no result to compare with the baseline (no row has a "
+			 "diff_pct: no row in common with it, or its mean is not above 0)", c->path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * row s starts a bar series (a design and configuration of a result other
+ * than the baseline) with a Diff % on one of its rows at least: a series
+ * that has none (no row in common with the baseline, or a baseline mean
+ * of 0) has nothing to draw
+ */
+static int compare_series(const struct pcb_csv *c, int s)
+{
+	const char *h = PCB_COMPARE_HEADER;
+	int design = col_of(h, "design"), config = col_of(h, "config");
+	int res = col_of(h, "result"), pct = col_of(h, "diff_pct");
+	int series[3] = { design, config, res };
+
+	if (!strcmp(cell(c, s, res), "0") || !first_seen(c, s, series, 3))
+		return 0;
+	for (int x = s; x < c->nrows; x++)
+		if (!strcmp(cell(c, x, design), cell(c, s, design)) &&
+		    !strcmp(cell(c, x, config), cell(c, s, config)) &&
+		    !strcmp(cell(c, x, res), cell(c, s, res)) && *cell(c, x, pct))
+			return 1;
 	return 0;
 }
 
@@ -352,7 +382,6 @@ int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
 	int design = col_of(h, "design"), config = col_of(h, "config");
 	int fn = col_of(h, "function"), res = col_of(h, "result"), lab = col_of(h, "label");
 	int sig = col_of(h, "significant"), pct = col_of(h, "diff_pct");
-	int series[3] = { design, config, res };
 	const char *base = NULL;
 	int n = 0;
 	FILE *f;
@@ -367,7 +396,7 @@ int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
 	for (int r = 0; r < c->nrows; r++) {
 		char label[600];
 
-		if (!strcmp(cell(c, r, res), "0") || !first_seen(c, r, series, 3))
+		if (!compare_series(c, r))
 			continue;
 		column_label(label, sizeof(label), cell(c, r, design), cell(c, r, config));
 		fputc('\t', f);
@@ -385,7 +414,7 @@ int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
 		for (int s = 0; s < c->nrows; s++) {
 			const char *p = "?", *m = "0";
 
-			if (!strcmp(cell(c, s, res), "0") || !first_seen(c, s, series, 3))
+			if (!compare_series(c, s))
 				continue;
 			for (int x = 0; x < c->nrows; x++)
 				if (!strcmp(cell(c, x, fn), cell(c, r, fn)) &&
