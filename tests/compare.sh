@@ -168,4 +168,20 @@ expect_rc 0 "$pcpbench" compare --format json "$tmp/short" "$tmp/base"
 python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))["missing"]; assert m == [{"design": "spinlock", "config": "", "function": "refill_stock", "result": 0, "label": "short"}], m' \
 	"$tmp/out" && ok || bad "json missing: $(cat "$tmp/out")"
 
+# a directory whose name is not UTF-8 is compared, its bad bytes written '?'
+bad_name="$tmp/$(printf 'bad\xffname')"
+mkdir "$bad_name" && cp "$b/result.json" "$bad_name/"
+expect_rc 0 "$pcpbench" compare "$a" "$bad_name"
+grep -q "^local_lock  *A Average clk  *B Average clk" "$tmp/out" && ok ||
+	bad "a non-UTF-8 directory's result is dropped: $(cat "$tmp/out")"
+grep -qx "  B  bad?name ($tmp/bad?name/result.json)" "$tmp/out" && ok ||
+	bad "non-UTF-8 label and path: $(grep '^  B' "$tmp/out")"
+expect_rc 0 "$pcpbench" compare --format json "$a" "$bad_name"
+python3 - "$tmp/out" "$nfn" <<'PY' && ok || bad "json of a non-UTF-8 directory: $(cat "$tmp/out")"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert [r["label"] for r in c["results"]] == [c["results"][0]["label"], "bad?name"], c["results"]
+assert len(c["rows"]) == 2 * int(sys.argv[2]), len(c["rows"])
+PY
+
 summary

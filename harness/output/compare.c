@@ -98,40 +98,49 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 	return keys ? keys : calloc(1, sizeof(*keys));
 }
 
+/* a row of k for result r; NULL where jansson refuses a string (not UTF-8) or memory runs out */
 static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 {
 	json_t *fj = k->fj[r], *base = k->fj[0];
 	const char *key = "avg_cycles";
 	json_t *o = json_object();
 	double x = json_number_value(json_object_get(fj, key));
+	int bad = !o;
 
-	json_object_set_new(o, "design", json_string(k->design));
-	json_object_set_new(o, "config", json_string(k->config));
-	json_object_set_new(o, "function", json_string(k->function));
-	json_object_set_new(o, "result", json_integer(r));
-	json_object_set_new(o, "label", json_string(label));
-	json_object_set_new(o, "avg_cycles", json_real(x));
-	json_object_set_new(o, "stddev", json_real(json_number_value(json_object_get(fj, "stddev"))));
-	json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
-					 json_object_get(fj, "runs"))));
+	/* json_object_set_new() fails on a NULL value: a failed json_string() is caught */
+	bad |= json_object_set_new(o, "design", json_string(k->design));
+	bad |= json_object_set_new(o, "config", json_string(k->config));
+	bad |= json_object_set_new(o, "function", json_string(k->function));
+	bad |= json_object_set_new(o, "result", json_integer(r));
+	bad |= json_object_set_new(o, "label", json_string(label));
+	bad |= json_object_set_new(o, "avg_cycles", json_real(x));
+	bad |= json_object_set_new(o, "stddev",
+				   json_real(json_number_value(json_object_get(fj, "stddev"))));
+	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
+					json_object_get(fj, "runs"))));
 	if (r > 0 && base) {
 		static double va[MAX_RUNS], vb[MAX_RUNS];
 		double y = json_number_value(json_object_get(base, key));
 		int na = run_means(fj, key, va, MAX_RUNS), nb = run_means(base, key, vb, MAX_RUNS);
 		int mwu = na >= PCB_MWU_MIN_RUNS && nb >= PCB_MWU_MIN_RUNS;
 
-		json_object_set_new(o, "diff_cycles", json_real(x - y));
+		bad |= json_object_set_new(o, "diff_cycles", json_real(x - y));
 		/* no percentage of nothing: a base at or below the empty region */
-		json_object_set_new(o, "diff_pct", y > 0 ? json_real(100 * (x - y) / y) : json_null());
-		json_object_set_new(o, "significant", json_boolean(mwu ?
+		bad |= json_object_set_new(o, "diff_pct",
+					   y > 0 ? json_real(100 * (x - y) / y) : json_null());
+		bad |= json_object_set_new(o, "significant", json_boolean(mwu ?
 			pcb_mann_whitney_significant(va, na, vb, nb) :
 			pcb_welch_significant(va, na, vb, nb)));
-		json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
+		bad |= json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
 	} else {
-		json_object_set_new(o, "diff_cycles", json_null());
-		json_object_set_new(o, "diff_pct", json_null());
-		json_object_set_new(o, "significant", json_null());
-		json_object_set_new(o, "test", json_null());
+		bad |= json_object_set_new(o, "diff_cycles", json_null());
+		bad |= json_object_set_new(o, "diff_pct", json_null());
+		bad |= json_object_set_new(o, "significant", json_null());
+		bad |= json_object_set_new(o, "test", json_null());
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
 	}
 	return o;
 }
@@ -229,9 +238,10 @@ static json_t *context_differences(json_t **results, int n)
 json_t *pcb_compare_build(json_t **results, const char **labels, const char **paths, int n,
 			  char *err, size_t errlen)
 {
-	json_t *o, *rs, *rows, *missing;
+	json_t *o, *rs, *rows, *missing, *diffs;
 	struct cmp_key *keys;
 	size_t nr;
+	int bad;
 
 	if (n < 2 || n > PCB_COMPARE_MAX) {
 		snprintf(err, errlen, "compare takes 2 to %d results, not %d", PCB_COMPARE_MAX, n);
@@ -253,25 +263,43 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 	rs = json_array();
 	rows = json_array();
 	missing = json_array();
-	for (int r = 0; r < n; r++)
-		json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
-						    labels[r], "path", paths[r]));
-	for (size_t k = 0; k < nr; k++)
-		for (int r = 0; r < n; r++) {
-			if (keys[k].fj[r]) {
-				json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
-				continue;
-			}
-			json_array_append_new(missing, json_pack("{s:s,s:s,s:s,s:i,s:s}",
-				"design", keys[k].design, "config", keys[k].config, "function",
-				keys[k].function, "result", r, "label", labels[r]));
+	diffs = context_differences(results, n);
+	/* each set_new/append_new fails on a NULL value: nothing jansson refused is dropped */
+	bad = !o || !rs || !rows || !missing;
+	bad |= json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
+	bad |= json_object_set_new(o, "model", json_string(model_of(results[0])));
+	bad |= json_object_set_new(o, "results", rs);
+	bad |= json_object_set_new(o, "context_differences", diffs);
+	bad |= json_object_set_new(o, "rows", rows);
+	bad |= json_object_set_new(o, "missing", missing);
+	if (bad)
+		snprintf(err, errlen, "out of memory");
+	for (int r = 0; r < n && !bad; r++)
+		if (json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
+							labels[r], "path", paths[r]))) {
+			snprintf(err, errlen, "result %c: its label or path is not valid UTF-8",
+				 pcb_compare_letter(r));
+			bad = 1;
+		}
+	for (size_t k = 0; k < nr && !bad; k++)
+		for (int r = 0; r < n && !bad; r++) {
+			if (keys[k].fj[r])
+				bad = json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
+			else
+				bad = json_array_append_new(missing, json_pack(
+					"{s:s,s:s,s:s,s:i,s:s}",
+					"design", keys[k].design, "config", keys[k].config,
+					"function", keys[k].function, "result", r,
+					"label", labels[r]));
+			if (bad)
+				snprintf(err, errlen, "%s %s %s: a row that jansson refused (not "
+					 "UTF-8, or out of memory)", keys[k].design, keys[k].config,
+					 keys[k].function);
 		}
 	free(keys);
-	json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
-	json_object_set_new(o, "model", json_string(model_of(results[0])));
-	json_object_set_new(o, "results", rs);
-	json_object_set_new(o, "context_differences", context_differences(results, n));
-	json_object_set_new(o, "rows", rows);
-	json_object_set_new(o, "missing", missing);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
