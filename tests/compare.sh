@@ -184,4 +184,25 @@ assert [r["label"] for r in c["results"]] == [c["results"][0]["label"], "bad?nam
 assert len(c["rows"]) == 2 * int(sys.argv[2]), len(c["rows"])
 PY
 
+# a context value longer than 256 bytes, a character across byte 256, is compared whole
+python3 - "$a/result.json" "$tmp" <<'PY'
+import json, os, sys
+for name in ("longA", "longB"):
+    r = json.load(open(sys.argv[1]))
+    r["scenario"]["settings"]["scenario.description"] = "x" * 254 + "\u00e9" + name[-1]
+    os.makedirs(os.path.join(sys.argv[2], name))
+    json.dump(r, open(os.path.join(sys.argv[2], name, "result.json"), "w"), ensure_ascii=False)
+PY
+long=$(printf 'x%.0s' $(seq 254))
+expect_rc 0 "$pcpbench" compare "$tmp/longA" "$tmp/longB"
+grep -qx "context differs: scenario.description: ${long}éA | ${long}éB" "$tmp/out" && ok ||
+	bad "a long context value is cut: $(head -1 "$tmp/out" | cut -c 250-)"
+expect_rc 0 "$pcpbench" compare --format json "$tmp/longA" "$tmp/longB"
+python3 - "$tmp/out" <<'PY' && ok || bad "json of a long context value: $(head -c 2000 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))["context_differences"]
+v = [x["values"] for x in d if x["key"] == "scenario.description"][0]
+assert v == ["x" * 254 + "\u00e9A", "x" * 254 + "\u00e9B"], v
+PY
+
 summary

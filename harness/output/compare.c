@@ -145,54 +145,94 @@ static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 	return o;
 }
 
-/* a machine figure as the tables print it, and whether two of them differ */
-static void machine_value(char *buf, size_t len, json_t *ctx, const char *key)
+/* a machine figure as the tables print it, whole, as a JSON string */
+static json_t *machine_value(json_t *ctx, const char *key)
 {
 	json_t *v = json_object_get(ctx, key);
+	char buf[64];
 	size_t n;
 
-	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (json_is_string(v)) {
+		/* /proc/cpuinfo pads some: the trailing blanks go */
+		n = json_string_length(v);
+		while (n && json_string_value(v)[n - 1] == ' ')
+			n--;
+		return json_stringn(json_string_value(v), n);
+	}
+	if (json_is_integer(v))
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_number(v))
-		snprintf(buf, len, "%.1f MHz", json_number_value(v) / 1e6);
+		snprintf(buf, sizeof(buf), "%.1f MHz", json_number_value(v) / 1e6);
 	else
-		snprintf(buf, len, "-");
-	n = strlen(buf);
-	while (n && buf[n - 1] == ' ')
-		buf[--n] = 0;
+		snprintf(buf, sizeof(buf), "-");
+	return json_string(buf);
 }
 
-static void add_difference(json_t *diffs, const char *key, char values[][256], int n)
+/* a scenario setting as compare prints it */
+static json_t *setting_value(json_t *result, const char *key)
+{
+	json_t *x = json_object_get(json_object_get(json_object_get(result, "scenario"),
+						    "settings"), key);
+
+	/* a key an older pcpbench did not have, or one left empty */
+	if (!json_is_string(x))
+		return json_string("(absent)");
+	if (!json_string_length(x))
+		return json_string("(empty)");
+	return json_copy(x);
+}
+
+/*
+ * values[0..n) differ: {key, values} appended to diffs, which takes the
+ * values; 0, or -1 when one is NULL (jansson refused it) or memory ran out
+ */
+static int add_difference(json_t *diffs, const char *key, json_t **values, int n)
 {
 	json_t *o = json_object(), *a = json_array();
+	int bad = 0;
 
 	for (int r = 0; r < n; r++)
-		json_array_append_new(a, json_string(values[r]));
-	json_object_set_new(o, "key", json_string(key));
-	json_object_set_new(o, "values", a);
-	json_array_append_new(diffs, o);
+		bad |= json_array_append_new(a, values[r]);
+	bad |= json_object_set_new(o, "key", json_string(key));
+	bad |= json_object_set_new(o, "values", a);
+	bad |= json_array_append_new(diffs, o);
+	return bad ? -1 : 0;
 }
 
+/* whether the strings of values[0..n) are not all the same; a NULL is not a string */
+static int values_differ(json_t **values, int n)
+{
+	for (int r = 0; r < n; r++)
+		if (!values[r] ||
+		    strcmp(json_string_value(values[r]), json_string_value(values[0])))
+			return 1;
+	return 0;
+}
+
+static void drop_values(json_t **values, int n)
+{
+	for (int r = 0; r < n; r++)
+		json_decref(values[r]);
+}
+
+/* what differs between the results' machines and settings; NULL when memory runs out */
 static json_t *context_differences(json_t **results, int n)
 {
 	static const char *const machine[] = {
 		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version", NULL,
 	};
-	static char values[PCB_COMPARE_MAX][256];
+	json_t *values[PCB_COMPARE_MAX];
 	json_t *diffs = json_array(), *seen = json_object(), *v;
 	const char *key;
+	int bad = !diffs || !seen;
 
-	for (int m = 0; machine[m]; m++) {
-		int differs = 0;
+	for (int m = 0; machine[m] && !bad; m++) {
+		int differs;
 
-		for (int r = 0; r < n; r++) {
-			json_t *ctx = json_object_get(results[r], "context");
-
-			machine_value(values[r], sizeof(values[r]), ctx, machine[m]);
-			differs |= strcmp(values[r], values[0]) != 0;
-		}
+		for (int r = 0; r < n; r++)
+			values[r] = machine_value(json_object_get(results[r], "context"),
+						  machine[m]);
+		differs = values_differ(values, n);
 		/* the TSC is calibrated afresh each run: a part in a thousand is the same clock */
 		if (!strcmp(machine[m], "tsc_hz")) {
 			double a = json_number_value(json_object_get(json_object_get(results[0],
@@ -207,31 +247,31 @@ static json_t *context_differences(json_t **results, int n)
 			}
 		}
 		if (differs)
-			add_difference(diffs, machine[m], values, n);
+			bad = add_difference(diffs, machine[m], values, n);
+		else
+			drop_values(values, n);
 	}
 	/* scenario settings, every key any result has, in the order they first appear */
-	for (int r = 0; r < n; r++)
+	for (int r = 0; r < n && !bad; r++)
 		json_object_foreach(json_object_get(json_object_get(results[r], "scenario"),
 						    "settings"), key, v) {
-			int differs = 0;
-
+			if (bad)
+				break;
 			if (json_object_get(seen, key))
 				continue;
-			json_object_set_new(seen, key, json_true());
-			for (int s = 0; s < n; s++) {
-				json_t *x = json_object_get(json_object_get(json_object_get(results[s],
-							"scenario"), "settings"), key);
-
-				/* a key an older pcpbench did not have, or one left empty */
-				snprintf(values[s], sizeof(values[s]), "%s",
-					 !json_is_string(x) ? "(absent)" :
-					 *json_string_value(x) ? json_string_value(x) : "(empty)");
-				differs |= strcmp(values[s], values[0]) != 0;
-			}
-			if (differs)
-				add_difference(diffs, key, values, n);
+			bad = json_object_set_new(seen, key, json_true());
+			for (int s = 0; s < n; s++)
+				values[s] = setting_value(results[s], key);
+			if (values_differ(values, n))
+				bad |= add_difference(diffs, key, values, n);
+			else
+				drop_values(values, n);
 		}
 	json_decref(seen);
+	if (bad) {
+		json_decref(diffs);
+		return NULL;
+	}
 	return diffs;
 }
 
