@@ -205,4 +205,37 @@ v = [x["values"] for x in d if x["key"] == "scenario.description"][0]
 assert v == ["x" * 254 + "\u00e9A", "x" * 254 + "\u00e9B"], v
 PY
 
+# results with different functions: a design's block stays one, no empty Diff block
+expect_rc 0 "$pcpbench" "${quick[@]}" --out "$tmp/c" scenarios/cover-letter-2.2.scn
+expect_rc 0 "$pcpbench" "${quick[@]}" --set run.designs=local_lock,qsbr --out "$tmp/q" \
+	scenarios/default.scn
+c=$(ls -d "$tmp"/c/cover-letter-2.2-*) q=$(ls -d "$tmp"/q/default-*)
+expect_rc 0 "$pcpbench" compare "$a" "$c"
+for design in local_lock spinlock; do
+	[ "$(grep -c "^$design  *A Average clk" "$tmp/out")" -eq 1 ] && ok ||
+		bad "$design's block is split: $(cat "$tmp/out")"
+	[ "$(grep -c "^$design: B - A  *Diff" "$tmp/out")" -eq 1 ] && ok ||
+		bad "$design has more than one Diff block: $(cat "$tmp/out")"
+done
+sed -n '/^local_lock  *A Average/,/^$/p' "$tmp/out" | cut -d: -f1 | tr '\n' ' ' |
+	grep -qx "local_lock  *A Average clk  *B Average clk consume_stock refill_stock mod_objcg_state consume_obj_stock refill_obj_stock  " &&
+	ok || bad "B's functions are not after A's in their design's block: $(cat "$tmp/out")"
+no_empty_diff_block() {
+	awk '/ - A  *Diff \(cycles\)/ { head = 1; next } head && !/^[a-z_]*: / { exit 1 } { head = 0 }' \
+		"$tmp/out" && ok || bad "$1: a Diff block with no row: $(cat "$tmp/out")"
+}
+no_empty_diff_block "compare A C"
+for fmt in text email; do
+	expect_rc 0 "$pcpbench" compare --format $fmt "$a" "$q"
+	no_empty_diff_block "compare --format $fmt, a design only B has"
+	grep -q "^qsbr: B - A" "$tmp/out" && bad "$fmt: qsbr, only in B, has a Diff block" || ok
+	grep -q "^qsbr  *A Average clk  *B Average clk" "$tmp/out" && ok || bad "$fmt: no qsbr block"
+done
+expect_rc 0 "$pcpbench" compare --format markdown "$a" "$q"
+table() { sed -n "/^#### $1\$/,/^\(#### \|- missing\)/p" "$tmp/out"; }
+table qsbr | grep -q "Diff" && bad "markdown: qsbr, only in B, has Diff columns" || ok
+table qsbr | grep -qx "|---|---:|---:|" && ok || bad "markdown: qsbr's table: $(table qsbr)"
+table local_lock | grep -q " B - A Diff %" && ok ||
+	bad "markdown: local_lock lost its Diff columns"
+
 summary

@@ -55,11 +55,15 @@ static struct cmp_key *find_key(struct cmp_key *keys, size_t n, const char *desi
 	return NULL;
 }
 
-/* every (design, config, function), in the order the results first name them */
+/*
+ * every (design, config, function), in the order the results first name
+ * them; a function only a later result has goes after the last of its
+ * design and config, so that a design's block stays one block
+ */
 static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 {
 	struct cmp_key *keys = NULL, *k;
-	size_t cap = 0;
+	size_t cap = 0, at;
 
 	*nr = 0;
 	for (int r = 0; r < n; r++) {
@@ -85,7 +89,16 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 					}
 					keys = more;
 				}
-				k = &keys[(*nr)++];
+				at = *nr;
+				for (size_t j = *nr; j-- > 0;)
+					if (!strcmp(keys[j].design, design) &&
+					    !strcmp(keys[j].config, config)) {
+						at = j + 1;
+						break;
+					}
+				memmove(&keys[at + 1], &keys[at], (*nr - at) * sizeof(*keys));
+				(*nr)++;
+				k = &keys[at];
 				memset(k, 0, sizeof(*k));
 				k->design = design;
 				k->config = config;
