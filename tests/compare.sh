@@ -238,4 +238,25 @@ table qsbr | grep -qx "|---|---:|---:|" && ok || bad "markdown: qsbr's table: $(
 table local_lock | grep -q " B - A Diff %" && ok ||
 	bad "markdown: local_lock lost its Diff columns"
 
+# the command to reproduce pastes back into bash and gives the same argv
+argv=("$pcpbench" run --quick --set "cpus.workers=all, !0" --set run.duration_ms=50
+      --set "scenario.description=it's a \"test\" * \$HOME" --out "$tmp/quoted" scenarios/default.scn)
+expect_rc 0 "${argv[@]}"
+r=$(ls -d "$tmp"/quoted/default-*)
+same_argv() {	# WHAT COMMAND-TEXT
+	local got=()
+	eval "got=($2)" 2>/dev/null || { bad "$1 is not valid shell: $2"; return; }
+	[ "${#got[@]}" -eq "${#argv[@]}" ] && [ "$(printf '%s\0' "${got[@]}" | od -c)" = \
+		"$(printf '%s\0' "${argv[@]}" | od -c)" ] && ok || bad "$1 gives another argv: $2"
+}
+same_argv "result.json's context.command" \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["command"])' "$r/result.json")"
+expect_rc 0 "$pcpbench" report --format email "$r"
+no_line_over_72 "report email with a quoted argument"
+same_argv "report email's command" "$(sed -n '/^To reproduce:/,$p' "$tmp/out" | tail -n +3)"
+expect_rc 0 "$pcpbench" report --format markdown "$r"
+same_argv "report markdown's command" "$(sed -n '/^### Reproduce/,$p' "$tmp/out" | sed -n 4p)"
+expect_rc 0 "$pcpbench" compare --format email "$a" "$r"
+same_argv "compare email's command" "$(sed -n '/^  B: /,$p' "$tmp/out" | sed 's/^  B: //')"
+
 summary
