@@ -259,4 +259,16 @@ same_argv "report markdown's command" "$(sed -n '/^### Reproduce/,$p' "$tmp/out"
 expect_rc 0 "$pcpbench" compare --format email "$a" "$r"
 same_argv "compare email's command" "$(sed -n '/^  B: /,$p' "$tmp/out" | sed 's/^  B: //')"
 
+# a line break in a label is a blank in the CSV: a row a line, and plot --compare reads it
+nl_name="$tmp/$(printf 'two\nli\rnes')"
+mkdir "$nl_name" && cp "$b/result.json" "$nl_name/"
+expect_rc 0 "$pcpbench" compare --format csv "$a" "$nl_name"
+cp "$tmp/out" "$tmp/nl.csv"
+[ "$(wc -l <"$tmp/nl.csv")" -eq $((2 * nfn + 1)) ] && ok || bad "a label's line break splits a CSV row: $(cat -A "$tmp/nl.csv")"
+grep -q ",1,two li nes,[0-9]" "$tmp/nl.csv" && ok || bad "a line break is not a blank: $(cat -A "$tmp/nl.csv")"
+if command -v gnuplot >/dev/null; then
+	expect_rc 0 "$pcpbench" plot --compare "$tmp/nl.csv" --out "$tmp/nlplot"
+	[ -s "$tmp/nlplot/nl.svg" ] && ok || bad "plot --compare drew no nl.svg"
+fi
+
 summary

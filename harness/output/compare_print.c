@@ -295,17 +295,23 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 	legend(out, cmp, 1);
 }
 
-/* a CSV field, quoted where it holds a comma, a quote or a line break */
+/*
+ * a CSV field, quoted where it holds a comma or a quote; a line break
+ * becomes a blank, so that a row is one line (plot --compare reads lines)
+ */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
+	int quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		fputc('"', out);
 	for (; *s; s++)
-		fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', out);
+		if (*s == '"')
+			fputs("\"\"", out);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	if (quote)
+		fputc('"', out);
 }
 
 static void print_csv(FILE *out, json_t *cmp)
