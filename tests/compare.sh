@@ -168,4 +168,107 @@ expect_rc 0 "$pcpbench" compare --format json "$tmp/short" "$tmp/base"
 python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))["missing"]; assert m == [{"design": "spinlock", "config": "", "function": "refill_stock", "result": 0, "label": "short"}], m' \
 	"$tmp/out" && ok || bad "json missing: $(cat "$tmp/out")"
 
+# a directory whose name is not UTF-8 is compared, its bad bytes written '?'
+bad_name="$tmp/$(printf 'bad\xffname')"
+mkdir "$bad_name" && cp "$b/result.json" "$bad_name/"
+expect_rc 0 "$pcpbench" compare "$a" "$bad_name"
+grep -q "^local_lock  *A Average clk  *B Average clk" "$tmp/out" && ok ||
+	bad "a non-UTF-8 directory's result is dropped: $(cat "$tmp/out")"
+grep -qx "  B  bad?name ($tmp/bad?name/result.json)" "$tmp/out" && ok ||
+	bad "non-UTF-8 label and path: $(grep '^  B' "$tmp/out")"
+expect_rc 0 "$pcpbench" compare --format json "$a" "$bad_name"
+python3 - "$tmp/out" "$nfn" <<'PY' && ok || bad "json of a non-UTF-8 directory: $(cat "$tmp/out")"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert [r["label"] for r in c["results"]] == [c["results"][0]["label"], "bad?name"], c["results"]
+assert len(c["rows"]) == 2 * int(sys.argv[2]), len(c["rows"])
+PY
+
+# a context value longer than 256 bytes, a character across byte 256, is compared whole
+python3 - "$a/result.json" "$tmp" <<'PY'
+import json, os, sys
+for name in ("longA", "longB"):
+    r = json.load(open(sys.argv[1]))
+    r["scenario"]["settings"]["scenario.description"] = "x" * 254 + "\u00e9" + name[-1]
+    os.makedirs(os.path.join(sys.argv[2], name))
+    json.dump(r, open(os.path.join(sys.argv[2], name, "result.json"), "w"), ensure_ascii=False)
+PY
+long=$(printf 'x%.0s' $(seq 254))
+expect_rc 0 "$pcpbench" compare "$tmp/longA" "$tmp/longB"
+grep -qx "context differs: scenario.description: ${long}éA | ${long}éB" "$tmp/out" && ok ||
+	bad "a long context value is cut: $(head -1 "$tmp/out" | cut -c 250-)"
+expect_rc 0 "$pcpbench" compare --format json "$tmp/longA" "$tmp/longB"
+python3 - "$tmp/out" <<'PY' && ok || bad "json of a long context value: $(head -c 2000 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))["context_differences"]
+v = [x["values"] for x in d if x["key"] == "scenario.description"][0]
+assert v == ["x" * 254 + "\u00e9A", "x" * 254 + "\u00e9B"], v
+PY
+
+# results with different functions: a design's block stays one, no empty Diff block
+expect_rc 0 "$pcpbench" "${quick[@]}" --out "$tmp/c" scenarios/cover-letter-2.2.scn
+expect_rc 0 "$pcpbench" "${quick[@]}" --set run.designs=local_lock,qsbr --out "$tmp/q" \
+	scenarios/default.scn
+c=$(ls -d "$tmp"/c/cover-letter-2.2-*) q=$(ls -d "$tmp"/q/default-*)
+expect_rc 0 "$pcpbench" compare "$a" "$c"
+for design in local_lock spinlock; do
+	[ "$(grep -c "^$design  *A Average clk" "$tmp/out")" -eq 1 ] && ok ||
+		bad "$design's block is split: $(cat "$tmp/out")"
+	[ "$(grep -c "^$design: B - A  *Diff" "$tmp/out")" -eq 1 ] && ok ||
+		bad "$design has more than one Diff block: $(cat "$tmp/out")"
+done
+sed -n '/^local_lock  *A Average/,/^$/p' "$tmp/out" | cut -d: -f1 | tr '\n' ' ' |
+	grep -qx "local_lock  *A Average clk  *B Average clk consume_stock refill_stock mod_objcg_state consume_obj_stock refill_obj_stock  " &&
+	ok || bad "B's functions are not after A's in their design's block: $(cat "$tmp/out")"
+no_empty_diff_block() {
+	awk '/ - A  *Diff \(cycles\)/ { head = 1; next } head && !/^[a-z_]*: / { exit 1 } { head = 0 }' \
+		"$tmp/out" && ok || bad "$1: a Diff block with no row: $(cat "$tmp/out")"
+}
+no_empty_diff_block "compare A C"
+for fmt in text email; do
+	expect_rc 0 "$pcpbench" compare --format $fmt "$a" "$q"
+	no_empty_diff_block "compare --format $fmt, a design only B has"
+	grep -q "^qsbr: B - A" "$tmp/out" && bad "$fmt: qsbr, only in B, has a Diff block" || ok
+	grep -q "^qsbr  *A Average clk  *B Average clk" "$tmp/out" && ok || bad "$fmt: no qsbr block"
+done
+expect_rc 0 "$pcpbench" compare --format markdown "$a" "$q"
+table() { sed -n "/^#### $1\$/,/^\(#### \|- missing\)/p" "$tmp/out"; }
+table qsbr | grep -q "Diff" && bad "markdown: qsbr, only in B, has Diff columns" || ok
+table qsbr | grep -qx "|---|---:|---:|" && ok || bad "markdown: qsbr's table: $(table qsbr)"
+table local_lock | grep -q " B - A Diff %" && ok ||
+	bad "markdown: local_lock lost its Diff columns"
+
+# the command to reproduce pastes back into bash and gives the same argv
+argv=("$pcpbench" run --quick --set "cpus.workers=all, !0" --set run.duration_ms=50
+      --set "scenario.description=it's a \"test\" * \$HOME" --out "$tmp/quoted" scenarios/default.scn)
+expect_rc 0 "${argv[@]}"
+r=$(ls -d "$tmp"/quoted/default-*)
+same_argv() {	# WHAT COMMAND-TEXT
+	local got=()
+	eval "got=($2)" 2>/dev/null || { bad "$1 is not valid shell: $2"; return; }
+	[ "${#got[@]}" -eq "${#argv[@]}" ] && [ "$(printf '%s\0' "${got[@]}" | od -c)" = \
+		"$(printf '%s\0' "${argv[@]}" | od -c)" ] && ok || bad "$1 gives another argv: $2"
+}
+same_argv "result.json's context.command" \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["command"])' "$r/result.json")"
+expect_rc 0 "$pcpbench" report --format email "$r"
+no_line_over_72 "report email with a quoted argument"
+same_argv "report email's command" "$(sed -n '/^To reproduce:/,$p' "$tmp/out" | tail -n +3)"
+expect_rc 0 "$pcpbench" report --format markdown "$r"
+same_argv "report markdown's command" "$(sed -n '/^### Reproduce/,$p' "$tmp/out" | sed -n 4p)"
+expect_rc 0 "$pcpbench" compare --format email "$a" "$r"
+same_argv "compare email's command" "$(sed -n '/^  B: /,$p' "$tmp/out" | sed 's/^  B: //')"
+
+# a line break in a label is a blank in the CSV: a row a line, and plot --compare reads it
+nl_name="$tmp/$(printf 'two\nli\rnes')"
+mkdir "$nl_name" && cp "$b/result.json" "$nl_name/"
+expect_rc 0 "$pcpbench" compare --format csv "$a" "$nl_name"
+cp "$tmp/out" "$tmp/nl.csv"
+[ "$(wc -l <"$tmp/nl.csv")" -eq $((2 * nfn + 1)) ] && ok || bad "a label's line break splits a CSV row: $(cat -A "$tmp/nl.csv")"
+grep -q ",1,two li nes,[0-9]" "$tmp/nl.csv" && ok || bad "a line break is not a blank: $(cat -A "$tmp/nl.csv")"
+if command -v gnuplot >/dev/null; then
+	expect_rc 0 "$pcpbench" plot --compare "$tmp/nl.csv" --out "$tmp/nlplot"
+	[ -s "$tmp/nlplot/nl.svg" ] && ok || bad "plot --compare drew no nl.svg"
+fi
+
 summary

@@ -25,7 +25,54 @@ static void drop_results(void)
 	nr_results = 0;
 }
 
-/* a directory goes by its name, a file by its path */
+/* the length of the valid UTF-8 character at s, 0 where none starts there */
+static size_t utf8_char(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* a byte that is not part of a valid UTF-8 character becomes '?' (JSON holds UTF-8 only) */
+static void utf8_or_mark(char *s)
+{
+	while (*s) {
+		size_t n = utf8_char((const unsigned char *)s);
+
+		if (!n) {
+			*s = '?';
+			n = 1;
+		}
+		s += n;
+	}
+}
+
+/* a directory goes by its name, a file by its path; in UTF-8 */
 static void label_of(char *buf, size_t len, const char *arg)
 {
 	struct stat st;
@@ -33,14 +80,15 @@ static void label_of(char *buf, size_t len, const char *arg)
 	char *slash;
 
 	snprintf(buf, len, "%s", arg);
-	if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode))
-		return;
-	n = strlen(buf);
-	while (n > 1 && buf[n - 1] == '/')
-		buf[--n] = 0;
-	slash = strrchr(buf, '/');
-	if (slash && slash[1])
-		memmove(buf, slash + 1, strlen(slash + 1) + 1);
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		n = strlen(buf);
+		while (n > 1 && buf[n - 1] == '/')
+			buf[--n] = 0;
+		slash = strrchr(buf, '/');
+		if (slash && slash[1])
+			memmove(buf, slash + 1, strlen(slash + 1) + 1);
+	}
+	utf8_or_mark(buf);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -80,6 +128,7 @@ int cmd_compare(int argc, char **argv)
 		}
 		nr_results = i + 1;
 		label_of(labels[i], sizeof(labels[i]), files[i]);
+		utf8_or_mark(paths[i]);
 		lp[i] = labels[i];
 		pp[i] = paths[i];
 	}

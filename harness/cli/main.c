@@ -47,19 +47,48 @@ void load_topology(struct pcb_topo *topo, const char *spec)
 		die_usage("%s", err);
 }
 
+/* a word the shell takes as it is; anything else is single-quoted */
+static int shell_plain(const char *a)
+{
+	return *a && a[strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_./=:,+@%-")] == 0;
+}
+
+/*
+ * the command line as a shell command that gives the same argv: a word
+ * with any other character (a blank, '!', '*', a quote, ...) or an empty
+ * one in single quotes, an embedded ' written '\''
+ */
 static char *join_args(int argc, char **argv)
 {
 	size_t len = 1;
-	char *s;
+	char *s, *p;
 
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	for (int i = 0; s && i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
+	for (int i = 0; i < argc; i++) {
+		len += strlen(argv[i]) + 3;
+		for (const char *c = argv[i]; *c; c++)
+			len += *c == '\'' ? 3 : 0;
 	}
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s;
+	for (int i = 0; i < argc; i++) {
+		int quote = !shell_plain(argv[i]);
+
+		if (i)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '\'';
+		for (const char *c = argv[i]; *c; c++)
+			if (*c == '\'')
+				p += sprintf(p, "'\\''");
+			else
+				*p++ = *c;
+		if (quote)
+			*p++ = '\'';
+	}
+	*p = 0;
 	return s;
 }
 

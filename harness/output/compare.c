@@ -55,11 +55,15 @@ static struct cmp_key *find_key(struct cmp_key *keys, size_t n, const char *desi
 	return NULL;
 }
 
-/* every (design, config, function), in the order the results first name them */
+/*
+ * every (design, config, function), in the order the results first name
+ * them; a function only a later result has goes after the last of its
+ * design and config, so that a design's block stays one block
+ */
 static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 {
 	struct cmp_key *keys = NULL, *k;
-	size_t cap = 0;
+	size_t cap = 0, at;
 
 	*nr = 0;
 	for (int r = 0; r < n; r++) {
@@ -85,7 +89,16 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 					}
 					keys = more;
 				}
-				k = &keys[(*nr)++];
+				at = *nr;
+				for (size_t j = *nr; j-- > 0;)
+					if (!strcmp(keys[j].design, design) &&
+					    !strcmp(keys[j].config, config)) {
+						at = j + 1;
+						break;
+					}
+				memmove(&keys[at + 1], &keys[at], (*nr - at) * sizeof(*keys));
+				(*nr)++;
+				k = &keys[at];
 				memset(k, 0, sizeof(*k));
 				k->design = design;
 				k->config = config;
@@ -98,92 +111,141 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 	return keys ? keys : calloc(1, sizeof(*keys));
 }
 
+/* a row of k for result r; NULL where jansson refuses a string (not UTF-8) or memory runs out */
 static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 {
 	json_t *fj = k->fj[r], *base = k->fj[0];
 	const char *key = "avg_cycles";
 	json_t *o = json_object();
 	double x = json_number_value(json_object_get(fj, key));
+	int bad = !o;
 
-	json_object_set_new(o, "design", json_string(k->design));
-	json_object_set_new(o, "config", json_string(k->config));
-	json_object_set_new(o, "function", json_string(k->function));
-	json_object_set_new(o, "result", json_integer(r));
-	json_object_set_new(o, "label", json_string(label));
-	json_object_set_new(o, "avg_cycles", json_real(x));
-	json_object_set_new(o, "stddev", json_real(json_number_value(json_object_get(fj, "stddev"))));
-	json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
-					 json_object_get(fj, "runs"))));
+	/* json_object_set_new() fails on a NULL value: a failed json_string() is caught */
+	bad |= json_object_set_new(o, "design", json_string(k->design));
+	bad |= json_object_set_new(o, "config", json_string(k->config));
+	bad |= json_object_set_new(o, "function", json_string(k->function));
+	bad |= json_object_set_new(o, "result", json_integer(r));
+	bad |= json_object_set_new(o, "label", json_string(label));
+	bad |= json_object_set_new(o, "avg_cycles", json_real(x));
+	bad |= json_object_set_new(o, "stddev",
+				   json_real(json_number_value(json_object_get(fj, "stddev"))));
+	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
+					json_object_get(fj, "runs"))));
 	if (r > 0 && base) {
 		static double va[MAX_RUNS], vb[MAX_RUNS];
 		double y = json_number_value(json_object_get(base, key));
 		int na = run_means(fj, key, va, MAX_RUNS), nb = run_means(base, key, vb, MAX_RUNS);
 		int mwu = na >= PCB_MWU_MIN_RUNS && nb >= PCB_MWU_MIN_RUNS;
 
-		json_object_set_new(o, "diff_cycles", json_real(x - y));
+		bad |= json_object_set_new(o, "diff_cycles", json_real(x - y));
 		/* no percentage of nothing: a base at or below the empty region */
-		json_object_set_new(o, "diff_pct", y > 0 ? json_real(100 * (x - y) / y) : json_null());
-		json_object_set_new(o, "significant", json_boolean(mwu ?
+		bad |= json_object_set_new(o, "diff_pct",
+					   y > 0 ? json_real(100 * (x - y) / y) : json_null());
+		bad |= json_object_set_new(o, "significant", json_boolean(mwu ?
 			pcb_mann_whitney_significant(va, na, vb, nb) :
 			pcb_welch_significant(va, na, vb, nb)));
-		json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
+		bad |= json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
 	} else {
-		json_object_set_new(o, "diff_cycles", json_null());
-		json_object_set_new(o, "diff_pct", json_null());
-		json_object_set_new(o, "significant", json_null());
-		json_object_set_new(o, "test", json_null());
+		bad |= json_object_set_new(o, "diff_cycles", json_null());
+		bad |= json_object_set_new(o, "diff_pct", json_null());
+		bad |= json_object_set_new(o, "significant", json_null());
+		bad |= json_object_set_new(o, "test", json_null());
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
 	}
 	return o;
 }
 
-/* a machine figure as the tables print it, and whether two of them differ */
-static void machine_value(char *buf, size_t len, json_t *ctx, const char *key)
+/* a machine figure as the tables print it, whole, as a JSON string */
+static json_t *machine_value(json_t *ctx, const char *key)
 {
 	json_t *v = json_object_get(ctx, key);
+	char buf[64];
 	size_t n;
 
-	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (json_is_string(v)) {
+		/* /proc/cpuinfo pads some: the trailing blanks go */
+		n = json_string_length(v);
+		while (n && json_string_value(v)[n - 1] == ' ')
+			n--;
+		return json_stringn(json_string_value(v), n);
+	}
+	if (json_is_integer(v))
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_number(v))
-		snprintf(buf, len, "%.1f MHz", json_number_value(v) / 1e6);
+		snprintf(buf, sizeof(buf), "%.1f MHz", json_number_value(v) / 1e6);
 	else
-		snprintf(buf, len, "-");
-	n = strlen(buf);
-	while (n && buf[n - 1] == ' ')
-		buf[--n] = 0;
+		snprintf(buf, sizeof(buf), "-");
+	return json_string(buf);
 }
 
-static void add_difference(json_t *diffs, const char *key, char values[][256], int n)
+/* a scenario setting as compare prints it */
+static json_t *setting_value(json_t *result, const char *key)
+{
+	json_t *x = json_object_get(json_object_get(json_object_get(result, "scenario"),
+						    "settings"), key);
+
+	/* a key an older pcpbench did not have, or one left empty */
+	if (!json_is_string(x))
+		return json_string("(absent)");
+	if (!json_string_length(x))
+		return json_string("(empty)");
+	return json_copy(x);
+}
+
+/*
+ * values[0..n) differ: {key, values} appended to diffs, which takes the
+ * values; 0, or -1 when one is NULL (jansson refused it) or memory ran out
+ */
+static int add_difference(json_t *diffs, const char *key, json_t **values, int n)
 {
 	json_t *o = json_object(), *a = json_array();
+	int bad = 0;
 
 	for (int r = 0; r < n; r++)
-		json_array_append_new(a, json_string(values[r]));
-	json_object_set_new(o, "key", json_string(key));
-	json_object_set_new(o, "values", a);
-	json_array_append_new(diffs, o);
+		bad |= json_array_append_new(a, values[r]);
+	bad |= json_object_set_new(o, "key", json_string(key));
+	bad |= json_object_set_new(o, "values", a);
+	bad |= json_array_append_new(diffs, o);
+	return bad ? -1 : 0;
 }
 
+/* whether the strings of values[0..n) are not all the same; a NULL is not a string */
+static int values_differ(json_t **values, int n)
+{
+	for (int r = 0; r < n; r++)
+		if (!values[r] ||
+		    strcmp(json_string_value(values[r]), json_string_value(values[0])))
+			return 1;
+	return 0;
+}
+
+static void drop_values(json_t **values, int n)
+{
+	for (int r = 0; r < n; r++)
+		json_decref(values[r]);
+}
+
+/* what differs between the results' machines and settings; NULL when memory runs out */
 static json_t *context_differences(json_t **results, int n)
 {
 	static const char *const machine[] = {
 		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version", NULL,
 	};
-	static char values[PCB_COMPARE_MAX][256];
+	json_t *values[PCB_COMPARE_MAX];
 	json_t *diffs = json_array(), *seen = json_object(), *v;
 	const char *key;
+	int bad = !diffs || !seen;
 
-	for (int m = 0; machine[m]; m++) {
-		int differs = 0;
+	for (int m = 0; machine[m] && !bad; m++) {
+		int differs;
 
-		for (int r = 0; r < n; r++) {
-			json_t *ctx = json_object_get(results[r], "context");
-
-			machine_value(values[r], sizeof(values[r]), ctx, machine[m]);
-			differs |= strcmp(values[r], values[0]) != 0;
-		}
+		for (int r = 0; r < n; r++)
+			values[r] = machine_value(json_object_get(results[r], "context"),
+						  machine[m]);
+		differs = values_differ(values, n);
 		/* the TSC is calibrated afresh each run: a part in a thousand is the same clock */
 		if (!strcmp(machine[m], "tsc_hz")) {
 			double a = json_number_value(json_object_get(json_object_get(results[0],
@@ -198,40 +260,41 @@ static json_t *context_differences(json_t **results, int n)
 			}
 		}
 		if (differs)
-			add_difference(diffs, machine[m], values, n);
+			bad = add_difference(diffs, machine[m], values, n);
+		else
+			drop_values(values, n);
 	}
 	/* scenario settings, every key any result has, in the order they first appear */
-	for (int r = 0; r < n; r++)
+	for (int r = 0; r < n && !bad; r++)
 		json_object_foreach(json_object_get(json_object_get(results[r], "scenario"),
 						    "settings"), key, v) {
-			int differs = 0;
-
+			if (bad)
+				break;
 			if (json_object_get(seen, key))
 				continue;
-			json_object_set_new(seen, key, json_true());
-			for (int s = 0; s < n; s++) {
-				json_t *x = json_object_get(json_object_get(json_object_get(results[s],
-							"scenario"), "settings"), key);
-
-				/* a key an older pcpbench did not have, or one left empty */
-				snprintf(values[s], sizeof(values[s]), "%s",
-					 !json_is_string(x) ? "(absent)" :
-					 *json_string_value(x) ? json_string_value(x) : "(empty)");
-				differs |= strcmp(values[s], values[0]) != 0;
-			}
-			if (differs)
-				add_difference(diffs, key, values, n);
+			bad = json_object_set_new(seen, key, json_true());
+			for (int s = 0; s < n; s++)
+				values[s] = setting_value(results[s], key);
+			if (values_differ(values, n))
+				bad |= add_difference(diffs, key, values, n);
+			else
+				drop_values(values, n);
 		}
 	json_decref(seen);
+	if (bad) {
+		json_decref(diffs);
+		return NULL;
+	}
 	return diffs;
 }
 
 json_t *pcb_compare_build(json_t **results, const char **labels, const char **paths, int n,
 			  char *err, size_t errlen)
 {
-	json_t *o, *rs, *rows, *missing;
+	json_t *o, *rs, *rows, *missing, *diffs;
 	struct cmp_key *keys;
 	size_t nr;
+	int bad;
 
 	if (n < 2 || n > PCB_COMPARE_MAX) {
 		snprintf(err, errlen, "compare takes 2 to %d results, not %d", PCB_COMPARE_MAX, n);
@@ -253,25 +316,43 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 	rs = json_array();
 	rows = json_array();
 	missing = json_array();
-	for (int r = 0; r < n; r++)
-		json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
-						    labels[r], "path", paths[r]));
-	for (size_t k = 0; k < nr; k++)
-		for (int r = 0; r < n; r++) {
-			if (keys[k].fj[r]) {
-				json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
-				continue;
-			}
-			json_array_append_new(missing, json_pack("{s:s,s:s,s:s,s:i,s:s}",
-				"design", keys[k].design, "config", keys[k].config, "function",
-				keys[k].function, "result", r, "label", labels[r]));
+	diffs = context_differences(results, n);
+	/* each set_new/append_new fails on a NULL value: nothing jansson refused is dropped */
+	bad = !o || !rs || !rows || !missing;
+	bad |= json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
+	bad |= json_object_set_new(o, "model", json_string(model_of(results[0])));
+	bad |= json_object_set_new(o, "results", rs);
+	bad |= json_object_set_new(o, "context_differences", diffs);
+	bad |= json_object_set_new(o, "rows", rows);
+	bad |= json_object_set_new(o, "missing", missing);
+	if (bad)
+		snprintf(err, errlen, "out of memory");
+	for (int r = 0; r < n && !bad; r++)
+		if (json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
+							labels[r], "path", paths[r]))) {
+			snprintf(err, errlen, "result %c: its label or path is not valid UTF-8",
+				 pcb_compare_letter(r));
+			bad = 1;
+		}
+	for (size_t k = 0; k < nr && !bad; k++)
+		for (int r = 0; r < n && !bad; r++) {
+			if (keys[k].fj[r])
+				bad = json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
+			else
+				bad = json_array_append_new(missing, json_pack(
+					"{s:s,s:s,s:s,s:i,s:s}",
+					"design", keys[k].design, "config", keys[k].config,
+					"function", keys[k].function, "result", r,
+					"label", labels[r]));
+			if (bad)
+				snprintf(err, errlen, "%s %s %s: a row that jansson refused (not "
+					 "UTF-8, or out of memory)", keys[k].design, keys[k].config,
+					 keys[k].function);
 		}
 	free(keys);
-	json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
-	json_object_set_new(o, "model", json_string(model_of(results[0])));
-	json_object_set_new(o, "results", rs);
-	json_object_set_new(o, "context_differences", context_differences(results, n));
-	json_object_set_new(o, "rows", rows);
-	json_object_set_new(o, "missing", missing);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }

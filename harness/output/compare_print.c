@@ -74,6 +74,23 @@ static void format_pct(char *buf, size_t len, json_t *row, int markdown)
 		snprintf(buf, len, "%s%.2f%%", markdown ? "" : " ", json_number_value(pct));
 }
 
+/* line j of b has a difference of result r from A */
+static int line_has_diff(const struct cmp_block *b, int j, int r)
+{
+	json_t *row = b->line[j].row[r];
+
+	return row && json_is_number(json_object_get(row, "diff_cycles"));
+}
+
+/* b has a difference of result r from A: else its Diff block (or columns) is left out */
+static int block_has_diff(const struct cmp_block *b, int r)
+{
+	for (int j = 0; j < b->nr_lines; j++)
+		if (line_has_diff(b, j, r))
+			return 1;
+	return 0;
+}
+
 static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 {
 	struct pcb_table_opts opts = { .width = width };
@@ -113,6 +130,8 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 	for (int r = 1; r < n; r++) {
 		char title[440];
 
+		if (!block_has_diff(b, r))
+			continue;
 		snprintf(title, sizeof(title), "%s: %c - A", b->title, pcb_compare_letter(r));
 		w = title_col(out, title, COL + 10, &opts, &head);
 		fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
@@ -120,7 +139,7 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 			json_t *row = b->line[j].row[r];
 			char label[80], pct[48];
 
-			if (!row || !json_is_number(json_object_get(row, "diff_cycles")))
+			if (!line_has_diff(b, j, r))
 				continue;
 			snprintf(label, sizeof(label), "%s:", b->line[j].function);
 			format_pct(pct, sizeof(pct), row, 0);
@@ -224,14 +243,20 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 	if (!b)
 		return;
 	while (next_block(rows, &at, b)) {
+		int cols = n;
+
 		fprintf(out, "#### %s\n\n| function |", b->title);
 		for (int r = 0; r < n; r++)
 			fprintf(out, " %c Average clk |", pcb_compare_letter(r));
+		/* a result with no difference from A in this block gets no Diff columns */
 		for (int r = 1; r < n; r++)
-			fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% |",
-				pcb_compare_letter(r), pcb_compare_letter(r));
+			if (block_has_diff(b, r)) {
+				fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% |",
+					pcb_compare_letter(r), pcb_compare_letter(r));
+				cols += 2;
+			}
 		fprintf(out, "\n|---|");
-		for (int r = 0; r < 3 * n - 2; r++)
+		for (int r = 0; r < cols; r++)
 			fprintf(out, "---:|");
 		fprintf(out, "\n");
 		for (int j = 0; j < b->nr_lines; j++) {
@@ -250,7 +275,9 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 				json_t *row = b->line[j].row[r];
 				char pct[48];
 
-				if (!row || !json_is_number(json_object_get(row, "diff_cycles"))) {
+				if (!block_has_diff(b, r))
+					continue;
+				if (!line_has_diff(b, j, r)) {
 					fprintf(out, " - | - |");
 					continue;
 				}
@@ -268,17 +295,23 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 	legend(out, cmp, 1);
 }
 
-/* a CSV field, quoted where it holds a comma, a quote or a line break */
+/*
+ * a CSV field, quoted where it holds a comma or a quote; a line break
+ * becomes a blank, so that a row is one line (plot --compare reads lines)
+ */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
+	int quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		fputc('"', out);
 	for (; *s; s++)
-		fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', out);
+		if (*s == '"')
+			fputs("\"\"", out);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	if (quote)
+		fputc('"', out);
 }
 
 static void print_csv(FILE *out, json_t *cmp)

@@ -160,6 +160,20 @@ void pcb_letter_command(char *buf, size_t len, json_t *result)
 			 str(json_object_get(result, "scenario"), "file"));
 }
 
+/* the length of the shell word at s: to a blank outside single quotes and not after a backslash */
+static size_t shell_word(const char *s)
+{
+	size_t n = 0;
+	int quoted = 0;
+
+	for (; s[n] && (quoted || s[n] != ' '); n++)
+		if (s[n] == '\'')
+			quoted = !quoted;
+		else if (s[n] == '\\' && !quoted && s[n + 1])
+			n++;
+	return n;
+}
+
 void pcb_letter_shell(FILE *out, const char *prefix, const char *cmd, int width)
 {
 	int col = fprintf(out, "%s", prefix), first = 1;
@@ -168,7 +182,8 @@ void pcb_letter_shell(FILE *out, const char *prefix, const char *cmd, int width)
 		size_t n;
 
 		cmd += strspn(cmd, " ");
-		n = strcspn(cmd, " ");
+		/* a quoted word is one word: a line is never broken inside its quotes */
+		n = shell_word(cmd);
 		if (!n)
 			break;
 		/* an option and its value stay on one line: "--set run.runs=2" */
@@ -176,7 +191,7 @@ void pcb_letter_shell(FILE *out, const char *prefix, const char *cmd, int width)
 		    cmd[n + 1 + strspn(cmd + n + 1, " ")] != '-') {
 			size_t gap = strspn(cmd + n, " ");
 
-			n += gap + strcspn(cmd + n + gap, " ");
+			n += gap + shell_word(cmd + n + gap);
 		}
 		/* room for the words, a space and a continuation's backslash */
 		if (!first && width && col + 1 + (int)n + 2 > width) {
