@@ -205,6 +205,16 @@ rc=$?
 grep -q "interrupted after" "$tmp/err" && ok || bad "interruption not said: $(cat "$tmp/err")"
 grep -q '"complete": false' "$tmp"/int/default-*/result.json 2>/dev/null && ok ||
 	bad "no result with complete: false"
+# and what reads it back says so
+grep -q "^interrupted: the result has only the runs that finished" "$tmp/out" && ok ||
+	bad "the run's tables do not say it was interrupted"
+int=$(ls -d "$tmp"/int/default-* | head -1)
+expect_rc 0 "$pcpbench" report --format email "$int"
+grep -q "interrupted: the result has only the runs that finished" "$tmp/out" && ok ||
+	bad "the cover letter does not say the run was interrupted"
+expect_rc 0 "$pcpbench" compare "$src/results/reference/default-kvm-2cpu" "$int"
+grep -q "^context differs: complete: true | false" "$tmp/out" && ok ||
+	bad "compare does not say B was interrupted: $(head -3 "$tmp/out")"
 
 # poll delivery under fast drains ends with its runs, whatever the owner does
 start=$(date +%s)

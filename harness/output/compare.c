@@ -172,7 +172,9 @@ static json_t *machine_value(json_t *ctx, const char *key)
 			n--;
 		return json_stringn(json_string_value(v), n);
 	}
-	if (json_is_integer(v))
+	if (json_is_boolean(v))
+		snprintf(buf, sizeof(buf), "%s", json_is_true(v) ? "true" : "false");
+	else if (json_is_integer(v))
 		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_number(v))
 		snprintf(buf, sizeof(buf), "%.1f MHz", json_number_value(v) / 1e6);
@@ -232,7 +234,9 @@ static void drop_values(json_t **values, int n)
 static json_t *context_differences(json_t **results, int n)
 {
 	static const char *const machine[] = {
-		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version", NULL,
+		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version",
+		"complete",	/* false: an interrupted run, with the runs that finished */
+		NULL,
 	};
 	json_t *values[PCB_COMPARE_MAX];
 	json_t *diffs = json_array(), *seen = json_object(), *v;
