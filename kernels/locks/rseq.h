@@ -179,6 +179,14 @@ static inline void rseq_stock_start(struct pcb_cpu *this, rseq_stock_lock_t *l,
 	[lcpu] "i"(offsetof(rseq_stock_lock_t, cpu) - offsetof(rseq_stock_lock_t, stop)), \
 	[sig] "i"(PCB_RSEQ_SIG)
 
+/* the second compare, where the hit needs two (mod_objcg_state()) */
+#define RSEQ_CS_CMP2	"cmpq %[v2], (%[p2])\n\t" "jne %l[miss]\n\t"
+#define RSEQ_CS_IN2	, [p2] "r"(p2), [v2] "r"(v2)
+
+#define RSEQ_CS_ASM(load, cmp2, in2)					\
+	__asm__ goto(RSEQ_CS_BEGIN cmp2 RSEQ_CS_COMMIT(load)		\
+		     : : RSEQ_CS_IN in2 : "rax", "cc", "memory" : slow, miss, abort)
+
 static __always_inline enum rseq_fast
 rseq_stock_add(rseq_stock_lock_t *l, const void *p1, const void *v1, const void *p2,
 	       const void *v2, void *ctr, bool is_signed, int64_t delta, int64_t lo,
@@ -187,26 +195,15 @@ rseq_stock_add(rseq_stock_lock_t *l, const void *p1, const void *v1, const void 
 	void *rs = pcb_rseq_area();
 
 restart:
+	/* the variant the call needs: compile-time constants once inlined */
 	if (p2 && is_signed)
-		__asm__ goto(RSEQ_CS_BEGIN
-			     "cmpq %[v2], (%[p2])\n\t"
-			     "jne %l[miss]\n\t"
-			     RSEQ_CS_COMMIT(RSEQ_LOAD_S32)
-			     : : RSEQ_CS_IN, [p2] "r"(p2), [v2] "r"(v2)
-			     : "rax", "cc", "memory" : slow, miss, abort);
+		RSEQ_CS_ASM(RSEQ_LOAD_S32, RSEQ_CS_CMP2, RSEQ_CS_IN2);
 	else if (p2)
-		__asm__ goto(RSEQ_CS_BEGIN
-			     "cmpq %[v2], (%[p2])\n\t"
-			     "jne %l[miss]\n\t"
-			     RSEQ_CS_COMMIT(RSEQ_LOAD_U32)
-			     : : RSEQ_CS_IN, [p2] "r"(p2), [v2] "r"(v2)
-			     : "rax", "cc", "memory" : slow, miss, abort);
+		RSEQ_CS_ASM(RSEQ_LOAD_U32, RSEQ_CS_CMP2, RSEQ_CS_IN2);
 	else if (is_signed)
-		__asm__ goto(RSEQ_CS_BEGIN RSEQ_CS_COMMIT(RSEQ_LOAD_S32)
-			     : : RSEQ_CS_IN : "rax", "cc", "memory" : slow, miss, abort);
+		RSEQ_CS_ASM(RSEQ_LOAD_S32, "", );
 	else
-		__asm__ goto(RSEQ_CS_BEGIN RSEQ_CS_COMMIT(RSEQ_LOAD_U32)
-			     : : RSEQ_CS_IN : "rax", "cc", "memory" : slow, miss, abort);
+		RSEQ_CS_ASM(RSEQ_LOAD_U32, "", );
 	return RSEQ_FAST_DONE;
 miss:
 	return RSEQ_FAST_MISS;

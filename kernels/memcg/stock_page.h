@@ -9,6 +9,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 				 unsigned int nr_pages)
 {
 	struct memcg_stock_pcp *stock;
+	enum memcg_fast fast;
 	unsigned long flags;
 	bool ret = false;
 
@@ -16,15 +17,10 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 		return ret;
 
 	stock = this_cpu_stock(this);
-	switch (memcg_stock_fast(this, stock, &stock->cached, memcg, NULL, NULL,
-				 &stock->nr_pages, false, -(int64_t)nr_pages, 0, UINT32_MAX)) {
-	case MEMCG_FAST_DONE:
-		return true;
-	case MEMCG_FAST_MISS:
-		return ret;
-	case MEMCG_FAST_SLOW:
-		break;
-	}
+	fast = memcg_stock_fast(this, stock, &stock->cached, memcg, NULL, NULL, &stock->nr_pages,
+				false, -(int64_t)nr_pages, 0, UINT32_MAX);
+	if (fast != MEMCG_FAST_SLOW)	/* a hit, or a miss decided without the lock */
+		return fast == MEMCG_FAST_DONE;
 	if (!memcg_stock_lock_hot(this, stock, &flags))
 		return ret;
 
