@@ -9,7 +9,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,25 +63,11 @@ static struct target *new_target(const char *dir, int root)
 /* result.json loaded and checked as report checks it; exit 2 naming the file */
 static json_t *load_result(const char *dir)
 {
-	char path[PATH_MAX + 16], err[512];
-	json_error_t jerr;
+	char path[PATH_MAX + 16], err[PATH_MAX + 512];
 	json_t *r;
 
-	snprintf(path, sizeof(path), "%s/result.json", dir);
-	r = json_load_file(path, 0, &jerr);
-	if (!r) {
-		if (jerr.line > 0)
-			die_usage("%s:%d: %s", path, jerr.line, jerr.text);
-		die_usage("%s: %s", path, jerr.text);
-	}
-	if (strcmp(json_string_value(json_object_get(r, "format")) ?: "", PCB_RESULT_FORMAT)) {
-		json_decref(r);
-		die_usage("%s: not a %s file", path, PCB_RESULT_FORMAT);
-	}
-	if (pcb_result_check(r, err, sizeof(err)) < 0) {
-		json_decref(r);
-		die_usage("%s: %s", path, err);
-	}
+	if (pcb_result_load(dir, &r, path, sizeof(path), err, sizeof(err)) < 0)
+		die_usage("%s", err);
 	return r;
 }
 
@@ -170,31 +155,10 @@ static void add_argument(const char *arg)
 	nr_roots++;
 }
 
-static int remove_failed;
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	/* FTW_DNR: a directory that cannot be read keeps what is in it */
-	if (flag == FTW_DNR || remove(path))
-		remove_failed = 1;
-	return 0;
-}
-
-/* dir and everything under it (symbolic links not followed); -1 if any stays */
-static int remove_tree(const char *dir)
-{
-	remove_failed = 0;
-	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
-		return -1;
-	return remove_failed ? -1 : 0;
-}
-
 /* a temporary directory of plot's removed, or the user told what is left */
 static void remove_tmp(const char *dir)
 {
-	if (remove_tree(dir) < 0)
+	if (session_remove_tree(dir) < 0)
 		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
 }
 
@@ -216,7 +180,7 @@ static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 			return -1;
 		}
 		/* the new plots/ is in place: what cannot go of the old one is said */
-		if (remove_tree(old) < 0)
+		if (session_remove_tree(old) < 0)
 			fprintf(stderr, "%s: %s replaced, but its old files could not all be "
 				"removed: %s is left (remove it by hand)\n", prog, final, old);
 		return 0;
@@ -435,7 +399,7 @@ static int plot_compare(const char *file, const char *out)
 	}
 	remove_tmp(tmp);
 	/* a failure leaves no --out directory that plot made */
-	if (rc && created && remove_tree(out) < 0)
+	if (rc && created && session_remove_tree(out) < 0)
 		fprintf(stderr, "%s: could not remove %s, made for the figure\n", prog, out);
 	if (rc == EXIT_INTERRUPTED)
 		fprintf(stderr, "%s: plot interrupted: nothing written\n", prog);

@@ -292,11 +292,7 @@ static int write_table(const char *out, const struct pcb_claims *cl, const struc
 		rc |= fclose(c);
 	}
 	if (!t || !c || rc || access(path, F_OK) == 0 || rename(tmp, path) < 0) {
-		snprintf(file, sizeof(file), "%s/reproduce.txt", tmp);
-		unlink(file);
-		snprintf(file, sizeof(file), "%s/reproduce.csv", tmp);
-		unlink(file);
-		rmdir(tmp);
+		session_remove_tree(tmp);
 		return -1;
 	}
 	return 0;

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -130,25 +129,6 @@ static void print_node(const struct scn_group *g, const struct node_plan *p, int
 			       hwloc_bitmap_weight(p->workers[c]),
 			       hwloc_bitmap_weight(p->workers[c]) == 1 ? "" : "s");
 		}
-}
-
-/* a run directory under construction: its node<N>/ results and files only */
-static void remove_run_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX];
-
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (unlink(path) < 0)
-			remove_run_dir(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
 }
 
 /* a node whose run was cut short says so under the table */
@@ -301,11 +281,11 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 	summarized = write_summary(tmp, plans, ran, n);
 	if (summarized < 0) {
 		fprintf(stderr, "%s: no node's result to summarize\n", base.cfg[0].name);
-		remove_run_dir(tmp);
+		session_remove_tree(tmp);
 		rc = rc ? rc : EXIT_RUNTIME;
 	} else if (rename(tmp, final) < 0) {
 		fprintf(stderr, "%s: rename %s -> %s: %s\n", prog, tmp, final, strerror(errno));
-		remove_run_dir(tmp);
+		session_remove_tree(tmp);
 		rc = EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "%s: results of %d of %d nodes in %s\n", base.cfg[0].name,

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -45,24 +46,24 @@ int session_interrupted(void)
 	return stop_requested != 0;
 }
 
-/* a result's files, and (depth 1) the result directories of its nodes */
-static void remove_files(const char *dir, int depth)
-{
-	DIR *t = opendir(dir);
-	struct dirent *f;
-	char path[PATH_MAX];
+static int remove_failed;
 
-	while (t && (f = readdir(t))) {
-		if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
-		if (unlink(path) < 0 && depth > 0) {
-			remove_files(path, depth - 1);
-			rmdir(path);
-		}
-	}
-	if (t)
-		closedir(t);
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* FTW_DNR: a directory that cannot be read keeps what is in it */
+	if (flag == FTW_DNR || remove(path))
+		remove_failed = 1;
+	return 0;
+}
+
+int session_remove_tree(const char *dir)
+{
+	remove_failed = 0;
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return -1;
+	return remove_failed ? -1 : 0;
 }
 
 /* a result's temporary directory whose process is gone: .NAME-TS.tmp.PID */
@@ -85,9 +86,7 @@ static void remove_stale(const char *dir)
 		if (*end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		/* only what pcpbench writes there: files, run --each-node's node<N>/ */
-		remove_files(path, 1);
-		if (rmdir(path) == 0)
+		if (session_remove_tree(path) == 0)
 			fprintf(stderr, "%s: removed %s, left by a run that died\n", prog, path);
 	}
 	closedir(d);

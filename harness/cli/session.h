@@ -36,6 +36,8 @@ double now_s(void);
 void session_catch_signals(void);
 int session_interrupted(void);
 
+/* dir and everything under it (symbolic links not followed); -1 if any stays */
+int session_remove_tree(const char *dir);
 /* create DIR (and parents) and check it can take a result; -1 with err */
 int session_prepare_out(const char *dir, char *err, size_t errlen);
 /* lock cpus against another pcpbench; their list in busy when one holds them */
