@@ -229,27 +229,6 @@ static int make_order(const struct slot *slots, int n, int mode, unsigned long s
 	return k / 2;
 }
 
-/*
- * cpu_is_isolated() as each configuration had it: a [sweep] of
- * cpus.isolated sets the topology's set in turn, so the context says the
- * first configuration's and each design entry its own
- */
-static void isolated_json(json_t *result, const struct pcb_design_result *res, int n)
-{
-	json_t *dj;
-	char buf[1024];
-	size_t i;
-
-	pcb_cpuset_format(res[0].sc->isolated, buf, sizeof(buf));
-	json_object_set_new(json_object_get(result, "context"), "isolated", json_string(buf));
-	json_array_foreach(json_object_get(result, "designs"), i, dj) {
-		if ((int)i >= n)
-			break;
-		pcb_cpuset_format(res[i].sc->isolated, buf, sizeof(buf));
-		json_object_set_new(dj, "isolated", json_string(buf));
-	}
-}
-
 int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			struct pcb_scenario *cfg, int ncfg, const char *command, const char *out,
 			const struct pcb_table_opts *tables, struct progress *pg)
@@ -340,7 +319,6 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			broken |= res[d].check_failed;
 		json_object_set_new(context, "complete", json_boolean(interrupted < 0));
 		result = pcb_result_build(context, first, res, total);
-		isolated_json(result, res, total);
 		if (busy[0]) {
 			char note[600];
 

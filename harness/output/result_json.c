@@ -126,18 +126,15 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk)
 json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			   const char *command, const char *started)
 {
+	static const char *const from_info[] = { "cpu_model", "cpus", "cores", "numa_nodes",
+						 "nodes", "isolated", "nohz_full" };
 	json_t *info = pcb_info_json(topo, clk), *o = json_object(), *ovh = json_object();
 	struct utsname u;
 
 	uname(&u);
 	json_object_set_new(o, "host", json_string(u.nodename));
-	json_object_set(o, "cpu_model", json_object_get(info, "cpu_model"));
-	json_object_set(o, "cpus", json_object_get(info, "cpus"));
-	json_object_set(o, "cores", json_object_get(info, "cores"));
-	json_object_set(o, "numa_nodes", json_object_get(info, "numa_nodes"));
-	json_object_set(o, "nodes", json_object_get(info, "nodes"));
-	json_object_set(o, "isolated", json_object_get(info, "isolated"));
-	json_object_set(o, "nohz_full", json_object_get(info, "nohz_full"));
+	for (size_t k = 0; k < sizeof(from_info) / sizeof(from_info[0]); k++)
+		json_object_set(o, from_info[k], json_object_get(info, from_info[k]));
 	json_object_set_new(o, "tsc_hz", json_real(clk->tsc_hz));
 	json_object_set_new(o, "kernel_tsc_hz", clk->kernel_tsc_hz > 0 ?
 				json_real(clk->kernel_tsc_hz) : json_null());
@@ -463,6 +460,7 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	json_object_set_new(dj, "design", json_string(r->label));
 	json_object_set_new(dj, "design_name", json_string(r->design->name));
 	json_object_set_new(dj, "config", json_string(r->sc->label));
+	json_object_set_new(dj, "isolated", cpuset_json(r->sc->isolated));
 	json_object_set_new(dj, "follows", json_string(r->design->follows));
 	json_object_set_new(dj, "drain_promise", json_string(r->design->promise));
 	if (r->model_note[0] && m->note_key)
@@ -577,6 +575,8 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 	double tsc_hz = json_number_value(json_object_get(context, "tsc_hz"));
 
 	json_object_set_new(o, "format", json_string(PCB_RESULT_FORMAT));
+	/* cpu_is_isolated() of the first configuration; a sweep's designs say theirs */
+	json_object_set_new(context, "isolated", cpuset_json(sc->isolated));
 	json_object_set(o, "context", context);
 	json_object_set_new(o, "scenario", scenario_json(sc));
 
