@@ -392,11 +392,6 @@ static int plot_compare(const char *file, const char *out)
 			}
 		}
 	}
-	if (!rc && !set->n) {
-		/* pcb_plot_compare_check() refuses such a file before this */
-		fprintf(stderr, "%s: %s: no result to compare with the baseline\n", prog, file);
-		rc = EXIT_USAGE;
-	}
 	remove_tmp(tmp);
 	/* a failure leaves no --out directory that plot made */
 	if (rc && created && session_remove_tree(out) < 0)

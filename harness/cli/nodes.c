@@ -72,7 +72,7 @@ static int coord_index(const struct pcb_topo *topo, hwloc_const_bitmap_t isolate
 
 /* one node's run: each configuration's workers there and the coordinator's CPU */
 struct node_plan {
-	int index, os, coord_cpu, coord_os;
+	int os, coord_cpu, coord_os;
 	hwloc_bitmap_t *workers;	/* per configuration */
 	int empty;			/* a configuration has no worker there */
 };
@@ -91,7 +91,6 @@ static void set_node(struct pcb_scenario *sc, int c, void *arg)
 static void plan_node(const struct pcb_topo *topo, const struct scn_group *g, int i, int want,
 		      struct node_plan *p)
 {
-	p->index = i;
 	p->os = (int)topo->node[i].os;
 	/* cpu_is_isolated() as the scenario says, not the topology's last configuration */
 	p->coord_cpu = node_cpu(topo, g->cfg[0].isolated,

@@ -163,17 +163,21 @@ static void tests_used(json_t *cmp, int *welch, int *mwu)
 	}
 }
 
+/* the threshold as the legend prints it, from the one that decides */
+#define MWU_RUNS_TEXT_(n) #n
+#define MWU_RUNS_TEXT(n) MWU_RUNS_TEXT_(n)
+
 static void legend(FILE *out, json_t *cmp, int markdown)
 {
 	int welch, mwu;
 
 	tests_used(cmp, &welch, &mwu);
-	fprintf(out, "%s the difference from A is significant at 95%%: %s%s%s\n",
+	fprintf(out, "%s the difference from A is significant at 95%%: %s%s%s%s\n",
 		markdown ? "\\*" : "*",
 		welch || !mwu ? "Welch's t-test over the run means" : "",
 		welch && mwu ? "; " : "",
-		mwu ? "Mann-Whitney U (two-sided, normal approximation) where both have "
-		      "9 runs or more" : "");
+		mwu ? "Mann-Whitney U (two-sided, normal approximation) where both have " : "",
+		mwu ? MWU_RUNS_TEXT(PCB_MWU_MIN_RUNS) " runs or more" : "");
 }
 
 static void context_lines(FILE *out, json_t *cmp, int markdown)

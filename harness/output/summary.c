@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "summary.h"
+#include "tables.h"
 
 /* a design label's name and configuration, from result.json's designs */
 static void design_of(json_t *result, const char *label, const char **name, const char **config)
@@ -72,19 +73,6 @@ void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 	}
 }
 
-/* the row of function fn under design label, NULL if none */
-static json_t *row_of(json_t *all, const char *label, const char *fn)
-{
-	json_t *fj;
-	size_t i;
-
-	json_array_foreach(all, i, fj)
-		if (!strcmp(json_string_value(json_object_get(fj, "design")) ?: "", label) &&
-		    !strcmp(json_string_value(json_object_get(fj, "function")) ?: "", fn))
-			return fj;
-	return NULL;
-}
-
 void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 {
 	/* the columns and the functions, in the first result's order */
@@ -126,7 +114,7 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 			snprintf(fn, sizeof(fn), "%s:", json_string_value(f));
 			fprintf(out, "%-6d%-20s", nodes[k], fn);
 			json_array_foreach(labels, i, fj) {
-				json_t *row = row_of(all[k], json_string_value(fj), json_string_value(f));
+				json_t *row = find_function(all[k], json_string_value(fj), json_string_value(f));
 				char v[32] = "-";
 
 				if (row)
