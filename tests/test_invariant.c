@@ -72,11 +72,11 @@ struct warg {
 };
 
 static struct pcb_cpu *new_cpu(const struct pcb_variant *v, const struct pcb_design *d,
-			       unsigned int id)
+			       unsigned int id, bool isolated)
 {
 	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
 
-	return pcb_cpu_area_init(area, d, v, id, 0);
+	return pcb_cpu_area_init(area, d, v, id, 0, isolated);
 }
 
 static void pin(int cpu)
@@ -205,13 +205,16 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	pcb_nr_online_cpus = NR_WORKERS;
 	x.inject = !strcmp(d->drain.name, "rseq_fence") && !multi;
 	for (int i = 0; i <= NR_WORKERS; i++) {
-		/* a worker's CPU is the one it runs on (two to a CPU); the drainer's none */
-		x.cpu[i] = new_cpu(x.v, d, (unsigned int)(i < NR_WORKERS ? i % x.ncpu : i));
+		/*
+		 * a worker's CPU is the one it runs on (two to a CPU); the drainer's
+		 * none; the last worker's is isolated
+		 */
+		x.cpu[i] = new_cpu(x.v, d, (unsigned int)(i < NR_WORKERS ? i % x.ncpu : i),
+				   i == NR_WORKERS - 1);
 		memcg_cpu(x.cpu[i])->evict_round_robin = i & 1;
 		memcg_cpu(x.cpu[i])->evict_state = 2463534242u;
 	}
-	/* the last worker's CPU is isolated; nocache opts every CPU out but the first */
-	x.cpu[NR_WORKERS - 1]->isolated = true;
+	/* nocache opts every CPU out but the first */
 	for (int i = 1; i < NR_WORKERS && d->nocache; i++)
 		memcg_cpu(x.cpu[i])->nocache = true;
 	for (int i = 0; i < NR_WORKERS; i++) {

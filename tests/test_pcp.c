@@ -136,10 +136,11 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 	for (int i = 0; i <= NR_WORKERS; i++) {
 		size_t size = (pcb_cpu_area_size(d, x->v) + 4095) & ~(size_t)4095;
 
-		x->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), d, x->v, (unsigned int)i, 0);
+		/* the last worker's CPU is isolated */
+		x->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), d, x->v, (unsigned int)i, 0,
+					      i == NR_WORKERS - 1);
 		pcp_model.cpu_setup(x->s, d, x->cpu[i]);
 	}
-	x->cpu[NR_WORKERS - 1]->isolated = true;
 	for (int i = 0; i < NR_WORKERS; i++) {
 		struct pcp_worker *w = aligned_alloc(64, sizeof(*w));
 
@@ -245,8 +246,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		list_add(&b->lru, &zone->free_area[0].free_list[MIGRATE_MOVABLE]);
 		zone->free_area[0].nr_free++;
 		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
-		((int *)x.cpu[0]->stock)[lock_first && sizeof(spinlock_t) == 4 &&
-					 strcmp(d->name, "local_lock") && strcmp(d->name, "rcu")] += 1;
+		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, 1);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pcp->count"), "%s: count: %s",
 		      name, msg);
 	}

@@ -129,7 +129,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	pcb_cpu_area_init(c->self, d, v, PCB_CPU_ID_COORDINATOR, -1);
+	pcb_cpu_area_init(c->self, d, v, PCB_CPU_ID_COORDINATOR, -1, false);
 	m->cpu_setup(shared, d, c->self);
 	for (int i = 0; i < nr_workers; i++)
 		c->cpus[i] = workers[i];
@@ -146,8 +146,8 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
-		pcb_cpu_area_init(cpu, d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node);
-		cpu->isolated = virtual_isolated(i, shape->isolated_pct);
+		pcb_cpu_area_init(cpu, d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
+				  virtual_isolated(i, shape->isolated_pct));
 		m->cpu_setup(shared, d, cpu);
 		c->cpus[nr_workers + i] = cpu;
 		if (wq)

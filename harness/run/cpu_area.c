@@ -16,7 +16,8 @@ size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v
 }
 
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
-				  const struct pcb_variant *v, unsigned int os, int node)
+				  const struct pcb_variant *v, unsigned int os, int node,
+				  bool isolated)
 {
 	struct pcb_cpu *cpu = area;
 
@@ -24,6 +25,7 @@ struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
 	pcb_cpu_init(cpu);
 	cpu->cpu = os;
 	cpu->node = node;
+	cpu->isolated = isolated;
 	cpu->stock = (char *)area + round_line(v->cpu_size);
 	v->stock_init(cpu, cpu->stock);
 	if (d->drain.spare_stock) {

@@ -17,9 +17,14 @@
 #define PCB_CPU_ID_VIRTUAL	10000u	/* virtual CPU i is PCB_CPU_ID_VIRTUAL + i */
 
 size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v);
-/* area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node */
+/*
+ * area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node,
+ * isolated or not (cpu_is_isolated()) before its cache is, whose lock may
+ * depend on it
+ */
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
-				  const struct pcb_variant *v, unsigned int os, int node);
+				  const struct pcb_variant *v, unsigned int os, int node,
+				  bool isolated);
 /* the CPU pcb_ipi_cpu() gives for virtual CPUs this run, -1: the caller's */
 void pcb_cpu_set_virtual_home(int os_cpu);
 

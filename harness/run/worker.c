@@ -73,8 +73,8 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 		return -1;
 	}
 	memset(t->w, 0, t->w_size);
-	cpu = pcb_cpu_area_init(t->area, s->d, v, t->cpu, t->node);
-	cpu->isolated = hwloc_bitmap_isset(s->sc->isolated, t->cpu);
+	cpu = pcb_cpu_area_init(t->area, s->d, v, t->cpu, t->node,
+				hwloc_bitmap_isset(s->sc->isolated, t->cpu));
 	s->model->cpu_setup(s->model_shared, s->d, cpu);
 	cpu->h.dbg = &t->w->dbg;
 	if (s->sc->counters.per_call)

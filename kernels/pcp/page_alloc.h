@@ -8,7 +8,7 @@
  * the design's drain flavour.
  *
  * A template: include a design header from designs/ first. It defines
- *   pcp_lock_t, pcp_lock_init(pcp), pcp_lock(this, pcp) -> flags,
+ *   pcp_lock_t, pcp_lock_init(cpu, pcp), pcp_lock(this, pcp) -> flags,
  *   pcp_unlock(this, pcp, flags)	the lock of a per_cpu_pages
  *   PCP_TRYLOCK, pcp_trylock(this, pcp, flagsp), pcp_tryunlock(this, pcp)
  *					the hot paths' trylock: a failure goes to the zone
@@ -70,12 +70,12 @@ static inline struct per_cpu_pages *this_cpu_pcp(struct pcb_cpu *cpu)
 	return pcb_cpu_cache(cpu);
 }
 
-static inline void per_cpu_pages_init(struct per_cpu_pages *pcp)
+static inline void per_cpu_pages_init(const struct pcb_cpu *cpu, struct per_cpu_pages *pcp)
 {
 	memset(pcp, 0, sizeof(*pcp));
 	for (int pindex = 0; pindex < NR_PCP_LISTS; pindex++)
 		INIT_LIST_HEAD(&pcp->lists[pindex]);
-	pcp_lock_init(pcp);
+	pcp_lock_init(cpu, pcp);
 }
 
 static inline unsigned int order_to_pindex(int migratetype, int order)

@@ -118,6 +118,8 @@ struct pcp_ops {
 	/* a per_cpu_pages: its count, and the pages on its lists (each marked) */
 	int (*pcp_count)(const void *pcp);
 	void (*pcp_set)(void *pcp, int high, int batch);
+	/* the count off by n from its lists: for the check's own test */
+	void (*pcp_miscount)(void *pcp, int n);
 	long (*pcp_walk)(const void *pcp, int mark, long *marked_twice);
 	/* the pages cpu's memcg stock holds for memcg */
 	unsigned int (*memcg_stock_pages)(struct pcb_cpu *cpu, const struct mem_cgroup *memcg);

@@ -54,8 +54,7 @@ static void FN(release)(struct pcb_worker *w)
 
 static void FN(stock_init)(const struct pcb_cpu *cpu, void *pcp)
 {
-	(void)cpu;
-	per_cpu_pages_init(pcp);
+	per_cpu_pages_init(cpu, pcp);
 }
 
 static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
@@ -94,6 +93,11 @@ static int FN(pcp_count)(const void *pcp)
 	return READ_ONCE(((const struct per_cpu_pages *)pcp)->count);
 }
 
+static void FN(pcp_miscount)(void *p, int n)
+{
+	((struct per_cpu_pages *)p)->count += n;
+}
+
 static void FN(pcp_set)(void *p, int high, int batch)
 {
 	struct per_cpu_pages *pcp = p;
@@ -120,6 +124,7 @@ static int FN(memcg_stock_refs)(struct pcb_cpu *cpu, const struct mem_cgroup *me
 static const struct pcp_ops FN(ops) = {
 	.pcp_count = FN(pcp_count),
 	.pcp_set = FN(pcp_set),
+	.pcp_miscount = FN(pcp_miscount),
 	.pcp_walk = FN(pcp_walk),
 	.memcg_stock_pages = FN(memcg_stock_pages),
 	.memcg_stock_refs = FN(memcg_stock_refs),

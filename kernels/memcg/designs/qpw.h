@@ -8,16 +8,13 @@
  * first kind and, for the second, runs drain_local_stock() on the calling
  * CPU under the target's spinlock (drain_work.h, MEMCG_STOCK_QPW). The
  * posted series chooses with a boot parameter (qpw=); here the choice is
- * made once at start per CPU, spinlock on the CPUs named isolated, as a
- * machine that keeps work off its isolated CPUs would set it. The kernel
- * patches that choice into a static branch; the model tests the CPU's
- * isolated flag, a load from a read-mostly line and a branch.
+ * made once at start per CPU, spinlock on the CPUs named isolated, and
+ * kept in the lock (kernels/locks/qpw.h).
  */
 #ifndef PCB_MEMCG_DESIGN_QPW_H
 #define PCB_MEMCG_DESIGN_QPW_H
 
-#include "../../locks/irq_off.h"
-#include "../../locks/spinlock.h"
+#include "../../locks/qpw.h"
 
 #define DESIGN_SUMMARY "qpw_lock: local_lock on housekeeping CPUs, their spinlock on isolated " \
 		       "ones; isolated CPUs drained remotely, others by work"
@@ -30,23 +27,12 @@
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_work.h"
 #define MEMCG_STOCK_QPW			1
 
-typedef spinlock_t memcg_stock_lock_t;
+typedef qpw_lock_t memcg_stock_lock_t;
 
-/* qpw_lock()'s choice: the spinlock on an isolated CPU, and for any other CPU's stock */
-#define qpw_spins(this, stock) \
-	((this)->isolated || (const void *)(stock) != (const void *)this_cpu_stock(this))
-
-#define memcg_stock_lock_init(cpu, stock) ((void)(cpu), spin_lock_init(&(stock)->stock_lock))
+#define memcg_stock_lock_init(cpu, stock) qpw_lock_init(&(stock)->stock_lock, cpu)
 /* counted under the kernel function the macro expands in (__func__) */
-#define memcg_stock_lock(this, stock)						\
-	(qpw_spins(this, stock) ? spin_lock_irqsave_cc(this, &(stock)->stock_lock, __func__) \
-				: local_lock_irqsave_model(this))
-#define memcg_stock_unlock(this, stock, flags)					\
-	do {									\
-		if (qpw_spins(this, stock))					\
-			spin_unlock_irqrestore(this, &(stock)->stock_lock, flags); \
-		else								\
-			local_unlock_irqrestore_model(this, flags);		\
-	} while (0)
+#define memcg_stock_lock(this, stock) qpw_lock_irqsave(this, &(stock)->stock_lock, __func__)
+#define memcg_stock_unlock(this, stock, flags) \
+	qpw_unlock_irqrestore(this, &(stock)->stock_lock, flags)
 
 #endif

@@ -21,7 +21,7 @@
 /* pagesets.lock lives outside struct per_cpu_pages: nothing in it */
 typedef struct { } pcp_lock_t;
 
-#define pcp_lock_init(pcp) do { (void)(pcp); } while (0)
+#define pcp_lock_init(cpu, pcp) do { (void)(cpu); (void)(pcp); } while (0)
 #define pcp_lock(this, pcp) ((void)(pcp), local_lock_irqsave_model(this))
 #define pcp_unlock(this, pcp, flags) \
 	do { (void)(pcp); local_unlock_irqrestore_model(this, flags); } while (0)

@@ -44,7 +44,7 @@ static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 	preempt_enable(this);
 }
 
-#define pcp_lock_init(pcp) spin_lock_init(&(pcp)->lock)
+#define pcp_lock_init(cpu, pcp) ((void)(cpu), spin_lock_init(&(pcp)->lock))
 /* the drains (drain_pages_zone()): spin_lock() */
 #define pcp_lock(this, pcp) (pcb_spin_lock(this, &(pcp)->lock, __func__), 0UL)
 #define pcp_unlock(this, pcp, flags) do { (void)(flags); pcb_spin_unlock(&(pcp)->lock); } while (0)

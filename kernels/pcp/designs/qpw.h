@@ -10,14 +10,12 @@
  * (drain_work.h, PCP_QPW). The series chooses with a boot parameter
  * (qpw=) and did not convert page_alloc.c, which took pcp->lock upstream
  * instead; here the choice is made once at start per CPU, the spinlock on
- * the CPUs named isolated, and tested on the CPU's isolated flag where the
- * kernel would patch a static branch.
+ * the CPUs named isolated, and kept in the lock (kernels/locks/qpw.h).
  */
 #ifndef PCB_PCP_DESIGN_QPW_H
 #define PCB_PCP_DESIGN_QPW_H
 
-#include "../../locks/irq_off.h"
-#include "../../locks/spinlock.h"
+#include "../../locks/qpw.h"
 
 #define DESIGN_SUMMARY "qpw_lock: local_lock on housekeeping CPUs, pcp->lock on isolated " \
 		       "ones; isolated CPUs drained remotely, others by work"
@@ -29,23 +27,11 @@
 #define PCP_DRAIN_HEADER "drain_work.h"
 #define PCP_QPW 1
 
-typedef spinlock_t pcp_lock_t;
+typedef qpw_lock_t pcp_lock_t;
 
-/* qpw_lock()'s choice: the spinlock on an isolated CPU, and for any other CPU's lists */
-#define pcp_qpw_spins(this, pcp) \
-	((this)->isolated || (const void *)(pcp) != (const void *)this_cpu_pcp(this))
-
-#define pcp_lock_init(pcp) spin_lock_init(&(pcp)->lock)
+#define pcp_lock_init(cpu, pcp) qpw_lock_init(&(pcp)->lock, cpu)
 /* counted under the kernel function the macro expands in (__func__) */
-#define pcp_lock(this, pcp)							\
-	(pcp_qpw_spins(this, pcp) ? spin_lock_irqsave_cc(this, &(pcp)->lock, __func__)	\
-				  : local_lock_irqsave_model(this))
-#define pcp_unlock(this, pcp, flags)						\
-	do {									\
-		if (pcp_qpw_spins(this, pcp))					\
-			spin_unlock_irqrestore(this, &(pcp)->lock, flags);	\
-		else								\
-			local_unlock_irqrestore_model(this, flags);		\
-	} while (0)
+#define pcp_lock(this, pcp) qpw_lock_irqsave(this, &(pcp)->lock, __func__)
+#define pcp_unlock(this, pcp, flags) qpw_unlock_irqrestore(this, &(pcp)->lock, flags)
 
 #endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qpw_lock_t of Queue PerCPU Work (Leonardo Bras and Marcelo Tosatti,
+ * "Introduce QPW for per-cpu operations", 2026): local_lock_irqsave() where
+ * the lock stays local, spin_lock_irqsave() on the CPU's spinlock where
+ * other CPUs take it (queue_percpu_work_on() then runs the work on the
+ * caller, under that lock). The series chooses with one boot parameter
+ * (qpw=) patched into a static branch; the models choose per CPU at start,
+ * the spinlock on the CPUs named isolated, and the choice lives in the
+ * lock, as qpw_lock(lock, cpu) takes the lock of the CPU it names: owner
+ * and drainer decide by the same word, which the owner's hot path already
+ * has in cache.
+ */
+#ifndef PCB_LOCKS_QPW_H
+#define PCB_LOCKS_QPW_H
+
+#include "irq_off.h"
+#include "spinlock.h"
+
+typedef struct {
+	spinlock_t sl;
+	bool spins;		/* this CPU's choice: its spinlock, or local_lock */
+} qpw_lock_t;
+
+static inline void qpw_lock_init(qpw_lock_t *l, const struct pcb_cpu *cpu)
+{
+	spin_lock_init(&l->sl);
+	l->spins = cpu->isolated;
+}
+
+/* qpw_lock_irqsave(), counted under fn when contended */
+#define qpw_lock_irqsave(this, l, fn)						\
+	((l)->spins ? spin_lock_irqsave_cc(this, &(l)->sl, fn) : local_lock_irqsave_model(this))
+
+#define qpw_unlock_irqrestore(this, l, flags)					\
+	do {									\
+		if ((l)->spins)							\
+			spin_unlock_irqrestore(this, &(l)->sl, flags);		\
+		else								\
+			local_unlock_irqrestore_model(this, flags);		\
+	} while (0)
+
+#endif
