@@ -22,6 +22,10 @@
 #include <stdio.h>
 #include <jansson.h>
 
+/* compare --format csv's header, as it writes it and plot --compare reads it */
+#define PCB_COMPARE_HEADER "design,config,function,result,label,avg_cycles,stddev,runs," \
+	"diff_cycles,diff_pct,significant,test"
+
 #define PCB_COMPARE_FORMAT "pcpbench-compare-1"
 /* results one compare takes */
 #define PCB_COMPARE_MAX 26

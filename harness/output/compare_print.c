@@ -323,8 +323,7 @@ static void print_csv(FILE *out, json_t *cmp)
 	json_t *row;
 	size_t i;
 
-	fprintf(out, "design,config,function,result,label,avg_cycles,stddev,runs,diff_cycles,"
-		"diff_pct,significant,test\n");
+	fputs(PCB_COMPARE_HEADER "\n", out);
 	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
 		json_t *dc = json_object_get(row, "diff_cycles"), *dp = json_object_get(row, "diff_pct");
 		json_t *sig = json_object_get(row, "significant");

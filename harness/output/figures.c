@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "tables.h"
 
 static int field_of(json_t *row, const char *field, double *v)
 {
@@ -72,8 +73,7 @@ int pcb_figure_get(json_t *result, const char *sel, double *v, char *err, size_t
 int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 {
 	char buf[512], *part[4] = { 0 }, *save = NULL;
-	json_t *row, *r;
-	size_t i, j;
+	json_t *fj;
 	int n = 0;
 
 	snprintf(buf, sizeof(buf), "%s", sel);
@@ -82,20 +82,6 @@ int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 	/* the mean of each run exists for avg_cycles of a function row only */
 	if (n < 3 || strcmp(part[0], "functions") || (part[3] && strcmp(part[3], "avg_cycles")))
 		return 0;
-	json_array_foreach(json_object_get(result, "functions"), i, row) {
-		const char *d = json_string_value(json_object_get(row, "design"));
-		const char *f = json_string_value(json_object_get(row, "function"));
-
-		if (!d || !f || strcmp(d, part[1]) || strcmp(f, part[2]))
-			continue;
-		n = 0;
-		json_array_foreach(json_object_get(row, "runs"), j, r) {
-			json_t *x = json_object_get(r, "avg_cycles");
-
-			if (json_is_number(x) && n < max)
-				runs[n++] = json_number_value(x);
-		}
-		return n;
-	}
-	return 0;
+	fj = find_function(json_object_get(result, "functions"), part[1], part[2]);
+	return fj ? run_means(fj, "avg_cycles", runs, max) : 0;
 }

@@ -64,9 +64,9 @@ int pcb_plot_nodes_data(struct pcb_csv *nodes, const char *dir, struct pcb_plot_
 int pcb_plot_compare_data(struct pcb_csv *cmp, const char *name, const char *dir,
 			  struct pcb_plot_set *set, char *err, size_t errlen);
 
-#define PCB_NODES_HEADER "node,design,config,function,timing,avg_cycles,stddev,calls"
-#define PCB_COMPARE_HEADER "design,config,function,result,label,avg_cycles,stddev,runs," \
-	"diff_cycles,diff_pct,significant,test"
+/* the CSVs plot reads: PCB_NODES_HEADER (summary.h), PCB_COMPARE_HEADER (compare.h) */
+#include "compare.h"
+#include "summary.h"
 
 /* gnuplot and plots/ (PCPBENCH_GNUPLOT, PCPBENCH_PLOTS override); -1 with err */
 int pcb_plot_env_find(struct pcb_plot_env *env, char *err, size_t errlen);

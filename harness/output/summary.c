@@ -52,7 +52,7 @@ static json_t *rows(json_t *result)
 
 void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 {
-	fprintf(out, "node,design,config,function,timing,avg_cycles,stddev,calls\n");
+	fputs(PCB_NODES_HEADER "\n", out);
 	for (int k = 0; k < n; k++) {
 		json_t *fj, *all = rows(results[k]);
 		size_t i;
