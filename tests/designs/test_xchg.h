@@ -11,7 +11,7 @@
 #include "../../kernels/percpu.h"
 
 #define DESIGN_SUMMARY "tests: an xchg byte lock, drained remotely"
-#define DESIGN_FOLLOWS "no kernel: the README's \"Adding a design\""
+#define DESIGN_FOLLOWS "no kernel: docs/architecture.md's \"Adding a design\""
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
