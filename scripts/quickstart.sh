@@ -16,7 +16,7 @@ case "$what" in run|test) ;; *) usage ;; esac
 
 cd "$(dirname "$0")/.."
 
-packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-dev libinih-dev libck-dev libpfm4-dev liburcu-dev gnuplot-nox python3)
+packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-dev libinih-dev libck-dev libpfm4-dev liburcu-dev gnuplot-nox scdoc python3)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
