@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../schema/schema.h"
 #include "plot.h"
 
 struct pt {
@@ -28,14 +29,10 @@ struct lines {
 	int np, pcap;
 };
 
-static const char *str(json_t *o, const char *k)
+/* a string field, "" when absent */
+static const char *text(json_t *o, enum rj_field f)
 {
-	return json_string_value(json_object_get(o, k)) ?: "";
-}
-
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
+	return json_string_value(rj_get(o, f)) ?: "";
 }
 
 /* a label on one data-file line: no tabs or line breaks */
@@ -177,12 +174,12 @@ static int key_is(const char *k, size_t len, const char *key)
  */
 static int sweep_value(json_t *dj, const char *key, double *v, char *line, size_t len)
 {
-	json_t *sw = json_object_get(dj, "sweep"), *x;
-	const char *cfg = str(dj, "config"), *k;
+	json_t *sw = rj_design_sweep(dj), *x;
+	const char *cfg = text(dj, RJ_F_design_config), *k;
 	size_t at;
 	int found = 0;
 
-	at = snprintf(line, len, "%s", str(dj, "design_name"));
+	at = snprintf(line, len, "%s", rj_design_design_name(dj));
 	if (json_is_object(sw)) {
 		json_object_foreach(sw, k, x) {
 			char val[128];
@@ -227,8 +224,8 @@ static json_t *design_row(json_t *result, const char *label)
 	json_t *x;
 	size_t i;
 
-	json_array_foreach(json_object_get(result, "designs"), i, x)
-		if (!strcmp(str(x, "design"), label))
+	json_array_foreach(rj_top_designs(result), i, x)
+		if (!strcmp(rj_design_design(x), label))
 			return x;
 	return NULL;
 }
@@ -237,8 +234,8 @@ static json_t *design_row(json_t *result, const char *label)
 static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			  char *err, size_t errlen)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions"), *x, *y, *dj;
+	json_t *designs = rj_top_designs(result);
+	json_t *functions = rj_top_functions(result), *x, *y, *dj;
 	size_t i, j, k;
 	FILE *f;
 
@@ -250,7 +247,7 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	fputs("function", f);
 	json_array_foreach(designs, k, dj) {
 		fputc('\t', f);
-		put_label(f, str(dj, "design"));
+		put_label(f, rj_design_design(dj));
 		fputs("\t-", f);
 	}
 	fputc('\n', f);
@@ -260,20 +257,20 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 		json_array_foreach(functions, j, y) {
 			if (j >= i)
 				break;
-			seen |= !strcmp(str(x, "function"), str(y, "function"));
+			seen |= !strcmp(rj_fn_function(x), rj_fn_function(y));
 		}
 		if (seen)
 			continue;
-		put_label(f, str(x, "function"));
+		put_label(f, rj_fn_function(x));
 		json_array_foreach(designs, k, dj) {
 			json_t *row = NULL;
 
 			json_array_foreach(functions, j, y)
-				if (!strcmp(str(y, "function"), str(x, "function")) &&
-				    !strcmp(str(y, "design"), str(dj, "design")))
+				if (!strcmp(rj_fn_function(y), rj_fn_function(x)) &&
+				    !strcmp(rj_fn_design(y), rj_design_design(dj)))
 					row = y;
 			if (row)
-				fprintf(f, "\t%.10g\t%.10g", num(row, "avg_cycles"), num(row, "stddev"));
+				fprintf(f, "\t%.10g\t%.10g", rj_fn_avg_cycles(row), rj_fn_stddev(row));
 			else
 				fputs("\t?\t?", f);
 		}
@@ -282,7 +279,7 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	set->plot[set->n - 1].series = json_array_size(designs);
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 		 "%s: cycles per call (mean of the run means, error bar their stddev)",
-		 str(json_object_get(result, "scenario"), "name"));
+		 text(rj_top_scenario(result), RJ_F_sc_name));
 	return pcb_plot_close(set, f, err, errlen);
 }
 
@@ -290,22 +287,21 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 		       char *err, size_t errlen)
 {
-	const char *fn = str(json_object_get(result, "scenario"), "drain_function");
+	const char *fn = text(rj_top_scenario(result), RJ_F_sc_drain_function);
 	struct lines l = { 0 };
 	json_t *x;
 	size_t i;
 	int rc = 0;
 
-	json_array_foreach(json_object_get(result, "drains"), i, x) {
-		json_t *dj = design_row(result, str(x, "design"));
+	json_array_foreach(rj_top_drains(result), i, x) {
+		json_t *dj = design_row(result, rj_drain_design(x));
+		double caches = (double)rj_drain_caches(x), v;
 		char line[256];
-		double v;
 
-		if (!dj || num(x, "count") <= 0 || num(x, "avg_cycles") <= 0 ||
-		    num(x, "stocks") <= 0)
+		if (!dj || rj_drain_count(x) <= 0 || rj_drain_avg_cycles(x) <= 0 || caches <= 0)
 			continue;
 		sweep_value(dj, "stocks", &v, line, sizeof(line));
-		if (add_pt(&l, line, num(x, "stocks"), num(x, "avg_cycles"), num(x, "stddev")) < 0)
+		if (add_pt(&l, line, caches, rj_drain_avg_cycles(x), rj_drain_stddev(x)) < 0)
 			rc = -1;
 	}
 	if (!rc && distinct_x(&l) >= 2) {
@@ -330,7 +326,7 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 static int contention_data(json_t *result, const char *key, const char *axis,
 			   const char *dir, struct pcb_plot_set *set, char *err, size_t errlen)
 {
-	json_t *cont = json_object_get(result, "contention"), *dj, *x;
+	json_t *cont = rj_top_contention(result), *dj, *x;
 	struct lines l = { 0 };
 	double xmin = INFINITY;
 	size_t i, j;
@@ -338,19 +334,19 @@ static int contention_data(json_t *result, const char *key, const char *axis,
 
 	if (!json_is_array(cont))
 		return 0;
-	json_array_foreach(json_object_get(result, "designs"), i, dj) {
-		double v, drains = num(dj, "drains"), worker = 0, drainer = 0;
+	json_array_foreach(rj_top_designs(result), i, dj) {
+		double v, drains = (double)rj_design_drains(dj), worker = 0, drainer = 0;
 		char line[256], name[300];
 
 		if (!sweep_value(dj, key, &v, line, sizeof(line)) || drains <= 0)
 			continue;
 		json_array_foreach(cont, j, x) {
-			if (strcmp(str(x, "design"), str(dj, "design")))
+			if (strcmp(rj_cont_design(x), rj_design_design(dj)))
 				continue;
-			if (!strcmp(str(x, "side"), "coordinator"))
-				drainer += num(x, "contended");
+			if (!strcmp(text(x, RJ_F_cont_side), "coordinator"))
+				drainer += (double)rj_cont_contended(x);
 			else
-				worker += num(x, "contended");
+				worker += (double)rj_cont_contended(x);
 		}
 		snprintf(name, sizeof(name), "%s, on the workers", line);
 		rc |= add_pt(&l, name, v, worker / drains, 0);
@@ -408,23 +404,23 @@ static int in_cpulist(const char *s, long cpu)
 static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			      char *err, size_t errlen)
 {
-	json_t *rows = json_object_get(result, "interruptions"), *x, *b;
-	const char *iso = str(json_object_get(result, "context"), "isolated");
+	json_t *rows = rj_top_interruptions(result), *x, *b;
+	const char *iso = text(rj_top_context(result), RJ_F_ctx_isolated);
 	struct lines l = { 0 };
 	int only_isolated = 0, rc = 0;
 	size_t i, k;
 
 	json_array_foreach(rows, i, x)
-		only_isolated |= in_cpulist(iso, json_integer_value(json_object_get(x, "cpu")));
+		only_isolated |= in_cpulist(iso, (long)rj_irq_cpu(x));
 	json_array_foreach(rows, i, x) {
-		long cpu = json_integer_value(json_object_get(x, "cpu"));
+		long cpu = (long)rj_irq_cpu(x);
 		char name[300];
 
 		if (only_isolated && !in_cpulist(iso, cpu))
 			continue;
-		snprintf(name, sizeof(name), "%s, CPU %ld%s", str(x, "design"), cpu,
+		snprintf(name, sizeof(name), "%s, CPU %ld%s", rj_irq_design(x), cpu,
 			 only_isolated ? " (isolated)" : "");
-		json_array_foreach(json_object_get(x, "histogram"), k, b) {
+		json_array_foreach(rj_irq_histogram(x), k, b) {
 			double lo = json_number_value(json_array_get(b, 0));
 			double n = json_number_value(json_array_get(b, 1));
 
@@ -457,16 +453,16 @@ static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_s
  */
 static json_t *sweep_baseline(json_t *designs, json_t *dj)
 {
-	const char *first = str(json_array_get(designs, 0), "config");
-	const char *cfg = str(dj, "config"), *rest = strchr(cfg, ' ');
+	const char *first = text(json_array_get(designs, 0), RJ_F_design_config);
+	const char *cfg = text(dj, RJ_F_design_config), *rest = strchr(cfg, ' ');
 	char want[1024];
 	json_t *x;
 	size_t i;
 
 	snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first, rest ?: "");
 	json_array_foreach(designs, i, x)
-		if (!strcmp(str(x, "config"), want) &&
-		    !strcmp(str(x, "design_name"), str(dj, "design_name")))
+		if (!strcmp(text(x, RJ_F_design_config), want) &&
+		    !strcmp(rj_design_design_name(x), rj_design_design_name(dj)))
 			return x == dj ? NULL : x;
 	return NULL;
 }
@@ -479,36 +475,38 @@ static json_t *sweep_baseline(json_t *designs, json_t *dj)
 static int multi_memcg_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			    char *err, size_t errlen)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions"), *dj, *x, *y;
+	json_t *designs = rj_top_designs(result);
+	json_t *functions = rj_top_functions(result), *dj, *x, *y;
 	struct lines gain = { 0 }, stock = { 0 }, atom = { 0 };
 	size_t i, j, k;
 	int rc = 0;
 
 	json_array_foreach(designs, i, dj) {
-		json_t *ev = json_object_get(dj, "events"), *base = sweep_baseline(designs, dj);
+		json_t *ev = rj_design_events(dj), *base = sweep_baseline(designs, dj);
 		char line[256], name[400];
 		double v;
 
 		if (!sweep_value(dj, "memcgs", &v, line, sizeof(line)))
 			continue;
 		if (json_object_get(ev, "hit_rate")) {
-			rc |= add_pt(&stock, line, v, 100 * num(ev, "hit_rate"), 0);
-			rc |= add_pt(&atom, line, v, num(ev, "atomics_per_charge"), 0);
+			rc |= add_pt(&stock, line, v,
+				     100 * json_number_value(json_object_get(ev, "hit_rate")), 0);
+			rc |= add_pt(&atom, line, v,
+				     json_number_value(json_object_get(ev, "atomics_per_charge")), 0);
 		}
 		if (!base)
 			continue;
 		json_array_foreach(functions, j, x) {
-			if (strcmp(str(x, "design"), str(dj, "design")))
+			if (strcmp(rj_fn_design(x), rj_design_design(dj)))
 				continue;
 			json_array_foreach(functions, k, y) {
-				double b = num(y, "avg_cycles");
+				double b = rj_fn_avg_cycles(y);
 
-				if (strcmp(str(y, "design"), str(base, "design")) ||
-				    strcmp(str(y, "function"), str(x, "function")) || b == 0)
+				if (strcmp(rj_fn_design(y), rj_design_design(base)) ||
+				    strcmp(rj_fn_function(y), rj_fn_function(x)) || b == 0)
 					continue;
-				snprintf(name, sizeof(name), "%s %s", line, str(x, "function"));
-				rc |= add_pt(&gain, name, v, 100 * (num(x, "avg_cycles") - b) / fabs(b), 0);
+				snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
+				rc |= add_pt(&gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b), 0);
 			}
 		}
 	}

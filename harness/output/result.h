@@ -44,6 +44,9 @@ int pcb_result_check(json_t *result, char *err, size_t errlen);
 int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
 		    size_t errlen);
 
+/* a result whose run was cut short (context.complete false; a result without it ran whole) */
+int pcb_result_interrupted(json_t *result);
+
 /* how the tables show a result */
 struct pcb_table_opts {
 	int raw;			/* means with the timer included, as the seeds' instrumentation */

@@ -62,6 +62,13 @@ int pcb_result_check(json_t *result, char *err, size_t errlen)
 	return check_numbers(result, path, sizeof(path), 0, err, errlen);
 }
 
+int pcb_result_interrupted(json_t *result)
+{
+	json_t *ctx = rj_top_context(result);
+
+	return rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx);
+}
+
 int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
 		    size_t errlen)
 {

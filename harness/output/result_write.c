@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../schema/schema.h"
 #include "result.h"
 
 static int write_text(const char *dir, const char *name, const char *text, char *err,
@@ -46,7 +47,7 @@ static FILE *sbuf_open(struct sbuf *b)
 
 static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 {
-	json_t *functions = json_object_get(result, "functions"), *fj;
+	json_t *functions = rj_top_functions(result), *fj;
 	struct sbuf fb, rb, hb, cb, db;
 	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb), *c = sbuf_open(&cb);
 	FILE *dr = sbuf_open(&db);
@@ -57,55 +58,35 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 	fprintf(r, "design,function,timing,run,avg_cycles,calls\n");
 	fprintf(h, "design,function,timing,cycles_lower,count\n");
 	json_array_foreach(functions, i, fj) {
-		const char *d = json_string_value(json_object_get(fj, "design"));
-		const char *fn = json_string_value(json_object_get(fj, "function"));
-		const char *tm = json_string_value(json_object_get(fj, "timing"));
-		json_t *runs = json_object_get(fj, "runs"), *x;
+		const char *d = rj_fn_design(fj), *fn = rj_fn_function(fj), *tm = rj_fn_timing(fj);
+		json_t *x;
 		size_t j;
 
 		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
 			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
-			d, fn, tm, json_number_value(json_object_get(fj, "avg_cycles")),
-			json_number_value(json_object_get(fj, "stddev")),
-			json_integer_value(json_object_get(fj, "calls")),
-			json_integer_value(json_object_get(fj, "p50")),
-			json_integer_value(json_object_get(fj, "p99")),
-			json_integer_value(json_object_get(fj, "p999")),
-			json_integer_value(json_object_get(fj, "max")));
-		json_array_foreach(runs, j, x)
+			d, fn, tm, rj_fn_avg_cycles(fj), rj_fn_stddev(fj), rj_fn_calls(fj),
+			rj_fn_p50(fj), rj_fn_p99(fj), rj_fn_p999(fj), rj_fn_max(fj));
+		json_array_foreach(rj_fn_runs(fj), j, x)
 			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
-				json_number_value(json_object_get(x, "avg_cycles")),
-				json_integer_value(json_object_get(x, "calls")));
-		json_array_foreach(json_object_get(fj, "histogram"), j, x)
+				rj_fnrun_avg_cycles(x), rj_fnrun_calls(x));
+		json_array_foreach(rj_fn_histogram(fj), j, x)
 			fprintf(h, "%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
 				d, fn, tm, json_integer_value(json_array_get(x, 0)),
 				json_integer_value(json_array_get(x, 1)));
 	}
 	fprintf(dr, "design,design_name,stocks,count,avg_cycles,stddev,completion_p50,completion_p99\n");
-	json_array_foreach(json_object_get(result, "drains"), i, fj) {
-		const char *label = json_string_value(json_object_get(fj, "design"));
-		const char *name = json_string_value(json_object_get(fj, "design_name"));
-
+	json_array_foreach(rj_top_drains(result), i, fj)
 		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
-			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", label, name,
-			json_integer_value(json_object_get(fj, "stocks")),
-			json_integer_value(json_object_get(fj, "count")),
-			json_number_value(json_object_get(fj, "avg_cycles")),
-			json_number_value(json_object_get(fj, "stddev")),
-			json_integer_value(json_object_get(fj, "completion_p50")),
-			json_integer_value(json_object_get(fj, "completion_p99")));
-	}
+			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", rj_drain_design(fj),
+			rj_drain_design_name(fj), rj_drain_caches(fj), rj_drain_count(fj),
+			rj_drain_avg_cycles(fj), rj_drain_stddev(fj), rj_drain_completion_p50(fj),
+			rj_drain_completion_p99(fj));
 	fprintf(c, "design,thread,event,status,value,enabled_ns,running_ns\n");
-	json_array_foreach(json_object_get(result, "counters"), i, fj)
+	json_array_foreach(rj_top_counters(result), i, fj)
 		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
-			JSON_INTEGER_FORMAT "\n",
-			json_string_value(json_object_get(fj, "design")),
-			json_string_value(json_object_get(fj, "thread")),
-			json_string_value(json_object_get(fj, "event")),
-			json_string_value(json_object_get(fj, "status")),
-			json_integer_value(json_object_get(fj, "value")),
-			json_integer_value(json_object_get(fj, "enabled_ns")),
-			json_integer_value(json_object_get(fj, "running_ns")));
+			JSON_INTEGER_FORMAT "\n", rj_ctr_design(fj), rj_ctr_thread(fj),
+			rj_ctr_event(fj), rj_ctr_status(fj), rj_ctr_value(fj), rj_ctr_enabled_ns(fj),
+			rj_ctr_running_ns(fj));
 	fclose(f);
 	fclose(r);
 	fclose(h);
@@ -196,7 +177,7 @@ int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errl
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen)
 {
-	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
+	const char *name = rj_sc_name(rj_top_scenario(result));
 	char tmp[PATH_MAX], ts[32];
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {

@@ -7,6 +7,7 @@
 #ifndef PCB_OUTPUT_TABLES_H
 #define PCB_OUTPUT_TABLES_H
 
+#include "../schema/schema.h"
 #include "result.h"
 
 #define COL 16
@@ -16,12 +17,16 @@
 #define MAX_RUNS 1000
 
 int first_col(const char *s);
-const char *str(json_t *o, const char *key);
+/* a scenario key's setting in a result (K_RUN_RUNS), or one by its name; "?" when absent */
+const char *pcb_setting(json_t *result, int key);
+const char *pcb_setting_named(json_t *result, const char *name);
+/* the empty region's ticks in timing mode timing ("call", "batch") of a context */
+double pcb_timer_overhead(json_t *ctx, const char *timing);
 /* the function rows of one design, in result order */
 size_t design_functions(json_t *functions, const char *design, json_t **out, size_t max);
 json_t *find_function(json_t *functions, const char *design, const char *fn);
-/* each run's `key` (avg_cycles, raw_avg_cycles) of a function row */
-int run_means(json_t *fj, const char *key, double *v, int max);
+/* each run's mean of a function row, raw (timer included) or not */
+int run_means(json_t *fj, int raw, double *v, int max);
 
 /*
  * A block's first column: the title's width, or, where the block would pass
