@@ -18,6 +18,7 @@
 
 #include "../output/plot.h"
 #include "../output/result.h"
+#include "../schema/schema.h"
 #include "cli.h"
 #include "session.h"
 
@@ -227,8 +228,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 	}
 	if (t->result) {
 		snprintf(heading, sizeof(heading), "%s (%s)", t->dir,
-			 json_string_value(json_object_get(json_object_get(t->result, "scenario"),
-							   "name")) ?: "?");
+			 rj_sc_name(rj_top_scenario(t->result)));
 		rc = pcb_plot_result_data(t->result, tmp, t->set, err, sizeof(err));
 	} else {
 		snprintf(heading, sizeof(heading), "%s (per node)", t->dir);

@@ -19,6 +19,8 @@
 
 #include "../measure/stats.h"
 #include "../output/figures.h"
+#include "../output/result.h"
+#include "../schema/schema.h"
 #include "../scenario/claims.h"
 #include "cli.h"
 #include "config.h"
@@ -71,7 +73,7 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
 
 	pcb_selector_design(c->v[key], want, sizeof(want));
-	if (strncmp(c->v[key], "drains:", 7)) {
+	if (pcb_selector_has_function(c->v[key])) {
 		/* functions:DESIGN:FUNCTION, contention:DESIGN:FUNCTION|*: a row of the model */
 		const char *fn = strchr(strchr(c->v[key], ':') + 1, ':') + 1;
 		char name[128];
@@ -106,7 +108,7 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 		snprintf(o->why, sizeof(o->why), "no result");
 		return;
 	}
-	if (json_is_false(json_object_get(json_object_get(result, "context"), "complete"))) {
+	if (pcb_result_interrupted(result)) {
 		snprintf(o->why, sizeof(o->why), "the scenario was interrupted (complete: false)");
 		return;
 	}
@@ -188,17 +190,15 @@ static void print_table(FILE *f, const struct pcb_claims *cl, const struct outco
 		w[3] = (int)strlen(v) > w[3] ? (int)strlen(v) : w[3];
 	}
 	if (context) {
-		const char *m = json_string_value(json_object_get(context, "cpu_model")) ?: "?";
-		json_int_t nodes = json_integer_value(json_object_get(context, "numa_nodes"));
+		const char *m = rj_ctx_cpu_model(context);
+		json_int_t nodes = rj_ctx_numa_nodes(context);
 		int ml = (int)strlen(m);
 
 		while (ml > 0 && m[ml - 1] == ' ')
 			ml--;
 		fprintf(f, "this machine: %.*s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
 			" NUMA node%s, kernel %s\n\n", ml, m,
-			json_integer_value(json_object_get(context, "cpus")), nodes,
-			nodes == 1 ? "" : "s",
-			json_string_value(json_object_get(context, "kernel")) ?: "?");
+			rj_ctx_cpus(context), nodes, nodes == 1 ? "" : "s", rj_ctx_kernel(context));
 	}
 	if (note[0])
 		fprintf(f, "%s\n\n", note);
@@ -402,12 +402,12 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		r = run_scenario(&topo, &clk, s[k].g.cfg, s[k].g.n, command, out, NULL, &pg);
 		rc = rc ? rc : r;
 		snprintf(s[k].result, sizeof(s[k].result), "%s", pg.result);
-		if (pg.result[0]) {
-			snprintf(path, sizeof(path), "%s/result.json", pg.result);
-			s[k].json = json_load_file(path, 0, NULL);
-			if (!context && s[k].json)
-				context = json_object_get(s[k].json, "context");
-		}
+		/* read back as report reads it: a result the schema refuses has no figures */
+		if (pg.result[0] && pcb_result_load(pg.result, &s[k].json, path, sizeof(path), err,
+						    sizeof(err)) < 0)
+			fprintf(stderr, "%s: reproduce: %s\n", prog, err);
+		if (!context && s[k].json)
+			context = rj_top_context(s[k].json);
 	}
 	for (int i = 0; i < cl.n; i++) {
 		int k = scn_index(s, ns, cl.c[i].v[CK_SCENARIO]);
@@ -419,8 +419,7 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		int ran = 0;
 
 		for (int k = 0; k < ns; k++)
-			ran += s[k].json && !json_is_false(json_object_get(json_object_get(s[k].json,
-							"context"), "complete"));
+			ran += s[k].json && !pcb_result_interrupted(s[k].json);
 		snprintf(note, sizeof(note), "interrupted: %d of %d scenarios ran whole; the claims "
 			 "of the others are n/a", ran, ns);
 	}
