@@ -231,8 +231,8 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	uint64_t hit = f->ev[MEMCG_EV_STOCK_HIT], miss = f->ev[MEMCG_EV_STOCK_MISS];
 	json_t *ev = json_object();
 
-	json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)f->variant->stock_size));
-	json_object_set_new(dj, "stock_hot_bytes",
+	json_object_set_new(dj, "cache_bytes", json_integer((json_int_t)f->variant->stock_size));
+	json_object_set_new(dj, "cache_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
 	json_object_set_new(dj, "slots", json_integer(c->slots));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
