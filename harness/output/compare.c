@@ -24,14 +24,6 @@ char pcb_compare_letter(int i)
 	return (char)('A' + i);
 }
 
-/* results written before the pcp model carry no model: they are memcg's */
-static const char *model_of(json_t *result)
-{
-	json_t *sc = rj_top_scenario(result);
-
-	return rj_sc_has_model(sc) ? rj_sc_model(sc) : "memcg";
-}
-
 /* the design entry a function row belongs to */
 static json_t *design_of(json_t *result, json_t *fj)
 {
@@ -329,10 +321,10 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 		return NULL;
 	}
 	for (int r = 1; r < n; r++)
-		if (strcmp(model_of(results[r]), model_of(results[0]))) {
+		if (strcmp(pcb_result_model_name(results[r]), pcb_result_model_name(results[0]))) {
 			snprintf(err, errlen, "%s is of the %s model, %s of the %s model: results "
-				 "of different models do not compare", paths[r], model_of(results[r]),
-				 paths[0], model_of(results[0]));
+				 "of different models do not compare", paths[r], pcb_result_model_name(results[r]),
+				 paths[0], pcb_result_model_name(results[0]));
 			return NULL;
 		}
 	keys = collect_keys(results, n, &nr);
@@ -348,7 +340,7 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 	/* each set_new/append_new fails on a NULL value: nothing jansson refused is dropped */
 	bad = !o || !rs || !rows || !missing;
 	bad |= rj_set_cmp_format(o, PCB_COMPARE_FORMAT);
-	bad |= rj_set_cmp_model(o, model_of(results[0]));
+	bad |= rj_set_cmp_model(o, pcb_result_model_name(results[0]));
 	bad |= rj_set_cmp_results(o, rs);
 	bad |= rj_set_cmp_context_differences(o, diffs);
 	bad |= rj_set_cmp_rows(o, rows);

@@ -2,10 +2,10 @@
 /*
  * The figures of one result.json, as data blocks for the scripts of plots/: cycles
  * per function (seed 000's 2.2 tables as grouped bars), drain cost against
- * stocks (its drain_all_stock() table), contention per drain against the
+ * the caches it walks (its drain table), contention per drain against the
  * drain rate and think time (2.3), the isolated worker's interruption
- * histogram (oslat's buckets), and the multi-slot stock's gain against the
- * memcgs charged in turn (seed 002). A sweep's values come from each design
+ * histogram (oslat's buckets), and the figures a model declares against a
+ * key it sweeps (model_output.h). A sweep's values come from each design
  * row: its "sweep" object where there is one, else its "config" string of
  * key=value words.
  */
@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model_output.h"
 #include "../schema/schema.h"
 #include "plot.h"
+#include "result.h"
 
 struct pt {
 	int s;
@@ -168,9 +170,9 @@ static int key_is(const char *k, size_t len, const char *key)
 }
 
 /*
- * The value of sweep key `key` (its last name, "memcgs" for
- * workload.memcgs) for design row dj, and the row's line name without it:
- * "local_trylock slots=7" for the row "slots=7 memcgs=12". 0 when absent.
+ * The value of sweep key `key` (its last name, "rate_hz" for
+ * drain.rate_hz) for design row dj, and the row's line name without it:
+ * "spinlock think_ns=0" for the row "rate_hz=10 think_ns=0". 0 when absent.
  */
 static int sweep_value(json_t *dj, const char *key, double *v, char *line, size_t len)
 {
@@ -283,11 +285,12 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	return pcb_plot_close(set, f, err, errlen);
 }
 
-/* drain cost against the stocks walked, a line a design (seed 000's drain table) */
+/* drain cost against the caches walked, a line a design (seed 000's drain table) */
 static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 		       char *err, size_t errlen)
 {
 	const char *fn = text(rj_top_scenario(result), RJ_F_sc_drain_function);
+	const struct pcb_model *m = pcb_result_model(result);
 	struct lines l = { 0 };
 	json_t *x;
 	size_t i;
@@ -300,7 +303,8 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 
 		if (!dj || rj_drain_count(x) <= 0 || rj_drain_avg_cycles(x) <= 0 || caches <= 0)
 			continue;
-		sweep_value(dj, "stocks", &v, line, sizeof(line));
+		/* a line: the design and every swept key but the caches', on the axis */
+		sweep_value(dj, pcb_key_get(K_DRAIN_CACHES)->name, &v, line, sizeof(line));
 		if (add_pt(&l, line, caches, rj_drain_avg_cycles(x), rj_drain_stddev(x)) < 0)
 			rc = -1;
 	}
@@ -313,7 +317,8 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 		}
 		set->plot[set->n - 1].series = write_lines(f, &l);
 		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "%s(): cycles per drain against stocks", *fn ? fn : "drain");
+			 "%s(): cycles per drain against %s", *fn ? fn : "drain",
+			 m && m->caches_name ? m->caches_name : "caches");
 		rc = pcb_plot_close(set, f, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -467,75 +472,135 @@ static json_t *sweep_baseline(json_t *designs, json_t *dj)
 	return NULL;
 }
 
-/*
- * Seed 002: against the memcgs charged in turn, each configuration's Diff %
- * a function against its baseline configuration (the tables' Diff block),
- * and the stock hit rate and page_counter atomics per charge.
- */
-static int multi_memcg_data(json_t *result, const char *dir, struct pcb_plot_set *set,
-			    char *err, size_t errlen)
+/* a swept figure's lines: the Diff % lines, then each series' */
+struct sweep_lines {
+	struct lines gain, series[PCB_MODEL_PLOT_SERIES];
+	int nseries;
+};
+
+/* each function of dj against the same function of base, Diff %, a line a function */
+static int gain_points(json_t *functions, json_t *dj, json_t *base, const char *line, double v,
+		       struct lines *gain)
 {
-	json_t *designs = rj_top_designs(result);
-	json_t *functions = rj_top_functions(result), *dj, *x, *y;
-	struct lines gain = { 0 }, stock = { 0 }, atom = { 0 };
-	size_t i, j, k;
+	char name[400];
+	json_t *x, *y;
+	size_t j, k;
+	int rc = 0;
+
+	json_array_foreach(functions, j, x) {
+		if (strcmp(rj_fn_design(x), rj_design_design(dj)))
+			continue;
+		json_array_foreach(functions, k, y) {
+			double b = rj_fn_avg_cycles(y);
+
+			if (strcmp(rj_fn_design(y), rj_design_design(base)) ||
+			    strcmp(rj_fn_function(y), rj_fn_function(x)) || b == 0)
+				continue;
+			snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
+			rc |= add_pt(gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b), 0);
+		}
+	}
+	return rc;
+}
+
+/* every design row's points against the swept key of p */
+static int sweep_points(json_t *result, const struct pcb_model_plot *p, struct sweep_lines *sl)
+{
+	json_t *designs = rj_top_designs(result), *dj;
+	const char *key = strrchr(p->sweep, '.') ? strrchr(p->sweep, '.') + 1 : p->sweep;
+	size_t i;
 	int rc = 0;
 
 	json_array_foreach(designs, i, dj) {
-		json_t *ev = rj_design_events(dj), *base = sweep_baseline(designs, dj);
-		char line[256], name[400];
+		json_t *base = sweep_baseline(designs, dj);
+		char line[256];
 		double v;
 
-		if (!sweep_value(dj, "memcgs", &v, line, sizeof(line)))
+		if (!sweep_value(dj, key, &v, line, sizeof(line)))
 			continue;
-		if (json_object_get(ev, "hit_rate")) {
-			rc |= add_pt(&stock, line, v,
-				     100 * json_number_value(json_object_get(ev, "hit_rate")), 0);
-			rc |= add_pt(&atom, line, v,
-				     json_number_value(json_object_get(ev, "atomics_per_charge")), 0);
-		}
-		if (!base)
-			continue;
-		json_array_foreach(functions, j, x) {
-			if (strcmp(rj_fn_design(x), rj_design_design(dj)))
-				continue;
-			json_array_foreach(functions, k, y) {
-				double b = rj_fn_avg_cycles(y);
+		for (int k = 0; k < sl->nseries; k++) {
+			const struct pcb_model_field *f = &p->series[k].field;
+			json_t *x = rj_path(dj, f->path);
 
-				if (strcmp(rj_fn_design(y), rj_design_design(base)) ||
-				    strcmp(rj_fn_function(y), rj_fn_function(x)) || b == 0)
-					continue;
-				snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
-				rc |= add_pt(&gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b), 0);
-			}
+			if (x)
+				rc |= add_pt(&sl->series[k], line, v,
+					     (f->scale ? f->scale : 1) * json_number_value(x), 0);
 		}
+		if (p->gain_var && base)
+			rc |= gain_points(rj_top_functions(result), dj, base, line, v, &sl->gain);
 	}
-	if (!rc && distinct_x(&gain) + distinct_x(&stock) >= 2 && (gain.ns || stock.ns)) {
-		FILE *f = pcb_plot_add(set, dir, "multi-memcg", "multi-memcg", err, errlen);
-		int ns;
+	return rc;
+}
 
-		if (!f) {
-			rc = -1;
-			goto out;
-		}
-		/* three figures in one file: gnuplot's index counts blocks across them */
-		ns = write_lines(f, &gain);
+/* its lines into f, the gnuplot variables of their counts into plot->vars */
+static int write_sweep(FILE *f, struct sweep_lines *sl, const struct pcb_model_plot *p,
+		       struct pcb_plot *plot)
+{
+	int ns = write_lines(f, &sl->gain), total = ns;
+	size_t at = 0;
+
+	if (p->gain_var)
+		at += snprintf(plot->vars + at, sizeof(plot->vars) - at, "%s=%d", p->gain_var, ns);
+	/* the groups in one file: gnuplot's index counts blocks across them */
+	for (int k = 0; k < sl->nseries; k++) {
+		int n = write_lines(f, &sl->series[k]);
+
 		/* -1 (out of memory) in any makes pcb_plot_close() fail */
-		set->plot[set->n - 1].series = ns < 0 || write_lines(f, &stock) < 0 ||
-			write_lines(f, &atom) < 0 ? -1 : ns + stock.ns + atom.ns;
-		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-			 "ngain=%d; nstock=%d", ns, stock.ns);
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "multi-memcg stock against the memcgs charged in turn");
-		rc = pcb_plot_close(set, f, err, errlen);
+		total = total < 0 || n < 0 ? -1 : total + n;
+		if (p->series[k].var && at < sizeof(plot->vars))
+			at += snprintf(plot->vars + at, sizeof(plot->vars) - at, "%s%s=%d",
+				       at ? "; " : "", p->series[k].var, sl->series[k].ns);
+	}
+	return total;
+}
+
+/* a model's figure against a swept key (model_output.h) */
+static int model_plot_data(json_t *result, const struct pcb_model_plot *p, const char *dir,
+			   struct pcb_plot_set *set, char *err, size_t errlen)
+{
+	struct sweep_lines sl = { 0 };
+	int rc, dx = 0, any;
+
+	while (sl.nseries < PCB_MODEL_PLOT_SERIES && p->series[sl.nseries].field.path)
+		sl.nseries++;
+	rc = sweep_points(result, p, &sl);
+	any = sl.gain.ns;
+	for (int k = 0; k < sl.nseries; k++) {
+		int n = distinct_x(&sl.series[k]);
+
+		dx = n > dx ? n : dx;
+		any |= sl.series[k].ns;
+	}
+	if (!rc && distinct_x(&sl.gain) + dx >= 2 && any) {
+		FILE *f = pcb_plot_add(set, dir, p->name, p->name, err, errlen);
+
+		if (f) {
+			set->plot[set->n - 1].series = write_sweep(f, &sl, p, &set->plot[set->n - 1]);
+			snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title), "%s",
+				 p->title);
+			rc = pcb_plot_close(set, f, err, errlen);
+		} else {
+			rc = -1;
+		}
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
 	}
-out:
-	lines_free(&gain);
-	lines_free(&stock);
-	lines_free(&atom);
+	lines_free(&sl.gain);
+	for (int k = 0; k < sl.nseries; k++)
+		lines_free(&sl.series[k]);
 	return rc;
+}
+
+/* the figures the result's model declares */
+static int model_plots_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			    char *err, size_t errlen)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+
+	for (const struct pcb_model_plot *p = m ? m->plots : NULL; p && p->name; p++)
+		if (model_plot_data(result, p, dir, set, err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
@@ -546,7 +611,7 @@ int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *s
 	    contention_data(result, "rate_hz", "drain rate (Hz)", dir, set, err, errlen) < 0 ||
 	    contention_data(result, "think_ns", "think time (ns)", dir, set, err, errlen) < 0 ||
 	    interruptions_data(result, dir, set, err, errlen) < 0 ||
-	    multi_memcg_data(result, dir, set, err, errlen) < 0)
+	    model_plots_data(result, dir, set, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../schema/schema.h"
-#include "result.h"
+#include "tables.h"
 
 /* larger than any count or cycle figure a run can produce */
 #define PCB_RESULT_MAX_NUMBER 1e18
@@ -57,7 +56,7 @@ int pcb_result_check(json_t *result, char *err, size_t errlen)
 {
 	char path[1024] = "result";
 
-	if (rj_check(result, RJ_K_top, err, errlen) < 0)
+	if (rj_check(result, RJ_K_top, err, errlen) < 0 || pcb_model_check(result, err, errlen) < 0)
 		return -1;
 	return check_numbers(result, path, sizeof(path), 0, err, errlen);
 }

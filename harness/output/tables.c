@@ -117,6 +117,30 @@ void subtracted_text(json_t *result, double base, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", lo);
 }
 
+static const char *setting_value(const struct pcb_template_part *p, void *result, char *buf,
+				 size_t len)
+{
+	return pcb_setting_named(result, p->path);
+}
+
+/* the workers line of a result from before the model described its configuration */
+static void print_old_workers(FILE *out, json_t *result, const char *ms)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+
+	fprintf(out, "workers: CPU %s; ", rj_sc_workers(rj_top_scenario(result)));
+	if (m && m->old_header[0]) {
+		pcb_template_print(out, m->old_header[0], setting_value, result);
+		fprintf(out, "; ");
+	}
+	fprintf(out, "%s runs of %s ms", pcb_setting(result, K_RUN_RUNS), ms);
+	if (m && m->old_header[1]) {
+		fprintf(out, "; ");
+		pcb_template_print(out, m->old_header[1], setting_value, result);
+	}
+	fprintf(out, "\n\n");
+}
+
 static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
 	json_t *ctx = rj_top_context(result);
@@ -149,10 +173,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", rj_sc_workers(sc),
 			rj_sc_model(sc), rj_sc_configuration(sc), pcb_setting(result, K_RUN_RUNS), ms);
 	else
-		fprintf(out, "workers: CPU %s; workload %s, nr_pages %s; %s runs of %s ms; "
-			"memcg depth %s\n\n", rj_sc_workers(sc), pcb_setting_named(result, "run.workload"),
-			pcb_setting_named(result, "workload.nr_pages"), pcb_setting(result, K_RUN_RUNS),
-			ms, pcb_setting_named(result, "memcg.depth"));
+		print_old_workers(out, result, ms);
 }
 
 /* 1234567 -> "1,234,567" */
@@ -283,8 +304,11 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 static const char *drain_name(json_t *result)
 {
 	json_t *sc = rj_top_scenario(result);
+	const struct pcb_model *m = pcb_result_model(result);
 
-	return rj_sc_has_drain_function(sc) ? rj_sc_drain_function(sc) : "drain_all_stock";
+	if (rj_sc_has_drain_function(sc))
+		return rj_sc_drain_function(sc);
+	return m ? m->drain_name : "?";
 }
 
 /* the coordinator's drains; with two designs over several cache counts, 000's table */
@@ -447,6 +471,33 @@ static void print_interruptions(FILE *out, json_t *result)
 		fprintf(out, "\n");
 }
 
+/* a design's invariant, cache, operations and drain work, in the model's words */
+static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
+{
+	json_t *work = rj_design_work(dj);
+	const char *inv = m ? m->invariant_name : "?", *cache = m ? m->cache_name : "?";
+	json_t *note = m && m->note_key ? json_object_get(dj, m->note_key) : NULL;
+
+	fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %" JSON_INTEGER_FORMAT
+		" operations", rj_design_design(dj),
+		rj_design_has_invariant_name(dj) ? rj_design_invariant_name(dj) : inv,
+		rj_design_invariant(dj),
+		rj_design_has_cache_name(dj) ? rj_design_cache_name(dj) : cache,
+		rj_design_cache_bytes(dj), rj_design_ops(dj));
+	if (rj_work_queued(work))
+		fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
+			JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
+			rj_design_work_delivery(dj), rj_work_queued(work), rj_work_ran(work),
+			rj_work_deferred(work));
+	/* what the model's setup() said of its implementation, under its note_key */
+	if (note)
+		fprintf(out, "; %s hooks: %s", m->note_key,
+			json_is_string(note) ? json_string_value(note) : "?");
+	if (rj_design_drains(dj))
+		fprintf(out, "; drained: %s", rj_design_drain_promise(dj));
+	fprintf(out, "\n");
+}
+
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 {
 	struct pcb_table_opts opts = { 0 };
@@ -472,43 +523,7 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 
 	pcb_tables_functions(out, result, opts);
 
-	/* stock hits and page_counter traffic (seed 002's question) */
-	{
-		int shown = 0;
-
-		json_array_foreach(designs, i, dj) {
-			json_t *ev = rj_design_events(dj);
-			const char *d = rj_design_design(dj);
-			int w = first_col(d);
-
-			if (!json_object_get(ev, "hit_rate"))
-				continue;
-			if (!shown++)
-				fprintf(out, "%-24s%-16s%-16s%s\n", "stock", "hit rate %",
-					"misses", "page_counter atomics per charge");
-			fprintf(out, "%-*s%-16.2f%-16" JSON_INTEGER_FORMAT "%.3f\n",
-				w < 24 ? 24 : w, d,
-				100 * json_number_value(json_object_get(ev, "hit_rate")),
-				json_integer_value(json_object_get(ev, "stock_misses")),
-				json_number_value(json_object_get(ev, "atomics_per_charge")));
-		}
-		if (shown)
-			fprintf(out, "\n");
-	}
-
-	/* seed 000's kmalloc benchmark: the best burst */
-	json_array_foreach(designs, i, dj) {
-		json_t *k = json_object_get(dj, "kmalloc_burst");
-
-		if (!k)
-			continue;
-		fprintf(out, "%s: kmalloc x %" JSON_INTEGER_FORMAT ": min %.0f us, %.2f cycles per "
-			"kmalloc (best of %" JSON_INTEGER_FORMAT " bursts)\n", rj_design_design(dj),
-			json_integer_value(json_object_get(k, "objects")),
-			json_number_value(json_object_get(k, "min_us")),
-			json_number_value(json_object_get(k, "min_cycles_per_op")),
-			json_integer_value(json_object_get(k, "bursts")));
-	}
+	pcb_model_blocks(out, result);
 
 	print_drains(out, result);
 	print_contention(out, result);
@@ -517,27 +532,8 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 	json_array_foreach(designs, i, dj)
 		print_counters(out, result, dj);
 
-	json_array_foreach(designs, i, dj) {
-		json_t *work = rj_design_work(dj);
-
-		fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %"
-			JSON_INTEGER_FORMAT " operations", rj_design_design(dj),
-			rj_design_has_invariant_name(dj) ? rj_design_invariant_name(dj) :
-			"charge invariant", rj_design_invariant(dj),
-			rj_design_has_cache_name(dj) ? rj_design_cache_name(dj) : "stock",
-			rj_design_cache_bytes(dj), rj_design_ops(dj));
-		if (rj_work_queued(work))
-			fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
-				JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
-				rj_design_work_delivery(dj), rj_work_queued(work), rj_work_ran(work),
-				rj_work_deferred(work));
-		if (json_object_get(dj, "accounting"))
-			fprintf(out, "; accounting hooks: %s",
-				json_string_value(json_object_get(dj, "accounting")) ?: "?");
-		if (rj_design_drains(dj))
-			fprintf(out, "; drained: %s", rj_design_drain_promise(dj));
-		fprintf(out, "\n");
-	}
+	json_array_foreach(designs, i, dj)
+		print_design_line(out, pcb_result_model(result), dj);
 	json_array_foreach(notes, i, dj)
 		fprintf(out, "note: %s\n", json_is_string(dj) ? json_string_value(dj) : "?");
 	return 0;

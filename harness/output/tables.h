@@ -40,4 +40,22 @@ void subtracted_text(json_t *result, double base, char *buf, size_t len);
 
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts);
 
+/* a part of a model's template: text, then a {path} or {path:decimals}, if any */
+struct pcb_template_part {
+	const char *text;
+	size_t len;
+	char path[128];			/* "" after the last field */
+	int decimals;			/* PCB_COUNT where none is given */
+};
+
+/* tmpl printed, each field as value() gives it */
+void pcb_template_print(FILE *out, const char *tmpl,
+			const char *(*value)(const struct pcb_template_part *p, void *arg,
+					     char *buf, size_t len),
+			void *arg);
+/* the blocks the result's model declares, after the function tables */
+void pcb_model_blocks(FILE *out, json_t *result);
+/* the figures those blocks and the model's plots read: 0, or -1 naming the first at fault */
+int pcb_model_check(json_t *result, char *err, size_t errlen);
+
 #endif

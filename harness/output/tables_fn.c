@@ -87,7 +87,7 @@ static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, in
 	/*
 	 * One design over a sweep: each configuration against the one with the
 	 * first swept key at its first value and the others as they are
-	 * ("slots=7 memcgs=12" against "slots=1 memcgs=12").
+	 * ("rate_hz=100 think_ns=50" against "rate_hz=10 think_ns=50").
 	 */
 	if (names < 2) {
 		const char *first = rj_design_config(json_array_get(designs, 0));

@@ -197,4 +197,5 @@ const struct pcb_model pcp_model = {
 	.cache_name = "per_cpu_pages",
 	.drain_name = "drain_all_pages",
 	.invariant_name = "page invariant",
+	.caches_name = "per_cpu_pages",
 };
