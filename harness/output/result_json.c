@@ -309,7 +309,7 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 
 	rj_set_drain_design(o, r->label);
 	rj_set_drain_design_name(o, r->design->name);
-	rj_set_drain_caches(o, dr->nr_stocks);
+	rj_set_drain_caches(o, dr->nr_caches);
 	rj_set_drain_virtual_cpus(o, dr->nr_virtual);
 	rj_set_drain_online(o, dr->nr_online);
 	/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
@@ -348,7 +348,7 @@ static void drain_notes(json_t *notes, const struct pcb_design_result *r)
 			 "counts the workers' CPUs only", r->label, dr->nr_virtual);
 		json_array_append_new(notes, json_string(note));
 	}
-	if (dr->nr_stocks > r->nr_workers) {
+	if (dr->nr_caches > r->nr_workers) {
 		if (dr->dirtier_cpu < 0)
 			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
 				 "by the drainer itself (no other CPU): hot in its cache", r->label);
@@ -480,16 +480,16 @@ static json_t *workers_json(const struct pcb_design_result *r, json_t *notes)
 		const struct pcb_worker_info *wi = &r->worker[i];
 		json_t *o = json_object();
 
-		unplaced += wi->stock_node < 0;
+		unplaced += wi->cache_node < 0;
 		rj_set_worker_cpu(o, (int)wi->cpu);
 		rj_set_worker_node(o, wi->node);
-		rj_set_worker_cache_node(o, wi->stock_node);
+		rj_set_worker_cache_node(o, wi->cache_node);
 		rj_set_worker_isolated(o, wi->isolated);
 		json_array_append_new(workers, o);
-		if (wi->node >= 0 && wi->stock_node >= 0 && wi->node != wi->stock_node) {
+		if (wi->node >= 0 && wi->cache_node >= 0 && wi->node != wi->cache_node) {
 			snprintf(note, sizeof(note), "%s: the %s of CPU %u is on node %d, not its "
 				 "own node %d", r->label, r->sc->model->cache_name, wi->cpu,
-				 wi->stock_node, wi->node);
+				 wi->cache_node, wi->node);
 			json_array_append_new(notes, json_string(note));
 		}
 	}
