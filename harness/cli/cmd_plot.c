@@ -410,8 +410,10 @@ int cmd_plot(int argc, char **argv)
 	int named = 0, failed = 0, no_env = 0;
 	char err[8192];
 
-	if (wants_help(argc, argv, plot_usage))
+	if (asks_help(argc, argv)) {
+		plot_help(stdout);
 		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--compare") || !strcmp(argv[i], "--out")) {
 			if (i + 1 >= argc)
