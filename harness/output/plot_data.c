@@ -327,10 +327,16 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 	return rc;
 }
 
+/* a figure's x axis: a swept key (its last name) and what the axis says */
+struct sweep_axis {
+	const char *key, *name;
+};
+
 /* contentions per drain, each side, against a swept drain rate or think time */
-static int contention_data(json_t *result, const char *key, const char *axis,
-			   const char *dir, struct pcb_plot_set *set, char *err, size_t errlen)
+static int contention_data(json_t *result, const struct sweep_axis *ax, const char *dir,
+			   struct pcb_plot_set *set, char *err, size_t errlen)
 {
+	const char *key = ax->key, *axis = ax->name;
 	json_t *cont = rj_top_contention(result), *dj, *x;
 	struct lines l = { 0 };
 	double xmin = INFINITY;
@@ -606,10 +612,13 @@ static int model_plots_data(json_t *result, const char *dir, struct pcb_plot_set
 int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			 char *err, size_t errlen)
 {
+	const struct sweep_axis rate = { "rate_hz", "drain rate (Hz)" };
+	const struct sweep_axis think = { "think_ns", "think time (ns)" };
+
 	if (functions_data(result, dir, set, err, errlen) < 0 ||
 	    drains_data(result, dir, set, err, errlen) < 0 ||
-	    contention_data(result, "rate_hz", "drain rate (Hz)", dir, set, err, errlen) < 0 ||
-	    contention_data(result, "think_ns", "think time (ns)", dir, set, err, errlen) < 0 ||
+	    contention_data(result, &rate, dir, set, err, errlen) < 0 ||
+	    contention_data(result, &think, dir, set, err, errlen) < 0 ||
 	    interruptions_data(result, dir, set, err, errlen) < 0 ||
 	    model_plots_data(result, dir, set, err, errlen) < 0)
 		return -1;

@@ -150,13 +150,13 @@ void pcb_model_blocks(FILE *out, json_t *result)
 }
 
 /* a figure a declaration reads: there (when required), and a count or a number */
-static int check_field(json_t *dj, const char *at, const char *path, int decimals, int required,
-		       char *err, size_t errlen)
+static int check_field(json_t *dj, const char *at, const struct pcb_model_field *f,
+		       int required, char *err, size_t errlen)
 {
 	char where[1024];
 
-	snprintf(where, sizeof(where), "%s.%s", at, path);
-	return rj_check_value(rj_path(dj, path), decimals == PCB_COUNT ? RJ_INT : RJ_NUM,
+	snprintf(where, sizeof(where), "%s.%s", at, f->path);
+	return rj_check_value(rj_path(dj, f->path), f->decimals == PCB_COUNT ? RJ_INT : RJ_NUM,
 			      required, where, err, errlen);
 }
 
@@ -170,18 +170,18 @@ static int check_entry(const struct pcb_model *m, json_t *dj, const char *at, ch
 
 		if (b->title && rj_path(dj, b->columns[0].field.path))
 			for (int c = 0; b->columns[c].head; c++)
-				if (check_field(dj, at, b->columns[c].field.path,
-						b->columns[c].field.decimals, 1, err, errlen) < 0)
+				if (check_field(dj, at, &b->columns[c].field, 1, err, errlen) < 0)
 					return -1;
-		if (!b->title && rj_path(dj, b->when))
-			while (template_next(&s, &p))
-				if (p.path[0] && check_field(dj, at, p.path, p.decimals, 1, err,
-							     errlen) < 0)
-					return -1;
+		while (!b->title && rj_path(dj, b->when) && template_next(&s, &p)) {
+			struct pcb_model_field f = { .path = p.path, .decimals = p.decimals };
+
+			if (p.path[0] && check_field(dj, at, &f, 1, err, errlen) < 0)
+				return -1;
+		}
 	}
 	for (const struct pcb_model_plot *pl = m->plots; pl && pl->name; pl++)
 		for (int k = 0; k < PCB_MODEL_PLOT_SERIES && pl->series[k].field.path; k++)
-			if (check_field(dj, at, pl->series[k].field.path, 0, 0, err, errlen) < 0)
+			if (check_field(dj, at, &pl->series[k].field, 0, err, errlen) < 0)
 				return -1;
 	return 0;
 }

@@ -202,102 +202,119 @@ static json_t *find_counter(json_t *counters, const char *design, const char *ev
 	return NULL;
 }
 
-/* perf stat's layout: value, event, then what it means per operation */
-static void print_counters(FILE *out, json_t *result, json_t *dj)
+/* a counter's value as perf stat prints it: msec for a clock, else with thousands */
+static void counter_value(char *buf, size_t len, const char *ev, unsigned long long v, int clocks)
 {
-	json_t *counters = rj_top_counters(result);
-	json_t *per_call = rj_top_counters_per_call(result), *c;
+	if (clocks ? strstr(ev, "-clock") != NULL : !strcmp(ev, "task-clock") ||
+							!strcmp(ev, "cpu-clock"))
+		snprintf(buf, len, "%.2f msec", (double)v / 1e6);
+	else
+		thousands(buf, len, v);
+}
+
+/* one event summed over the workers: value, event, what it means per operation */
+static void counter_line(FILE *out, json_t *c, json_t *cyc, json_t *dj)
+{
+	const char *ev = rj_ctr_event(c);
+	unsigned long long v = (unsigned long long)rj_ctr_value(c);
+	double en = (double)rj_ctr_enabled_ns(c), run = (double)rj_ctr_running_ns(c);
+	char num[48], extra[96] = "";
+
+	if (strcmp(rj_ctr_status(c), "counted")) {
+		fprintf(out, "%20s      %-24s%s%s%s\n", rj_ctr_status(c), ev,
+			rj_ctr_has_error(c) ? "# " : "", rj_ctr_has_error(c) ? rj_ctr_error(c) : "",
+			"");
+		return;
+	}
+	counter_value(num, sizeof(num), ev, v, 0);
+	if (!strcmp(ev, "instructions") && cyc && !strcmp(rj_ctr_status(cyc), "counted") &&
+	    rj_ctr_value(cyc))
+		snprintf(extra, sizeof(extra), "# %8.2f insn per cycle",
+			 (double)v / (double)rj_ctr_value(cyc));
+	else if ((!strcmp(ev, "context-switches") || strstr(ev, "cache-misses")) &&
+		 rj_design_drains(dj) > 0)
+		snprintf(extra, sizeof(extra), "# %8.3f per drain",
+			 (double)v / (double)rj_design_drains(dj));
+	else if (rj_ctr_has_per_op(c))
+		snprintf(extra, sizeof(extra), "# %8.3f %sper op", rj_ctr_per_op(c),
+			 strstr(ev, "-clock") ? "ns " : "");
+	fprintf(out, "%20s      %-24s%s", num, ev, extra);
+	if (run < en && en > 0)
+		fprintf(out, "  (%.2f%%)", 100.0 * run / en);
+	fprintf(out, "\n");
+}
+
+/* the coordinator's events, per drain */
+static void coordinator_counters(FILE *out, json_t *counters, json_t *dj)
+{
 	const char *d = rj_design_design(dj);
-	json_t *cyc = find_counter(counters, d, "cycles");
-	size_t i, shown = 0;
+	double drains = (double)rj_design_drains(dj);
+	int coord = 0;
+	json_t *c;
+	size_t i;
 
 	json_array_foreach(counters, i, c) {
-		const char *status = rj_ctr_status(c), *ev = rj_ctr_event(c);
+		const char *ev = rj_ctr_event(c);
 		unsigned long long v = (unsigned long long)rj_ctr_value(c);
-		double en = (double)rj_ctr_enabled_ns(c);
-		double run = (double)rj_ctr_running_ns(c);
-		char num[48], extra[96] = "";
+		char num[48];
 
-		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "all"))
+		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "coordinator"))
 			continue;
-		if (!shown++)
-			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT " runs, "
-				"%" JSON_INTEGER_FORMAT " operations\n", d,
-				json_array_size(rj_design_workers(dj)),
-				json_array_size(rj_design_workers(dj)) == 1 ? "" : "s",
-				rj_design_runs(dj), rj_design_ops(dj));
-		if (strcmp(status, "counted")) {
-			fprintf(out, "%20s      %-24s%s%s%s\n", status, ev,
-				rj_ctr_has_error(c) ? "# " : "",
-				rj_ctr_has_error(c) ? rj_ctr_error(c) : "", "");
+		if (!coord++)
+			fprintf(out, "  the coordinator:\n");
+		if (strcmp(rj_ctr_status(c), "counted")) {
+			fprintf(out, "%20s      %s\n", rj_ctr_status(c), ev);
 			continue;
 		}
-		if (!strcmp(ev, "task-clock") || !strcmp(ev, "cpu-clock")) {
-			snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
-		} else {
-			thousands(num, sizeof(num), v);
-		}
-		if (!strcmp(ev, "instructions") && cyc && !strcmp(rj_ctr_status(cyc), "counted") &&
-		    rj_ctr_value(cyc))
-			snprintf(extra, sizeof(extra), "# %8.2f insn per cycle",
-				 (double)v / (double)rj_ctr_value(cyc));
-		else if ((!strcmp(ev, "context-switches") || strstr(ev, "cache-misses")) &&
-			 rj_design_drains(dj) > 0)
-			snprintf(extra, sizeof(extra), "# %8.3f per drain", (double)v /
-				 (double)rj_design_drains(dj));
-		else if (rj_ctr_has_per_op(c))
-			snprintf(extra, sizeof(extra), "# %8.3f %sper op", rj_ctr_per_op(c),
-				 strstr(ev, "-clock") ? "ns " : "");
-		fprintf(out, "%20s      %-24s%s", num, ev, extra);
-		if (run < en && en > 0)
-			fprintf(out, "  (%.2f%%)", 100.0 * run / en);
-		fprintf(out, "\n");
+		counter_value(num, sizeof(num), ev, v, 1);
+		fprintf(out, "%20s      %-24s# %8.3f %sper drain\n", num, ev,
+			drains > 0 ? (double)v / drains : 0.0, strstr(ev, "-clock") ? "ns " : "");
 	}
-	if (shown) {
-		int coord = 0;
+}
 
-		json_array_foreach(counters, i, c) {
-			const char *st = rj_ctr_status(c);
+/* each function's events per call, where they were read around every call */
+static void per_call_counters(FILE *out, json_t *per_call, const char *d)
+{
+	size_t i, shown = 0;
+	json_t *c;
 
-			if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "coordinator"))
-				continue;
-			if (!coord++)
-				fprintf(out, "  the coordinator:\n");
-			if (strcmp(st, "counted")) {
-				fprintf(out, "%20s      %s\n", st, rj_ctr_event(c));
-			} else {
-				char num[48];
-				double drains = (double)rj_design_drains(dj);
-				unsigned long long v = (unsigned long long)rj_ctr_value(c);
-
-				if (strstr(rj_ctr_event(c), "-clock"))
-					snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
-				else
-					thousands(num, sizeof(num), v);
-				fprintf(out, "%20s      %-24s# %8.3f %sper drain\n", num, rj_ctr_event(c),
-					drains > 0 ? (double)v / drains : 0.0,
-					strstr(rj_ctr_event(c), "-clock") ? "ns " : "");
-			}
-		}
-		fprintf(out, "\n");
-	}
-
-	shown = 0;
 	json_array_foreach(per_call, i, c) {
+		char label[80];
+
 		if (strcmp(rj_pcall_design(c), d))
 			continue;
 		if (!shown++)
 			fprintf(out, "%-24s%-24s%s\n", "per call", "event", "average");
-		{
-			char label[80];
-
-			snprintf(label, sizeof(label), "%s:", rj_pcall_function(c));
-			fprintf(out, "%-24s%-24s%.2f (%s)\n", label, rj_pcall_event(c),
-				rj_pcall_per_call(c), rj_pcall_read(c));
-		}
+		snprintf(label, sizeof(label), "%s:", rj_pcall_function(c));
+		fprintf(out, "%-24s%-24s%.2f (%s)\n", label, rj_pcall_event(c),
+			rj_pcall_per_call(c), rj_pcall_read(c));
 	}
 	if (shown)
 		fprintf(out, "\n");
+}
+
+/* perf stat's layout: value, event, then what it means per operation */
+static void print_counters(FILE *out, json_t *result, json_t *dj)
+{
+	json_t *counters = rj_top_counters(result), *c;
+	const char *d = rj_design_design(dj);
+	json_t *cyc = find_counter(counters, d, "cycles");
+	size_t i, shown = 0, workers = json_array_size(rj_design_workers(dj));
+
+	json_array_foreach(counters, i, c) {
+		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "all"))
+			continue;
+		if (!shown++)
+			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT
+				" runs, %" JSON_INTEGER_FORMAT " operations\n", d, workers,
+				workers == 1 ? "" : "s", rj_design_runs(dj), rj_design_ops(dj));
+		counter_line(out, c, cyc, dj);
+	}
+	if (shown) {
+		coordinator_counters(out, counters, dj);
+		fprintf(out, "\n");
+	}
+	per_call_counters(out, rj_top_counters_per_call(result), d);
 }
 
 /* the model's drain, by its kernel name */
