@@ -190,7 +190,9 @@ static int check_kind(json_t *o, enum rj_kind kind, const char *path, int depth,
 		if (fi->kind != kind)
 			continue;
 		v = rj_get(o, (enum rj_field)f);
-		child_path(at, sizeof(at), path, fi->name);
+		/* the key the document has: an old result's is the old one */
+		child_path(at, sizeof(at), path, v && !json_object_get(o, fi->name) ? fi->old :
+			   fi->name);
 		if (rj_check_value(v, fi->type, fi->need & RJ_REQ, at, err, errlen) < 0)
 			return -1;
 		if (v && fi->type == RJ_NEST && check_kind(v, fi->rows, at, depth + 1, err, errlen) < 0)
