@@ -2,7 +2,8 @@
 /*
  * What the table printers share (internal to output/): tables.c prints the
  * header, drains, contention, interruptions and counters; tables_fn.c the
- * function blocks, their differences and percentiles.
+ * function blocks, their differences and percentiles; result_model.c the
+ * blocks a result's model declares.
  */
 #ifndef PCB_OUTPUT_TABLES_H
 #define PCB_OUTPUT_TABLES_H
