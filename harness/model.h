@@ -150,6 +150,18 @@ struct pcb_model {
 	const char *calib_design;
 	int calib_fn;
 	double (*calib_bare)(uint64_t rounds, double overhead);
+
+	/* what its results' tables and figures add, as data (model_output.h) */
+	const struct pcb_model_block *blocks;	/* ended by a NULL title and line */
+	const struct pcb_model_plot *plots;	/* ended by a NULL name */
+	const char *caches_name;	/* its caches in the plural, on a figure: stocks */
+	/*
+	 * For results that predate scenario.configuration: the words of the
+	 * workers line before and after its runs, {section.key} a setting
+	 */
+	const char *old_header[2];
+	/* results that name no model (written when there was one) are this model's */
+	bool default_for_old_results;
 };
 
 /* for a model's finish(): the key section.name, and an error naming where it was set */

@@ -74,6 +74,9 @@ for timing in batch call; do
 		[ -s "$dir/$f" ] && ok || bad "$timing: $f missing"
 	done
 	ls -a "$out" | grep -q '\.tmp\.' && bad "$timing: temporary directory left" || ok
+	# the invariant under its generic key, as the schema writes it
+	grep -q '"invariant": "ok"' "$dir/result.json" && ! grep -q '"charge_invariant"' "$dir/result.json" &&
+		ok || bad "$timing: result.json's invariant key"
 	grep -q "^spinlock - local_lock   Diff (cycles)   Diff %" "$tmp/run-$timing.txt" && ok ||
 		bad "$timing: no Diff block"
 	grep -q "^consume_stock:" "$tmp/run-$timing.txt" && ok || bad "$timing: no consume_stock row"

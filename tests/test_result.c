@@ -58,7 +58,7 @@ static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 	}
 	r->worker[0].cpu = 1;
 	r->worker[0].node = 0;
-	r->worker[0].stock_node = -1;
+	r->worker[0].cache_node = -1;
 	snprintf(r->check, sizeof(r->check), "ok");
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		r->fn[f].run_mean = calloc((size_t)runs, sizeof(double));

@@ -6,6 +6,8 @@
 #ifndef PCB_CLI_H
 #define PCB_CLI_H
 
+#include <stdio.h>
+
 #include "../machine/topo.h"
 
 #define EXIT_RUNTIME 1
@@ -14,11 +16,16 @@
 #define CALIBRATE_MS 200
 
 extern const char *const prog;
-extern const char main_usage[], run_usage[], report_usage[], info_usage[], list_usage[],
-	calibrate_usage[], cpus_usage[], compare_usage[],
-	plot_usage[], reproduce_usage[];
+extern const char run_usage[], report_usage[], info_usage[], list_usage[], cpus_usage[],
+	compare_usage[], reproduce_usage[];
+/* the usages that name what the models declare */
+void main_help(FILE *out);
+void plot_help(FILE *out);
+void calibrate_help(FILE *out);
 
 void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* whether argv asks for help (-h, --help before any "--") */
+int asks_help(int argc, char **argv);
 /* prints usage and returns 1 when argv asks for help */
 int wants_help(int argc, char **argv, const char *usage);
 void load_topology(struct pcb_topo *topo, const char *spec);

@@ -36,7 +36,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		switch (c) {
 		case 'c': cpu_arg = optarg; break;
 		case 'r': runs_arg = optarg; break;
-		case 'h': fputs(calibrate_usage, stdout); return 0;
+		case 'h': calibrate_help(stdout); return 0;
 		default: die_usage("calibrate: see pcpbench calibrate --help");
 		}
 	}

@@ -19,6 +19,8 @@
 
 #include "../measure/stats.h"
 #include "../output/figures.h"
+#include "../output/result.h"
+#include "../schema/schema.h"
 #include "../scenario/claims.h"
 #include "cli.h"
 #include "config.h"
@@ -46,6 +48,20 @@ struct outcome {
 	char why[256];		/* what is missing when !ok */
 };
 
+/* what reproduce holds from reading the claims to writing the table */
+struct repro {
+	struct pcb_claims cl;
+	struct repro_scn *s;		/* the scenarios the claims name, ns of them */
+	int ns;
+	struct outcome *res;		/* a claim's outcome */
+	const char **dirs;		/* and the result it came from, NULL for none */
+	struct run_opts o;
+	struct pcb_topo topo;
+	double estimate;		/* seconds, all scenarios */
+	json_t *context;		/* the first result's machine */
+	char note[128];			/* what the table says first, "" for nothing */
+};
+
 static const char *default_claims(void)
 {
 	static char path[PATH_MAX];
@@ -71,7 +87,7 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
 
 	pcb_selector_design(c->v[key], want, sizeof(want));
-	if (strncmp(c->v[key], "drains:", 7)) {
+	if (pcb_selector_has_function(c->v[key])) {
 		/* functions:DESIGN:FUNCTION, contention:DESIGN:FUNCTION|*: a row of the model */
 		const char *fn = strchr(strchr(c->v[key], ':') + 1, ':') + 1;
 		char name[128];
@@ -106,7 +122,7 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 		snprintf(o->why, sizeof(o->why), "no result");
 		return;
 	}
-	if (json_is_false(json_object_get(json_object_get(result, "context"), "complete"))) {
+	if (pcb_result_interrupted(result)) {
 		snprintf(o->why, sizeof(o->why), "the scenario was interrupted (complete: false)");
 		return;
 	}
@@ -167,54 +183,64 @@ static const char *verdict(const struct pcb_claim *c, const struct outcome *o, c
 	return buf;
 }
 
-static void print_table(FILE *f, const struct pcb_claims *cl, const struct outcome *out,
-			const char *const *dirs, json_t *context, const char *note)
+/* the widths of the table's columns: claim, seed, this machine, agrees? */
+static void column_widths(const struct repro *rp, int *w)
 {
-	int w[4] = { 5, 4, 12, 7 };
 	char s[512], h[64], v[64];
 
-	for (int i = 0; i < cl->n; i++) {
-		const struct pcb_claim *c = &cl->c[i];
-		int l;
+	for (int i = 0; i < rp->cl.n; i++) {
+		const struct pcb_claim *c = &rp->cl.c[i];
+		int l = (int)strlen(c->v[CK_CLAIM]);
 
-		l = (int)strlen(c->v[CK_CLAIM]);
 		w[0] = l > w[0] ? l : w[0];
 		seed_text(c, s, sizeof(s));
 		l = (int)strlen(s) + 3 + (int)strlen(c->v[CK_MACHINE]);
 		w[1] = l > w[1] ? l : w[1];
-		here_text(c, &out[i], h, sizeof(h));
+		here_text(c, &rp->res[i], h, sizeof(h));
 		w[2] = (int)strlen(h) > w[2] ? (int)strlen(h) : w[2];
-		verdict(c, &out[i], v, sizeof(v));
+		verdict(c, &rp->res[i], v, sizeof(v));
 		w[3] = (int)strlen(v) > w[3] ? (int)strlen(v) : w[3];
 	}
-	if (context) {
-		const char *m = json_string_value(json_object_get(context, "cpu_model")) ?: "?";
-		json_int_t nodes = json_integer_value(json_object_get(context, "numa_nodes"));
-		int ml = (int)strlen(m);
+}
 
-		while (ml > 0 && m[ml - 1] == ' ')
-			ml--;
-		fprintf(f, "this machine: %.*s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
-			" NUMA node%s, kernel %s\n\n", ml, m,
-			json_integer_value(json_object_get(context, "cpus")), nodes,
-			nodes == 1 ? "" : "s",
-			json_string_value(json_object_get(context, "kernel")) ?: "?");
-	}
-	if (note[0])
-		fprintf(f, "%s\n\n", note);
+/* this machine, as the first result describes it */
+static void print_machine(FILE *f, json_t *context)
+{
+	const char *m = rj_ctx_cpu_model(context);
+	json_int_t nodes = rj_ctx_numa_nodes(context);
+	int ml = (int)strlen(m);
+
+	while (ml > 0 && m[ml - 1] == ' ')
+		ml--;
+	fprintf(f, "this machine: %.*s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
+		" NUMA node%s, kernel %s\n\n", ml, m, rj_ctx_cpus(context), nodes,
+		nodes == 1 ? "" : "s", rj_ctx_kernel(context));
+}
+
+static void print_table(FILE *f, const struct repro *rp)
+{
+	int w[4] = { 5, 4, 12, 7 };
+	char s[512], h[64], v[64];
+
+	column_widths(rp, w);
+	if (rp->context)
+		print_machine(f, rp->context);
+	if (rp->note[0])
+		fprintf(f, "%s\n\n", rp->note);
 	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1], "seed (figure [seed:line], machine)",
 		w[2], "this machine", w[3], "agrees?", "result");
-	for (int i = 0; i < cl->n; i++) {
-		const struct pcb_claim *c = &cl->c[i];
+	for (int i = 0; i < rp->cl.n; i++) {
+		const struct pcb_claim *c = &rp->cl.c[i];
+		const struct outcome *o = &rp->res[i];
 		char seed[700];
 
 		seed_text(c, s, sizeof(s));
 		snprintf(seed, sizeof(seed), "%s, %s", s, c->v[CK_MACHINE]);
-		here_text(c, &out[i], h, sizeof(h));
+		here_text(c, o, h, sizeof(h));
 		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], c->v[CK_CLAIM], w[1], seed, w[2], h,
-			w[3], verdict(c, &out[i], v, sizeof(v)), dirs[i] ? dirs[i] : "-");
-		if (!out[i].ok && out[i].why[0])
-			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", out[i].why);
+			w[3], verdict(c, o, v, sizeof(v)), rp->dirs[i] ? rp->dirs[i] : "-");
+		if (!o->ok && o->why[0])
+			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", o->why);
 	}
 	fprintf(f, "\nn.s.: the two rows' run means do not differ at 95%% confidence (Welch's "
 		"t-test): this run settles no direction; more runs (without --quick) may\n");
@@ -231,13 +257,13 @@ static void csv_field(FILE *f, const char *s, const char *sep)
 	fprintf(f, "\"%s", sep);
 }
 
-static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome *out,
-		      const char *const *dirs)
+static void write_csv(FILE *f, const struct repro *rp)
 {
 	fprintf(f, "id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,"
 		"scenario,value,here,expect,agrees,result,significant\n");
-	for (int i = 0; i < cl->n; i++) {
-		const struct pcb_claim *c = &cl->c[i];
+	for (int i = 0; i < rp->cl.n; i++) {
+		const struct pcb_claim *c = &rp->cl.c[i];
+		const struct outcome *o = &rp->res[i];
 		char h[64], v[64];
 
 		csv_field(f, c->id, ",");
@@ -251,24 +277,22 @@ static void write_csv(FILE *f, const struct pcb_claims *cl, const struct outcome
 		csv_field(f, c->v[CK_MACHINE], ",");
 		csv_field(f, c->v[CK_SCENARIO], ",");
 		csv_field(f, c->v[CK_VALUE] ? c->v[CK_VALUE] : "diff_pct", ",");
-		if (out[i].ok)
-			snprintf(h, sizeof(h), "%.6g", out[i].here);
+		if (o->ok)
+			snprintf(h, sizeof(h), "%.6g", o->here);
 		else
 			h[0] = 0;
 		fprintf(f, "%s,", h);
 		snprintf(v, sizeof(v), "%s%s%s", c->v[CK_EXPECT], c->v[CK_LIMIT] ? " " : "",
 			 c->v[CK_LIMIT] ? c->v[CK_LIMIT] : "");
 		csv_field(f, v, ",");
-		fprintf(f, "%s,", !out[i].ok ? "n/a" : out[i].agrees ? "yes" : "no");
-		csv_field(f, dirs[i], ",");
-		fprintf(f, "%s\n", !out[i].tested ? "" : out[i].significant ? "1" : "0");
+		fprintf(f, "%s,", !o->ok ? "n/a" : o->agrees ? "yes" : "no");
+		csv_field(f, rp->dirs[i], ",");
+		fprintf(f, "%s\n", !o->tested ? "" : o->significant ? "1" : "0");
 	}
 }
 
 /* DIR/reproduce-<ts>/ with reproduce.txt and reproduce.csv, renamed into place */
-static int write_table(const char *out, const struct pcb_claims *cl, const struct outcome *o,
-		       const char *const *dirs, json_t *context, const char *note, char *path,
-		       size_t len)
+static int write_table(const char *out, const struct repro *rp, char *path, size_t len)
 {
 	char tmp[PATH_MAX], file[PATH_MAX + 32], ts[32];
 	FILE *t, *c;
@@ -284,11 +308,11 @@ static int write_table(const char *out, const struct pcb_claims *cl, const struc
 	snprintf(file, sizeof(file), "%s/reproduce.csv", tmp);
 	c = fopen(file, "w");
 	if (t) {
-		print_table(t, cl, o, dirs, context, note);
+		print_table(t, rp);
 		rc |= fclose(t);
 	}
 	if (c) {
-		write_csv(c, cl, o, dirs);
+		write_csv(c, rp);
 		rc |= fclose(c);
 	}
 	if (!t || !c || rc || access(path, F_OK) == 0 || rename(tmp, path) < 0) {
@@ -298,7 +322,9 @@ static int write_table(const char *out, const struct pcb_claims *cl, const struc
 	return 0;
 }
 
-int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *command)
+/* reproduce's options into rp->o, *out, *file and *dry; exit 2 on a bad one */
+static void parse_args(int argc, char **argv, struct repro *rp, const char **out,
+		       const char **file, int *dry)
 {
 	static const struct option opts[] = {
 		{ "quick", no_argument, NULL, 'q' },
@@ -308,139 +334,177 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "results", *file = NULL;
-	struct run_opts o = { 0 };
-	struct pcb_claims cl;
-	struct repro_scn *s;
-	struct outcome *res;
-	const char **dirs;
-	struct pcb_topo topo;
-	struct pcb_clock clk;
-	struct progress pg = { .node = -1 };
-	int dry = 0, c, ns = 0, rc = 0;
-	double estimate = 0;
-	char err[2048], path[PATH_MAX], note[128] = "";
-	json_t *context = NULL;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'q': o.quick = 1; break;
-		case 'n': dry = 1; break;
-		case 'o': out = optarg; break;
-		case 'c': file = optarg; break;
-		case 'h': fputs(reproduce_usage, stdout); return 0;
+		case 'q': rp->o.quick = 1; break;
+		case 'n': *dry = 1; break;
+		case 'o': *out = optarg; break;
+		case 'c': *file = optarg; break;
+		case 'h': fputs(reproduce_usage, stdout); exit(0);
 		default: die_usage("reproduce: see pcpbench reproduce --help");
 		}
 	}
 	if (optind < argc)
 		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
-	if (pcb_claims_load(&cl, file ? file : default_claims(), err, sizeof(err)) < 0)
+}
+
+/* claim cm's scenario, loaded and checked the first time a claim names it: its index */
+static int claim_scenario(struct repro *rp, const struct pcb_claim *cm)
+{
+	char p[PATH_MAX], err[2048];
+	int k = scn_index(rp->s, rp->ns, cm->v[CK_SCENARIO]);
+
+	if (k >= 0)
+		return k;
+	scenario_path(cm->v[CK_SCENARIO], p, sizeof(p));
+	if (access(p, R_OK) < 0) {
+		pcb_claim_error(&rp->cl, cm, CK_SCENARIO, err, sizeof(err), "no scenario '%s' "
+				"(%s: %s)", cm->v[CK_SCENARIO], p, strerror(errno));
 		die_usage("%s", err);
-	load_topology(&topo, topo_spec);
+	}
+	k = rp->ns++;
+	rp->s[k].name = cm->v[CK_SCENARIO];
+	if (group_load(&rp->s[k].g, p, &rp->o, &rp->topo, NULL, NULL, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	rp->estimate += group_seconds(&rp->s[k].g);
+	return k;
+}
 
-	/* every scenario the claims name, loaded and checked before anything runs */
-	s = calloc((size_t)cl.n, sizeof(*s));
-	res = calloc((size_t)cl.n, sizeof(*res));
-	dirs = calloc((size_t)cl.n, sizeof(*dirs));
-	for (int i = 0; i < cl.n; i++) {
-		const struct pcb_claim *cm = &cl.c[i];
-		int k = scn_index(s, ns, cm->v[CK_SCENARIO]);
+/* every scenario the claims name, loaded and checked before anything runs */
+static void load_scenarios(struct repro *rp)
+{
+	rp->s = calloc((size_t)rp->cl.n, sizeof(*rp->s));
+	rp->res = calloc((size_t)rp->cl.n, sizeof(*rp->res));
+	rp->dirs = calloc((size_t)rp->cl.n, sizeof(*rp->dirs));
+	for (int i = 0; i < rp->cl.n; i++) {
+		const struct pcb_claim *cm = &rp->cl.c[i];
+		int k = claim_scenario(rp, cm);
 
-		if (k < 0) {
-			char p[PATH_MAX];
-
-			scenario_path(cm->v[CK_SCENARIO], p, sizeof(p));
-			if (access(p, R_OK) < 0) {
-				pcb_claim_error(&cl, cm, CK_SCENARIO, err, sizeof(err),
-						"no scenario '%s' (%s: %s)", cm->v[CK_SCENARIO], p,
-						strerror(errno));
-				die_usage("%s", err);
-			}
-			k = ns++;
-			s[k].name = cm->v[CK_SCENARIO];
-			if (group_load(&s[k].g, p, &o, &topo, NULL, NULL, err, sizeof(err)) < 0)
-				die_usage("%s", err);
-			estimate += group_seconds(&s[k].g);
-		}
-		check_design(&cl, cm, CK_A, &s[k].g);
+		check_design(&rp->cl, cm, CK_A, &rp->s[k].g);
 		if (cm->v[CK_B])
-			check_design(&cl, cm, CK_B, &s[k].g);
+			check_design(&rp->cl, cm, CK_B, &rp->s[k].g);
 	}
-	if (dry) {
-		printf("%d claims from %s, %d scenarios%s\n", cl.n, cl.file, ns,
-		       o.quick ? " (quick)" : "");
-		for (int k = 0; k < ns; k++) {
-			printf("scenario %s (%s): %d configuration%s, about %.0f s\n", s[k].name,
-			       s[k].g.cfg[0].file, s[k].g.n, s[k].g.n == 1 ? "" : "s",
-			       group_seconds(&s[k].g));
-			for (int i = 0; i < cl.n; i++)
-				if (!strcmp(cl.c[i].v[CK_SCENARIO], s[k].name))
-					printf("  %-22s %s%s%s\n", cl.c[i].id, cl.c[i].v[CK_A],
-					       cl.c[i].v[CK_B] ? " against " : "",
-					       cl.c[i].v[CK_B] ? cl.c[i].v[CK_B] : "");
-		}
-		printf("estimated time: %.0f s\n", estimate);
-		goto out;
+}
+
+static void print_plan(const struct repro *rp)
+{
+	const struct pcb_claims *cl = &rp->cl;
+
+	printf("%d claims from %s, %d scenarios%s\n", cl->n, cl->file, rp->ns,
+	       rp->o.quick ? " (quick)" : "");
+	for (int k = 0; k < rp->ns; k++) {
+		const struct repro_scn *s = &rp->s[k];
+
+		printf("scenario %s (%s): %d configuration%s, about %.0f s\n", s->name,
+		       s->g.cfg[0].file, s->g.n, s->g.n == 1 ? "" : "s", group_seconds(&s->g));
+		for (int i = 0; i < cl->n; i++)
+			if (!strcmp(cl->c[i].v[CK_SCENARIO], s->name))
+				printf("  %-22s %s%s%s\n", cl->c[i].id, cl->c[i].v[CK_A],
+				       cl->c[i].v[CK_B] ? " against " : "",
+				       cl->c[i].v[CK_B] ? cl->c[i].v[CK_B] : "");
 	}
-	if (topo.synthetic)
-		die_usage("reproduce: the topology is not this machine's (%s): use --dry-run",
-			  topo.source);
-	if (session_prepare_out(out, err, sizeof(err)) < 0)
-		die_usage("%s", err);
-	fprintf(stderr, "%s: reproduce: %d claims, %d scenarios, about %.0f s%s\n", prog, cl.n, ns,
-		estimate, o.quick ? "" : " (--quick: about a tenth)");
-	session_catch_signals();
+	printf("estimated time: %.0f s\n", rp->estimate);
+}
+
+/* each scenario once, as run runs it, its result read back; the first exit status not 0 */
+static int run_scenarios(struct repro *rp, const char *command, const char *out)
+{
+	struct progress pg = { .node = -1 };
+	char path[PATH_MAX], err[PATH_MAX + 512];
+	struct pcb_clock clk;
+	int rc = 0;
+
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
 	pg.tty = isatty(2);
 	pg.start = now_s();
-	pg.estimate = estimate;
-	for (int k = 0; k < ns && !session_interrupted(); k++) {
-		int r;
-
+	pg.estimate = rp->estimate;
+	for (int k = 0; k < rp->ns && !session_interrupted(); k++) {
+		struct repro_scn *s = &rp->s[k];
 		/* each scenario's tables are in its result's tables.txt: stdout has the claims */
-		r = run_scenario(&topo, &clk, s[k].g.cfg, s[k].g.n, command, out, NULL, &pg);
-		rc = rc ? rc : r;
-		snprintf(s[k].result, sizeof(s[k].result), "%s", pg.result);
-		if (pg.result[0]) {
-			snprintf(path, sizeof(path), "%s/result.json", pg.result);
-			s[k].json = json_load_file(path, 0, NULL);
-			if (!context && s[k].json)
-				context = json_object_get(s[k].json, "context");
-		}
-	}
-	for (int i = 0; i < cl.n; i++) {
-		int k = scn_index(s, ns, cl.c[i].v[CK_SCENARIO]);
+		int r = run_scenario(&rp->topo, &clk, s->g.cfg, s->g.n, command, out, NULL, &pg);
 
-		evaluate(&cl.c[i], s[k].json, &res[i]);
-		dirs[i] = s[k].result[0] ? s[k].result : NULL;
+		rc = rc ? rc : r;
+		snprintf(s->result, sizeof(s->result), "%s", pg.result);
+		/* read back as report reads it: a result the schema refuses has no figures */
+		if (pg.result[0] && pcb_result_load(pg.result, &s->json, path, sizeof(path), err,
+						    sizeof(err)) < 0)
+			fprintf(stderr, "%s: reproduce: %s\n", prog, err);
+		if (!rp->context && s->json)
+			rp->context = rj_top_context(s->json);
+	}
+	return rc;
+}
+
+/* each claim's figure from its scenario's result; what an interruption left */
+static void evaluate_claims(struct repro *rp)
+{
+	for (int i = 0; i < rp->cl.n; i++) {
+		int k = scn_index(rp->s, rp->ns, rp->cl.c[i].v[CK_SCENARIO]);
+
+		evaluate(&rp->cl.c[i], rp->s[k].json, &rp->res[i]);
+		rp->dirs[i] = rp->s[k].result[0] ? rp->s[k].result : NULL;
 	}
 	if (session_interrupted()) {
 		int ran = 0;
 
-		for (int k = 0; k < ns; k++)
-			ran += s[k].json && !json_is_false(json_object_get(json_object_get(s[k].json,
-							"context"), "complete"));
-		snprintf(note, sizeof(note), "interrupted: %d of %d scenarios ran whole; the claims "
-			 "of the others are n/a", ran, ns);
+		for (int k = 0; k < rp->ns; k++)
+			ran += rp->s[k].json && !pcb_result_interrupted(rp->s[k].json);
+		snprintf(rp->note, sizeof(rp->note), "interrupted: %d of %d scenarios ran whole; "
+			 "the claims of the others are n/a", ran, rp->ns);
 	}
-	print_table(stdout, &cl, res, dirs, context, note);
+}
+
+static void free_repro(struct repro *rp)
+{
+	for (int k = 0; k < rp->ns; k++) {
+		group_free(&rp->s[k].g);
+		json_decref(rp->s[k].json);
+	}
+	free(rp->s);
+	free(rp->res);
+	free(rp->dirs);
+	pcb_claims_free(&rp->cl);
+	pcb_topo_destroy(&rp->topo);
+}
+
+int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *command)
+{
+	const char *out = "results", *file = NULL;
+	struct repro rp = { 0 };
+	char err[2048], path[PATH_MAX];
+	int dry = 0, rc;
+
+	parse_args(argc, argv, &rp, &out, &file, &dry);
+	if (pcb_claims_load(&rp.cl, file ? file : default_claims(), err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	load_topology(&rp.topo, topo_spec);
+	load_scenarios(&rp);
+	if (dry) {
+		print_plan(&rp);
+		free_repro(&rp);
+		return 0;
+	}
+	if (rp.topo.synthetic)
+		die_usage("reproduce: the topology is not this machine's (%s): use --dry-run",
+			  rp.topo.source);
+	if (session_prepare_out(out, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	fprintf(stderr, "%s: reproduce: %d claims, %d scenarios, about %.0f s%s\n", prog, rp.cl.n,
+		rp.ns, rp.estimate, rp.o.quick ? "" : " (--quick: about a tenth)");
+	session_catch_signals();
+	rc = run_scenarios(&rp, command, out);
+	evaluate_claims(&rp);
+	print_table(stdout, &rp);
 	fflush(stdout);
-	if (write_table(out, &cl, res, dirs, context, note, path, sizeof(path)) < 0) {
+	if (write_table(out, &rp, path, sizeof(path)) < 0) {
 		fprintf(stderr, "%s: reproduce: cannot write the table under %s\n", prog, out);
 		rc = EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "%s: reproduce: table in %s\n", prog, path);
 	}
-out:
-	for (int k = 0; k < ns; k++) {
-		group_free(&s[k].g);
-		json_decref(s[k].json);
-	}
-	free(s);
-	free(res);
-	free(dirs);
-	pcb_claims_free(&cl);
-	pcb_topo_destroy(&topo);
+	free_repro(&rp);
 	return rc;
 }

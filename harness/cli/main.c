@@ -26,17 +26,23 @@ void die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-int wants_help(int argc, char **argv, const char *usage)
+int asks_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return 1;
-		}
 	}
 	return 0;
+}
+
+int wants_help(int argc, char **argv, const char *usage)
+{
+	if (!asks_help(argc, argv))
+		return 0;
+	fputs(usage, stdout);
+	return 1;
 }
 
 void load_topology(struct pcb_topo *topo, const char *spec)
@@ -100,7 +106,7 @@ int main(int argc, char **argv)
 
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(main_usage, stdout);
+			main_help(stdout);
 			return 0;
 		}
 		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
@@ -122,7 +128,7 @@ int main(int argc, char **argv)
 		die_usage("unknown option '%s' (see pcpbench --help)", argv[i]);
 	}
 	if (i >= argc) {
-		fputs(main_usage, stderr);
+		main_help(stderr);
 		return EXIT_USAGE;
 	}
 	argc -= i;

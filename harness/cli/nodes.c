@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../output/result.h"
 #include "../output/summary.h"
 #include "cli.h"
 #include "nodes.h"
@@ -134,7 +135,7 @@ static void print_node(const struct scn_group *g, const struct node_plan *p, int
 static void interrupted_nodes(FILE *f, json_t *const *res, const int *nodes, int k)
 {
 	for (int i = 0; i < k; i++)
-		if (json_is_false(json_object_get(json_object_get(res[i], "context"), "complete")))
+		if (pcb_result_interrupted(res[i]))
 			fprintf(f, "node %d: interrupted: its result has only the runs that finished\n",
 				nodes[i]);
 }
@@ -144,15 +145,17 @@ static int write_summary(const char *dir, const struct node_plan *plans, const i
 {
 	json_t **res = calloc((size_t)n, sizeof(*res));
 	int *nodes = calloc((size_t)n, sizeof(*nodes)), k = 0, rc = 0;
-	char path[PATH_MAX];
+	char path[PATH_MAX], file[PATH_MAX + 16], err[PATH_MAX + 512];
 	FILE *f;
 
 	for (int i = 0; i < n; i++) {
 		if (!ran[i])
 			continue;
-		snprintf(path, sizeof(path), "%s/node%d/result.json", dir, plans[i].os);
-		res[k] = json_load_file(path, 0, NULL);
-		if (res[k])
+		snprintf(path, sizeof(path), "%s/node%d", dir, plans[i].os);
+		/* read back as report reads it: a node's result the schema refuses is left out */
+		if (pcb_result_load(path, &res[k], file, sizeof(file), err, sizeof(err)) < 0)
+			fprintf(stderr, "%s: %s\n", prog, err);
+		else
 			nodes[k++] = plans[i].os;
 	}
 	if (k == 0) {

@@ -349,8 +349,8 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			snprintf(pg->result, sizeof(pg->result), "%s", path);
 		}
 		if (broken) {
-			fprintf(stderr, "%s: the charge invariant was broken (see the notes)\n",
-				first->name);
+			fprintf(stderr, "%s: the %s was broken (see the notes)\n", first->name,
+				first->model->invariant_name);
 			rc = EXIT_RUNTIME;
 		}
 		json_decref(result);

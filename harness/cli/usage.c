@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "../model.h"
+#include "../model_output.h"
 #include "cli.h"
 
-const char main_usage[] =
+/* the model whose bare loop calibrate sets beside the harness (cmd_calibrate.c's) */
+static const struct pcb_model *calib_model(void)
+{
+	return pcb_models[0];
+}
+
+/* with the calibrated row's kernel name */
+static const char main_usage[] =
 	"usage: pcpbench [--topology SPEC] COMMAND [ARGS]\n"
 	"\n"
 	"Measures what per-CPU cache lock designs cost: userspace models of the\n"
@@ -16,7 +27,7 @@ const char main_usage[] =
 	"  plot [RESULT ...]        draw every result's figures with gnuplot\n"
 	"  info [--json]            the machine, as a cover letter's Test System\n"
 	"  list                     models, designs, workloads and scenario keys\n"
-	"  calibrate                a bare consume_stock loop beside the harness figure\n"
+	"  calibrate                a bare %s loop beside the harness figure\n"
 	"  cpus EXPR ...            resolve CPU-set expressions on this topology\n"
 	"\n"
 	"options:\n"
@@ -27,6 +38,13 @@ const char main_usage[] =
 	"  -V, --version            the version\n"
 	"\n"
 	"exit status: 0 success, 1 runtime failure, 2 usage or scenario error\n";
+
+void main_help(FILE *out)
+{
+	const struct pcb_model *m = calib_model();
+
+	fprintf(out, main_usage, m->fn_name[m->calib_fn]);
+}
 
 const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
@@ -120,7 +138,7 @@ const char compare_usage[] =
 	"or results of different models: a message naming the file, exit 2, and\n"
 	"nothing on stdout.\n";
 
-const char plot_usage[] =
+static const char plot_usage_head[] =
 	"usage: pcpbench plot [RESULT ...]\n"
 	"       pcpbench plot --compare FILE.csv [--out DIR]\n"
 	"\n"
@@ -131,14 +149,15 @@ const char plot_usage[] =
 	"\n"
 	"  functions          cycles per call, a bar a design, error bars the stddev\n"
 	"                     of the run means\n"
-	"  drains             drain cost against stocks, log-log, a line a design\n"
+	"  drains             drain cost against the caches walked, log-log, a line\n"
+	"                     a design\n"
 	"  contention-KEY     contended acquisitions per drain against a swept\n"
 	"                     drain.rate_hz or workload.think_ns\n"
 	"  interruptions      the isolated worker's interruptions per latency\n"
-	"                     bucket, log-scaled, a line a design\n"
-	"  multi-memcg        Diff % against the baseline configuration, stock hit\n"
-	"                     rate and page_counter atomics per charge, against a\n"
-	"                     swept workload.memcgs\n"
+	"                     bucket, log-scaled, a line a design\n";
+
+/* after the figures the models declare */
+static const char plot_usage_tail[] =
 	"  heatmap-FUNCTION   node x design, cycles per call (a directory with a\n"
 	"                     nodes.csv; its node<N>/ results are plotted too)\n"
 	"\n"
@@ -153,6 +172,24 @@ const char plot_usage[] =
 	"(PCPBENCH_PLOTS names the directory). Every input is checked before\n"
 	"anything is written: a missing or broken result exits 2.\n";
 
+void plot_help(FILE *out)
+{
+	fputs(plot_usage_head, out);
+	for (int i = 0; pcb_models[i]; i++)
+		for (const struct pcb_model_plot *p = pcb_models[i]->plots; p && p->name; p++) {
+			const char *h = p->help;
+
+			fprintf(out, "  %-19s", p->name);
+			while (*h) {
+				size_t n = strcspn(h, "\n");
+
+				fprintf(out, "%*s%.*s\n", h == p->help ? 0 : 21, "", (int)n, h);
+				h += n + (h[n] == '\n');
+			}
+		}
+	fputs(plot_usage_tail, out);
+}
+
 const char info_usage[] =
 	"usage: pcpbench info [--json]\n"
 	"\n"
@@ -166,13 +203,20 @@ const char list_usage[] =
 	"\n"
 	"Lists models with their designs, workloads and keys, and the harness's keys.\n";
 
-const char calibrate_usage[] =
+static const char calibrate_usage[] =
 	"usage: pcpbench calibrate [--cpu N] [--runs N]\n"
 	"\n"
-	"Runs consume_stock()'s work under local_lock (the memcg model) as a bare\n"
+	"Runs %s()'s work under %s (the %s model) as a bare\n"
 	"loop with no harness around it, then the harness's batch-mode figure for\n"
 	"the same call on the same CPU, and prints both. Default CPU: the last\n"
 	"housekeeping CPU.\n";
+
+void calibrate_help(FILE *out)
+{
+	const struct pcb_model *m = calib_model();
+
+	fprintf(out, calibrate_usage, m->fn_name[m->calib_fn], m->calib_design, m->name);
+}
 
 const char cpus_usage[] =
 	"usage: pcpbench cpus [--isolated LIST] EXPR ...\n"

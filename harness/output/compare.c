@@ -24,23 +24,14 @@ char pcb_compare_letter(int i)
 	return (char)('A' + i);
 }
 
-/* results written before the pcp model carry no model: they are memcg's */
-static const char *model_of(json_t *result)
-{
-	const char *m = json_string_value(json_object_get(json_object_get(result, "scenario"),
-							   "model"));
-
-	return m ? m : "memcg";
-}
-
 /* the design entry a function row belongs to */
 static json_t *design_of(json_t *result, json_t *fj)
 {
 	json_t *dj;
 	size_t i;
 
-	json_array_foreach(json_object_get(result, "designs"), i, dj)
-		if (!strcmp(str(dj, "design"), str(fj, "design")))
+	json_array_foreach(rj_top_designs(result), i, dj)
+		if (!strcmp(rj_design_design(dj), rj_fn_design(fj)))
 			return dj;
 	return NULL;
 }
@@ -70,13 +61,12 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 		json_t *fj;
 		size_t i;
 
-		json_array_foreach(json_object_get(results[r], "functions"), i, fj) {
+		json_array_foreach(rj_top_functions(results[r]), i, fj) {
 			json_t *dj = design_of(results[r], fj);
-			const char *design = dj ? str(dj, "design_name") : str(fj, "design");
-			const char *config = dj && json_is_string(json_object_get(dj, "config")) ?
-					     str(dj, "config") : "";
+			const char *design = dj ? rj_design_design_name(dj) : rj_fn_design(fj);
+			const char *config = dj && rj_design_has_config(dj) ? rj_design_config(dj) : "";
 
-			k = find_key(keys, *nr, design, config, str(fj, "function"));
+			k = find_key(keys, *nr, design, config, rj_fn_function(fj));
 			if (!k) {
 				if (*nr == cap) {
 					struct cmp_key *more;
@@ -102,7 +92,7 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 				memset(k, 0, sizeof(*k));
 				k->design = design;
 				k->config = config;
-				k->function = str(fj, "function");
+				k->function = rj_fn_function(fj);
 			}
 			if (!k->fj[r])
 				k->fj[r] = fj;
@@ -115,41 +105,38 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 {
 	json_t *fj = k->fj[r], *base = k->fj[0];
-	const char *key = "avg_cycles";
 	json_t *o = json_object();
-	double x = json_number_value(json_object_get(fj, key));
+	double x = rj_fn_avg_cycles(fj);
 	int bad = !o;
 
-	/* json_object_set_new() fails on a NULL value: a failed json_string() is caught */
-	bad |= json_object_set_new(o, "design", json_string(k->design));
-	bad |= json_object_set_new(o, "config", json_string(k->config));
-	bad |= json_object_set_new(o, "function", json_string(k->function));
-	bad |= json_object_set_new(o, "result", json_integer(r));
-	bad |= json_object_set_new(o, "label", json_string(label));
-	bad |= json_object_set_new(o, "avg_cycles", json_real(x));
-	bad |= json_object_set_new(o, "stddev",
-				   json_real(json_number_value(json_object_get(fj, "stddev"))));
-	bad |= json_object_set_new(o, "runs", json_integer((json_int_t)json_array_size(
-					json_object_get(fj, "runs"))));
+	/* a setter fails on a NULL value: a failed json_string() is caught */
+	bad |= rj_set_cmprow_design(o, k->design);
+	bad |= rj_set_cmprow_config(o, k->config);
+	bad |= rj_set_cmprow_function(o, k->function);
+	bad |= rj_set_cmprow_result(o, r);
+	bad |= rj_set_cmprow_label(o, label);
+	bad |= rj_set_cmprow_avg_cycles(o, x);
+	bad |= rj_set_cmprow_stddev(o, rj_fn_stddev(fj));
+	bad |= rj_set_cmprow_runs(o, (json_int_t)json_array_size(rj_fn_runs(fj)));
 	if (r > 0 && base) {
 		static double va[MAX_RUNS], vb[MAX_RUNS];
-		double y = json_number_value(json_object_get(base, key));
-		int na = run_means(fj, key, va, MAX_RUNS), nb = run_means(base, key, vb, MAX_RUNS);
+		double y = rj_fn_avg_cycles(base);
+		int na = run_means(fj, 0, va, MAX_RUNS), nb = run_means(base, 0, vb, MAX_RUNS);
 		int mwu = na >= PCB_MWU_MIN_RUNS && nb >= PCB_MWU_MIN_RUNS;
 
-		bad |= json_object_set_new(o, "diff_cycles", json_real(x - y));
+		bad |= rj_set_cmprow_diff_cycles(o, x - y);
 		/* no percentage of nothing: a base at or below the empty region */
-		bad |= json_object_set_new(o, "diff_pct",
-					   y > 0 ? json_real(100 * (x - y) / y) : json_null());
-		bad |= json_object_set_new(o, "significant", json_boolean(mwu ?
+		bad |= rj_put(o, RJ_F_cmprow_diff_pct,
+			      y > 0 ? json_real(100 * (x - y) / y) : json_null());
+		bad |= rj_set_cmprow_significant(o, mwu ?
 			pcb_mann_whitney_significant(va, na, vb, nb) :
-			pcb_welch_significant(va, na, vb, nb)));
-		bad |= json_object_set_new(o, "test", json_string(mwu ? "mann-whitney" : "welch"));
+			pcb_welch_significant(va, na, vb, nb));
+		bad |= rj_set_cmprow_test(o, mwu ? "mann-whitney" : "welch");
 	} else {
-		bad |= json_object_set_new(o, "diff_cycles", json_null());
-		bad |= json_object_set_new(o, "diff_pct", json_null());
-		bad |= json_object_set_new(o, "significant", json_null());
-		bad |= json_object_set_new(o, "test", json_null());
+		bad |= rj_put(o, RJ_F_cmprow_diff_cycles, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_diff_pct, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_significant, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_test, json_null());
 	}
 	if (bad) {
 		json_decref(o);
@@ -159,9 +146,9 @@ static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 }
 
 /* a machine figure as the tables print it, whole, as a JSON string */
-static json_t *machine_value(json_t *ctx, const char *key)
+static json_t *machine_value(json_t *ctx, enum rj_field key)
 {
-	json_t *v = json_object_get(ctx, key);
+	json_t *v = rj_get(ctx, key);
 	char buf[64];
 	size_t n;
 
@@ -186,8 +173,7 @@ static json_t *machine_value(json_t *ctx, const char *key)
 /* a scenario setting as compare prints it */
 static json_t *setting_value(json_t *result, const char *key)
 {
-	json_t *x = json_object_get(json_object_get(json_object_get(result, "scenario"),
-						    "settings"), key);
+	json_t *x = json_object_get(rj_sc_settings(rj_top_scenario(result)), key);
 
 	/* a key an older pcpbench did not have, or one left empty */
 	if (!json_is_string(x))
@@ -208,8 +194,8 @@ static int add_difference(json_t *diffs, const char *key, json_t **values, int n
 
 	for (int r = 0; r < n; r++)
 		bad |= json_array_append_new(a, values[r]);
-	bad |= json_object_set_new(o, "key", json_string(key));
-	bad |= json_object_set_new(o, "values", a);
+	bad |= rj_set_cmpdiff_key(o, key);
+	bad |= rj_set_cmpdiff_values(o, a);
 	bad |= json_array_append_new(diffs, o);
 	return bad ? -1 : 0;
 }
@@ -233,45 +219,41 @@ static void drop_values(json_t **values, int n)
 /* what differs between the results' machines and settings; NULL when memory runs out */
 static json_t *context_differences(json_t **results, int n)
 {
-	static const char *const machine[] = {
-		"cpu_model", "cpus", "numa_nodes", "tsc_hz", "kernel", "version",
-		"complete",	/* false: an interrupted run, with the runs that finished */
-		NULL,
+	static const enum rj_field machine[] = {
+		RJ_F_ctx_cpu_model, RJ_F_ctx_cpus, RJ_F_ctx_numa_nodes, RJ_F_ctx_tsc_hz,
+		RJ_F_ctx_kernel, RJ_F_ctx_version,
+		RJ_F_ctx_complete,	/* false: an interrupted run, with the runs that finished */
 	};
 	json_t *values[PCB_COMPARE_MAX];
 	json_t *diffs = json_array(), *seen = json_object(), *v;
 	const char *key;
 	int bad = !diffs || !seen;
 
-	for (int m = 0; machine[m] && !bad; m++) {
+	for (size_t m = 0; m < sizeof(machine) / sizeof(machine[0]) && !bad; m++) {
 		int differs;
 
 		for (int r = 0; r < n; r++)
-			values[r] = machine_value(json_object_get(results[r], "context"),
-						  machine[m]);
+			values[r] = machine_value(rj_top_context(results[r]), machine[m]);
 		differs = values_differ(values, n);
 		/* the TSC is calibrated afresh each run: a part in a thousand is the same clock */
-		if (!strcmp(machine[m], "tsc_hz")) {
-			double a = json_number_value(json_object_get(json_object_get(results[0],
-							"context"), "tsc_hz"));
+		if (machine[m] == RJ_F_ctx_tsc_hz) {
+			double a = rj_ctx_tsc_hz(rj_top_context(results[0]));
 
 			differs = 0;
 			for (int r = 1; r < n; r++) {
-				double b = json_number_value(json_object_get(json_object_get(results[r],
-								"context"), "tsc_hz"));
+				double b = rj_ctx_tsc_hz(rj_top_context(results[r]));
 
 				differs |= fabs(b - a) > 1e-3 * fmax(fabs(a), fabs(b));
 			}
 		}
 		if (differs)
-			bad = add_difference(diffs, machine[m], values, n);
+			bad = add_difference(diffs, rj_name(machine[m]), values, n);
 		else
 			drop_values(values, n);
 	}
 	/* scenario settings, every key any result has, in the order they first appear */
 	for (int r = 0; r < n && !bad; r++)
-		json_object_foreach(json_object_get(json_object_get(results[r], "scenario"),
-						    "settings"), key, v) {
+		json_object_foreach(rj_sc_settings(rj_top_scenario(results[r])), key, v) {
 			if (bad)
 				break;
 			if (json_object_get(seen, key))
@@ -292,6 +274,40 @@ static json_t *context_differences(json_t **results, int n)
 	return diffs;
 }
 
+/* results[]: result r, read from path as label; NULL where jansson refuses one */
+static json_t *result_ref(int r, const char *label, const char *path)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= rj_set_cmpres_result(o, r);
+	bad |= rj_set_cmpres_label(o, label);
+	bad |= rj_set_cmpres_path(o, path);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* missing[]: k's row that result r lacks */
+static json_t *missing_row(const struct cmp_key *k, int r, const char *label)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= rj_set_cmpmiss_design(o, k->design);
+	bad |= rj_set_cmpmiss_config(o, k->config);
+	bad |= rj_set_cmpmiss_function(o, k->function);
+	bad |= rj_set_cmpmiss_result(o, r);
+	bad |= rj_set_cmpmiss_label(o, label);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *pcb_compare_build(json_t **results, const char **labels, const char **paths, int n,
 			  char *err, size_t errlen)
 {
@@ -305,10 +321,10 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 		return NULL;
 	}
 	for (int r = 1; r < n; r++)
-		if (strcmp(model_of(results[r]), model_of(results[0]))) {
+		if (strcmp(pcb_result_model_name(results[r]), pcb_result_model_name(results[0]))) {
 			snprintf(err, errlen, "%s is of the %s model, %s of the %s model: results "
-				 "of different models do not compare", paths[r], model_of(results[r]),
-				 paths[0], model_of(results[0]));
+				 "of different models do not compare", paths[r], pcb_result_model_name(results[r]),
+				 paths[0], pcb_result_model_name(results[0]));
 			return NULL;
 		}
 	keys = collect_keys(results, n, &nr);
@@ -323,17 +339,16 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 	diffs = context_differences(results, n);
 	/* each set_new/append_new fails on a NULL value: nothing jansson refused is dropped */
 	bad = !o || !rs || !rows || !missing;
-	bad |= json_object_set_new(o, "format", json_string(PCB_COMPARE_FORMAT));
-	bad |= json_object_set_new(o, "model", json_string(model_of(results[0])));
-	bad |= json_object_set_new(o, "results", rs);
-	bad |= json_object_set_new(o, "context_differences", diffs);
-	bad |= json_object_set_new(o, "rows", rows);
-	bad |= json_object_set_new(o, "missing", missing);
+	bad |= rj_set_cmp_format(o, PCB_COMPARE_FORMAT);
+	bad |= rj_set_cmp_model(o, pcb_result_model_name(results[0]));
+	bad |= rj_set_cmp_results(o, rs);
+	bad |= rj_set_cmp_context_differences(o, diffs);
+	bad |= rj_set_cmp_rows(o, rows);
+	bad |= rj_set_cmp_missing(o, missing);
 	if (bad)
 		snprintf(err, errlen, "out of memory");
 	for (int r = 0; r < n && !bad; r++)
-		if (json_array_append_new(rs, json_pack("{s:i,s:s,s:s}", "result", r, "label",
-							labels[r], "path", paths[r]))) {
+		if (json_array_append_new(rs, result_ref(r, labels[r], paths[r]))) {
 			snprintf(err, errlen, "result %c: its label or path is not valid UTF-8",
 				 pcb_compare_letter(r));
 			bad = 1;
@@ -343,11 +358,8 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 			if (keys[k].fj[r])
 				bad = json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
 			else
-				bad = json_array_append_new(missing, json_pack(
-					"{s:s,s:s,s:s,s:i,s:s}",
-					"design", keys[k].design, "config", keys[k].config,
-					"function", keys[k].function, "result", r,
-					"label", labels[r]));
+				bad = json_array_append_new(missing, missing_row(&keys[k], r,
+									 labels[r]));
 			if (bad)
 				snprintf(err, errlen, "%s %s %s: a row that jansson refused (not "
 					 "UTF-8, or out of memory)", keys[k].design, keys[k].config,

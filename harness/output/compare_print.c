@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../schema/schema.h"
 #include "compare.h"
 #include "letter.h"
 #include "result.h"
@@ -29,7 +30,7 @@ struct cmp_block {
 
 static int same_block(json_t *row, const struct cmp_block *b)
 {
-	return !strcmp(str(row, "design"), b->design) && !strcmp(str(row, "config"), b->config);
+	return !strcmp(rj_cmprow_design(row), b->design) && !strcmp(rj_cmprow_config(row), b->config);
 }
 
 /* the rows from *at that share its design and config, *at moved past them */
@@ -40,19 +41,19 @@ static int next_block(json_t *rows, size_t *at, struct cmp_block *b)
 	if (!row)
 		return 0;
 	memset(b, 0, sizeof(*b));
-	b->design = str(row, "design");
-	b->config = str(row, "config");
+	b->design = rj_cmprow_design(row);
+	b->config = rj_cmprow_config(row);
 	snprintf(b->title, sizeof(b->title), "%s%s%s", b->design, *b->config ? " " : "",
 		 b->config);
 	for (; (row = json_array_get(rows, *at)) && same_block(row, b); (*at)++) {
-		int r = (int)json_integer_value(json_object_get(row, "result"));
+		int r = (int)rj_cmprow_result(row);
 		struct cmp_line *l = b->nr_lines ? &b->line[b->nr_lines - 1] : NULL;
 
-		if (!l || strcmp(l->function, str(row, "function"))) {
+		if (!l || strcmp(l->function, rj_cmprow_function(row))) {
 			if (b->nr_lines == MAX_ROWS)
 				continue;
 			l = &b->line[b->nr_lines++];
-			l->function = str(row, "function");
+			l->function = rj_cmprow_function(row);
 		}
 		if (r >= 0 && r < PCB_COMPARE_MAX)
 			l->row[r] = row;
@@ -63,12 +64,12 @@ static int next_block(json_t *rows, size_t *at, struct cmp_block *b)
 /* Diff % with mmtests' mark: `*-1.35%*` significant, ` -1.35%` not */
 static void format_pct(char *buf, size_t len, json_t *row, int markdown)
 {
-	json_t *pct = json_object_get(row, "diff_pct");
+	json_t *pct = rj_get(row, RJ_F_cmprow_diff_pct);
 	const char *star = markdown ? "\\*" : "*";
 
 	if (!json_is_number(pct))
 		snprintf(buf, len, "-");
-	else if (json_is_true(json_object_get(row, "significant")))
+	else if (rj_cmprow_significant(row))
 		snprintf(buf, len, "%s%.2f%%%s", star, json_number_value(pct), star);
 	else
 		snprintf(buf, len, "%s%.2f%%", markdown ? "" : " ", json_number_value(pct));
@@ -79,7 +80,7 @@ static int line_has_diff(const struct cmp_block *b, int j, int r)
 {
 	json_t *row = b->line[j].row[r];
 
-	return row && json_is_number(json_object_get(row, "diff_cycles"));
+	return row && json_is_number(rj_get(row, RJ_F_cmprow_diff_cycles));
 }
 
 /* b has a difference of result r from A: else its Diff block (or columns) is left out */
@@ -121,7 +122,7 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 
 				if (row)
 					snprintf(m, sizeof(m), "%.2f",
-						 json_number_value(json_object_get(row, "avg_cycles")));
+						 rj_cmprow_avg_cycles(row));
 				fprintf(out, "%-*s%s", r + 1 < to ? COL : 0, m, r + 1 < to ? "" : "\n");
 			}
 		}
@@ -144,7 +145,7 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 			snprintf(label, sizeof(label), "%s:", b->line[j].function);
 			format_pct(pct, sizeof(pct), row, 0);
 			fprintf(out, "%-*s%-*.2f%s\n", w, label, COL,
-				json_number_value(json_object_get(row, "diff_cycles")), pct);
+				rj_cmprow_diff_cycles(row), pct);
 		}
 		fprintf(out, "\n");
 	}
@@ -157,9 +158,9 @@ static void tests_used(json_t *cmp, int *welch, int *mwu)
 	size_t i;
 
 	*welch = *mwu = 0;
-	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		*welch |= !strcmp(str(row, "test"), "welch");
-		*mwu |= !strcmp(str(row, "test"), "mann-whitney");
+	json_array_foreach(rj_cmp_rows(cmp), i, row) {
+		*welch |= !strcmp(rj_cmprow_test(row), "welch");
+		*mwu |= !strcmp(rj_cmprow_test(row), "mann-whitney");
 	}
 }
 
@@ -185,13 +186,13 @@ static void context_lines(FILE *out, json_t *cmp, int markdown)
 	json_t *d, *v;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(cmp, "context_differences"), i, d) {
-		fprintf(out, "%scontext differs: %s: ", markdown ? "- " : "", str(d, "key"));
-		json_array_foreach(json_object_get(d, "values"), j, v)
+	json_array_foreach(rj_cmp_context_differences(cmp), i, d) {
+		fprintf(out, "%scontext differs: %s: ", markdown ? "- " : "", rj_cmpdiff_key(d));
+		json_array_foreach(rj_cmpdiff_values(d), j, v)
 			fprintf(out, "%s%s", j ? " | " : "", json_string_value(v));
 		fprintf(out, "\n");
 	}
-	if (json_array_size(json_object_get(cmp, "context_differences")))
+	if (json_array_size(rj_cmp_context_differences(cmp)))
 		fprintf(out, "\n");
 }
 
@@ -200,9 +201,9 @@ static void results_key(FILE *out, json_t *cmp, int markdown)
 	json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(cmp, "results"), i, r)
+	json_array_foreach(rj_cmp_results(cmp), i, r)
 		fprintf(out, markdown ? "- **%c**: `%s` (%s)%s\n" : "  %c  %s (%s)%s\n",
-			pcb_compare_letter((int)i), str(r, "label"), str(r, "path"),
+			pcb_compare_letter((int)i), rj_cmpres_label(r), rj_cmpres_path(r),
 			i ? "" : ", the baseline");
 	fprintf(out, "\n");
 }
@@ -212,19 +213,19 @@ static void missing_lines(FILE *out, json_t *cmp, int markdown)
 	json_t *m;
 	size_t i;
 
-	json_array_foreach(json_object_get(cmp, "missing"), i, m)
+	json_array_foreach(rj_cmp_missing(cmp), i, m)
 		fprintf(out, "%smissing: %s%s%s %s: not in %c\n", markdown ? "- " : "",
-			str(m, "design"), *str(m, "config") ? " " : "", str(m, "config"),
-			str(m, "function"), pcb_compare_letter((int)json_integer_value(
-				json_object_get(m, "result"))));
-	if (json_array_size(json_object_get(cmp, "missing")))
+			rj_cmpmiss_design(m), *rj_cmpmiss_config(m) ? " " : "", rj_cmpmiss_config(m),
+			rj_cmpmiss_function(m), pcb_compare_letter((int)
+				rj_cmpmiss_result(m)));
+	if (json_array_size(rj_cmp_missing(cmp)))
 		fprintf(out, "\n");
 }
 
 static void print_text(FILE *out, json_t *cmp, int width)
 {
-	json_t *rows = json_object_get(cmp, "rows");
-	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	json_t *rows = rj_cmp_rows(cmp);
+	int n = (int)json_array_size(rj_cmp_results(cmp));
 	struct cmp_block *b = malloc(sizeof(*b));
 	size_t at = 0;
 
@@ -239,8 +240,8 @@ static void print_text(FILE *out, json_t *cmp, int width)
 
 static void print_markdown_tables(FILE *out, json_t *cmp)
 {
-	json_t *rows = json_object_get(cmp, "rows");
-	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	json_t *rows = rj_cmp_rows(cmp);
+	int n = (int)json_array_size(rj_cmp_results(cmp));
 	struct cmp_block *b = malloc(sizeof(*b));
 	size_t at = 0;
 
@@ -270,8 +271,8 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 
 				if (row)
 					fprintf(out, " %.2f ± %.2f |",
-						json_number_value(json_object_get(row, "avg_cycles")),
-						json_number_value(json_object_get(row, "stddev")));
+						rj_cmprow_avg_cycles(row),
+						rj_cmprow_stddev(row));
 				else
 					fprintf(out, " - |");
 			}
@@ -287,7 +288,7 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 				}
 				format_pct(pct, sizeof(pct), row, 1);
 				fprintf(out, " %.2f | %s |",
-					json_number_value(json_object_get(row, "diff_cycles")), pct);
+					rj_cmprow_diff_cycles(row), pct);
 			}
 			fprintf(out, "\n");
 		}
@@ -324,22 +325,23 @@ static void print_csv(FILE *out, json_t *cmp)
 	size_t i;
 
 	fputs(PCB_COMPARE_HEADER "\n", out);
-	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-		json_t *dc = json_object_get(row, "diff_cycles"), *dp = json_object_get(row, "diff_pct");
-		json_t *sig = json_object_get(row, "significant");
+	json_array_foreach(rj_cmp_rows(cmp), i, row) {
+		json_t *dc = rj_get(row, RJ_F_cmprow_diff_cycles);
+		json_t *dp = rj_get(row, RJ_F_cmprow_diff_pct);
+		json_t *sig = rj_get(row, RJ_F_cmprow_significant);
 
-		csv_field(out, str(row, "design"));
+		csv_field(out, rj_cmprow_design(row));
 		fputc(',', out);
-		csv_field(out, str(row, "config"));
+		csv_field(out, rj_cmprow_config(row));
 		fputc(',', out);
-		csv_field(out, str(row, "function"));
+		csv_field(out, rj_cmprow_function(row));
 		fprintf(out, ",%" JSON_INTEGER_FORMAT ",",
-			json_integer_value(json_object_get(row, "result")));
-		csv_field(out, str(row, "label"));
+			rj_cmprow_result(row));
+		csv_field(out, rj_cmprow_label(row));
 		fprintf(out, ",%.4f,%.4f,%" JSON_INTEGER_FORMAT ",",
-			json_number_value(json_object_get(row, "avg_cycles")),
-			json_number_value(json_object_get(row, "stddev")),
-			json_integer_value(json_object_get(row, "runs")));
+			rj_cmprow_avg_cycles(row),
+			rj_cmprow_stddev(row),
+			rj_cmprow_runs(row));
 		if (json_is_number(dc))
 			fprintf(out, "%.4f", json_number_value(dc));
 		fputc(',', out);
@@ -348,22 +350,22 @@ static void print_csv(FILE *out, json_t *cmp)
 		fputc(',', out);
 		if (json_is_boolean(sig))
 			fprintf(out, "%d", json_is_true(sig));
-		fprintf(out, ",%s\n", json_is_string(json_object_get(row, "test")) ?
-			str(row, "test") : "");
+		fprintf(out, ",%s\n", json_is_string(rj_get(row, RJ_F_cmprow_test)) ?
+			rj_cmprow_test(row) : "");
 	}
 }
 
 static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 {
-	int n = (int)json_array_size(json_object_get(cmp, "results"));
+	int n = (int)json_array_size(rj_cmp_results(cmp));
 	char cmd[4096];
 
 	if (markdown)
 		fprintf(out, "## pcpbench compare: %s model, %d results\n\n",
-			str(cmp, "model"), n);
+			rj_cmp_model(cmp), n);
 	else
 		fprintf(out, "pcpbench compare: %s model, %d results, each against A\n\n",
-			str(cmp, "model"), n);
+			rj_cmp_model(cmp), n);
 	context_lines(out, cmp, markdown);
 	fprintf(out, markdown ? "### Results compared\n\n" : "Results compared\n");
 	results_key(out, cmp, markdown);
@@ -422,7 +424,7 @@ int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
 	default:
 		context_lines(out, cmp, 0);
 		fprintf(out, "pcpbench compare: %s model, each result against A\n",
-			str(cmp, "model"));
+			rj_cmp_model(cmp));
 		results_key(out, cmp, 0);
 		print_text(out, cmp, 0);
 		return 0;

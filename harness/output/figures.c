@@ -5,9 +5,30 @@
 #include "figures.h"
 #include "tables.h"
 
-static int field_of(json_t *row, const char *field, double *v)
+/* a selector's table (functions, drains, contention): its field in the result, its rows' kind */
+static int table_of(const char *table, enum rj_field *f, enum rj_kind *kind)
 {
-	json_t *x = json_object_get(row, field);
+	int t = rj_find(RJ_K_top, table);
+
+	if (t < 0 || rj_fields[t].type != RJ_ROWS)
+		return -1;
+	*f = (enum rj_field)t;
+	*kind = rj_fields[t].rows;
+	return 0;
+}
+
+/* a row's string field called name; NULL where the row's kind has none */
+static const char *row_str(json_t *row, enum rj_kind kind, const char *name)
+{
+	int f = rj_find(kind, name);
+
+	return f < 0 ? NULL : json_string_value(rj_get(row, (enum rj_field)f));
+}
+
+static int field_of(json_t *row, enum rj_kind kind, const char *field, double *v)
+{
+	int f = rj_find(kind, field);
+	json_t *x = f < 0 ? NULL : rj_get(row, (enum rj_field)f);
 
 	if (!json_is_number(x))
 		return -1;
@@ -19,7 +40,9 @@ int pcb_figure_get(json_t *result, const char *sel, double *v, char *err, size_t
 {
 	char buf[512], *part[4] = { 0 }, *save = NULL;
 	const char *table, *design, *fn = NULL, *field;
-	int n = 0, rows = 0;
+	int n = 0, rows = 0, contention;
+	enum rj_field tf;
+	enum rj_kind kind;
 	json_t *row;
 	size_t i;
 
@@ -28,39 +51,40 @@ int pcb_figure_get(json_t *result, const char *sel, double *v, char *err, size_t
 		part[n++] = p;
 	table = part[0];
 	design = part[1];
-	if (!table || !design) {
+	if (!table || !design || table_of(table, &tf, &kind) < 0) {
 		snprintf(err, errlen, "'%s': not a selector", sel);
 		return -1;
 	}
-	if (!strcmp(table, "drains")) {
-		field = part[2] ? part[2] : "avg_cycles";
+	contention = tf == RJ_F_top_contention;
+	if (tf == RJ_F_top_drains) {
+		field = part[2] ? part[2] : rj_name(RJ_F_drain_avg_cycles);
 	} else {
 		fn = part[2];
-		field = part[3] ? part[3] : !strcmp(table, "contention") ? "contended" : "avg_cycles";
+		field = part[3] ? part[3] : contention ? rj_name(RJ_F_cont_contended) :
+			rj_name(RJ_F_fn_avg_cycles);
 	}
 	*v = 0;
-	json_array_foreach(json_object_get(result, table), i, row) {
-		const char *d = json_string_value(json_object_get(row, "design"));
-		const char *f = json_string_value(json_object_get(row, "function"));
+	json_array_foreach(rj_get(result, tf), i, row) {
+		const char *d = row_str(row, kind, "design"), *f = row_str(row, kind, "function");
 		double x;
 
 		if (!d || strcmp(d, design))
 			continue;
 		if (fn && strcmp(fn, "*") && (!f || strcmp(f, fn)))
 			continue;
-		if (field_of(row, field, &x) < 0) {
+		if (field_of(row, kind, field, &x) < 0) {
 			snprintf(err, errlen, "'%s': the row has no number '%s'", sel, field);
 			return -1;
 		}
 		*v += x;
 		rows++;
-		if (strcmp(table, "contention"))
+		if (!contention)
 			break;
 	}
 	/* no contention row is no contention, for a design the result has */
-	if (!rows && !strcmp(table, "contention")) {
-		json_array_foreach(json_object_get(result, "designs"), i, row)
-			if (!strcmp(json_string_value(json_object_get(row, "design")) ?: "", design))
+	if (!rows && contention) {
+		json_array_foreach(rj_top_designs(result), i, row)
+			if (!strcmp(rj_design_design(row), design))
 				return 0;
 	}
 	if (!rows) {
@@ -80,8 +104,9 @@ int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 	for (char *p = strtok_r(buf, ":", &save); p && n < 4; p = strtok_r(NULL, ":", &save))
 		part[n++] = p;
 	/* the mean of each run exists for avg_cycles of a function row only */
-	if (n < 3 || strcmp(part[0], "functions") || (part[3] && strcmp(part[3], "avg_cycles")))
+	if (n < 3 || strcmp(part[0], rj_name(RJ_F_top_functions)) ||
+	    (part[3] && rj_find(RJ_K_fn, part[3]) != RJ_F_fn_avg_cycles))
 		return 0;
-	fj = find_function(json_object_get(result, "functions"), part[1], part[2]);
-	return fj ? run_means(fj, "avg_cycles", runs, max) : 0;
+	fj = find_function(rj_top_functions(result), part[1], part[2]);
+	return fj ? run_means(fj, 0, runs, max) : 0;
 }

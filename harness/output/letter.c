@@ -64,12 +64,11 @@ void pcb_fold(FILE *out, const char *text, int width)
 }
 
 /* a string of a context, its trailing blanks dropped (/proc/cpuinfo pads some) */
-static void field(char *buf, size_t len, json_t *o, const char *key)
+static void field(char *buf, size_t len, json_t *ctx, enum rj_field f)
 {
-	const char *s = json_string_value(json_object_get(o, key));
 	size_t n;
 
-	snprintf(buf, len, "%s", s ? s : "?");
+	snprintf(buf, len, "%s", rj_get_str(ctx, f));
 	n = strlen(buf);
 	while (n && buf[n - 1] == ' ')
 		buf[--n] = 0;
@@ -77,87 +76,79 @@ static void field(char *buf, size_t len, json_t *o, const char *key)
 
 void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int markdown)
 {
-	json_t *ctx = json_object_get(result, "context");
-	json_t *ovh = json_object_get(ctx, "timer_overhead"), *n;
-	double hz = json_number_value(json_object_get(ctx, "tsc_hz"));
-	json_t *khz = json_object_get(ctx, "kernel_tsc_hz");
+	json_t *ctx = rj_top_context(result);
+	json_t *ovh = rj_ctx_timer_overhead(ctx), *n;
 	char s[256];
 	size_t i;
 
 	fprintf(out, markdown ? "### %s\n\n```\n" : "%s\n", title);
-	field(s, sizeof(s), ctx, "host");
+	field(s, sizeof(s), ctx, RJ_F_ctx_host);
 	fprintf(out, "  host:             %s\n", s);
-	field(s, sizeof(s), ctx, "cpu_model");
+	field(s, sizeof(s), ctx, RJ_F_ctx_cpu_model);
 	fprintf(out, "  CPU model:        %s\n", s);
 	fprintf(out, "  CPUs:             %" JSON_INTEGER_FORMAT " (%" JSON_INTEGER_FORMAT
-		" cores)\n", json_integer_value(json_object_get(ctx, "cpus")),
-		json_integer_value(json_object_get(ctx, "cores")));
-	fprintf(out, "  NUMA nodes:       %" JSON_INTEGER_FORMAT "\n",
-		json_integer_value(json_object_get(ctx, "numa_nodes")));
-	json_array_foreach(json_object_get(ctx, "nodes"), i, n)
-		fprintf(out, "    node%-3" JSON_INTEGER_FORMAT "         %s\n",
-			json_integer_value(json_object_get(n, "node")), str(n, "cpus"));
-	fprintf(out, "  isolated CPUs:    %s\n", str(ctx, "isolated"));
-	fprintf(out, "  nohz_full CPUs:   %s\n", str(ctx, "nohz_full"));
-	field(s, sizeof(s), ctx, "kernel");
+		" cores)\n", rj_ctx_cpus(ctx), rj_ctx_cores(ctx));
+	fprintf(out, "  NUMA nodes:       %" JSON_INTEGER_FORMAT "\n", rj_ctx_numa_nodes(ctx));
+	json_array_foreach(rj_ctx_nodes(ctx), i, n)
+		fprintf(out, "    node%-3" JSON_INTEGER_FORMAT "         %s\n", rj_node_node(n),
+			rj_node_cpus(n));
+	fprintf(out, "  isolated CPUs:    %s\n", rj_ctx_isolated(ctx));
+	fprintf(out, "  nohz_full CPUs:   %s\n", rj_ctx_nohz_full(ctx));
+	field(s, sizeof(s), ctx, RJ_F_ctx_kernel);
 	fprintf(out, "  kernel:           %s\n", s);
-	fprintf(out, "  TSC frequency:    %.3f MHz calibrated", hz / 1e6);
-	if (json_is_number(khz))
-		fprintf(out, "; kernel: %.3f MHz\n", json_number_value(khz) / 1e6);
+	fprintf(out, "  TSC frequency:    %.3f MHz calibrated", rj_ctx_tsc_hz(ctx) / 1e6);
+	if (json_is_number(rj_get(ctx, RJ_F_ctx_kernel_tsc_hz)))
+		fprintf(out, "; kernel: %.3f MHz\n", rj_ctx_kernel_tsc_hz(ctx) / 1e6);
 	else
 		fprintf(out, "; kernel's figure unknown\n");
 	fprintf(out, "  TSC step:         %" JSON_INTEGER_FORMAT " tick(s) (gcd of increments)\n",
-		json_integer_value(json_object_get(ctx, "tsc_step")));
-	for (int m = 0; m < 2; m++) {
-		const char *mode = m ? "batch" : "call";
-
-		if (json_object_get(ovh, mode))
-			fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
-				mode, json_number_value(json_object_get(ovh, mode)));
-	}
-	fprintf(out, "  pcpbench:         %s\n", str(ctx, "version"));
+		rj_ctx_tsc_step(ctx));
+	if (rj_tov_has_call(ovh))
+		fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
+			"call", rj_tov_call(ovh));
+	if (rj_tov_has_batch(ovh))
+		fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
+			"batch", rj_tov_batch(ovh));
+	fprintf(out, "  pcpbench:         %s\n", rj_ctx_version(ctx));
 	fprintf(out, markdown ? "```\n\n" : "\n");
 }
 
 void pcb_letter_method(FILE *out, json_t *result, int markdown)
 {
-	json_t *ctx = json_object_get(result, "context");
-	json_t *sc = json_object_get(result, "scenario");
-	json_t *settings = json_object_get(sc, "settings");
-	const char *timing = str(sc, "timing"), *li = markdown ? "- " : "  ";
+	json_t *ctx = rj_top_context(result);
+	json_t *sc = rj_top_scenario(result);
+	const char *timing = rj_sc_timing(sc), *li = markdown ? "- " : "  ";
+	const char *ops = pcb_setting(result, K_RUN_OPS), *runs = pcb_setting(result, K_RUN_RUNS);
 	int batch = !strcmp(timing, "batch");
 	char sub[96];
 
-	subtracted_text(result, json_number_value(json_object_get(json_object_get(ctx,
-				"timer_overhead"), timing)), sub, sizeof(sub));
+	subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	fprintf(out, markdown ? "### Method\n\n" : "Method\n");
 	fprintf(out, "%stiming: %s, %s between two TSC reads (rdtsc_ordered())\n", li, timing,
 		batch ? "a batch of calls" : "each call");
-	if (strcmp(str(settings, "run.ops"), "0") && strcmp(str(settings, "run.ops"), "?"))
+	if (strcmp(ops, "0") && strcmp(ops, "?"))
 		fprintf(out, "%sruns: %s of %s operations on CPU %s; a row is the mean of the run "
-			"means, STDDEV their standard deviation\n", li, str(settings, "run.runs"),
-			str(settings, "run.ops"), str(sc, "workers"));
+			"means, STDDEV their standard deviation\n", li, runs, ops, rj_sc_workers(sc));
 	else
 		fprintf(out, "%sruns: %s of %s ms on CPU %s; a row is the mean of the run means, "
-			"STDDEV their standard deviation\n", li, str(settings, "run.runs"),
-			str(settings, "run.duration_ms"), str(sc, "workers"));
+			"STDDEV their standard deviation\n", li, runs,
+			pcb_setting(result, K_RUN_DURATION_MS), rj_sc_workers(sc));
 	fprintf(out, "%ssubtracted: the empty timed region each worker measured in its run, "
 		"%s ticks per %s\n", li, sub, batch ? "batch" : "call");
-	if (json_is_false(json_object_get(json_object_get(result, "context"), "complete")))
+	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "%sinterrupted: the result has only the runs that finished\n", li);
 	fprintf(out, "\n");
 }
 
 void pcb_letter_command(char *buf, size_t len, json_t *result)
 {
-	const char *cmd = json_string_value(json_object_get(json_object_get(result, "context"),
-							     "command"));
+	json_t *ctx = rj_top_context(result);
+	const char *cmd = rj_ctx_has_command(ctx) ? rj_ctx_command(ctx) : "";
 
-	if (cmd && *cmd)
+	if (*cmd)
 		snprintf(buf, len, "%s", cmd);
 	else
-		snprintf(buf, len, "pcpbench run %s",
-			 str(json_object_get(result, "scenario"), "file"));
+		snprintf(buf, len, "pcpbench run %s", rj_sc_file(rj_top_scenario(result)));
 }
 
 /* the length of the shell word at s: to a blank outside single quotes and not after a backslash */
@@ -208,8 +199,8 @@ void pcb_letter_shell(FILE *out, const char *prefix, const char *cmd, int width)
 int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t errlen)
 {
 	struct pcb_table_opts opts = { .width = markdown ? 0 : PCB_LETTER_WIDTH };
-	json_t *sc = json_object_get(result, "scenario");
-	const char *desc = str(json_object_get(sc, "settings"), "scenario.description");
+	json_t *sc = rj_top_scenario(result);
+	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
 	char cmd[4096], *text = NULL;
 	size_t size = 0;
 	FILE *m = open_memstream(&text, &size);
@@ -219,9 +210,9 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 		return -1;
 	}
 	if (markdown)
-		fprintf(m, "## pcpbench %s\n\n%s\n\n", str(sc, "name"), strcmp(desc, "?") ? desc : "");
+		fprintf(m, "## pcpbench %s\n\n%s\n\n", rj_sc_name(sc), strcmp(desc, "?") ? desc : "");
 	else
-		fprintf(m, "pcpbench %s: %s\n\n", str(sc, "name"), strcmp(desc, "?") ? desc : "");
+		fprintf(m, "pcpbench %s: %s\n\n", rj_sc_name(sc), strcmp(desc, "?") ? desc : "");
 	pcb_letter_test_system(m, result, "Test System", markdown);
 	pcb_letter_method(m, result, markdown);
 	fprintf(m, markdown ? "### Results\n\n```\n" : "Results\n\n");

@@ -2,10 +2,10 @@
 /*
  * The figures of one result.json, as data blocks for the scripts of plots/: cycles
  * per function (seed 000's 2.2 tables as grouped bars), drain cost against
- * stocks (its drain_all_stock() table), contention per drain against the
+ * the caches it walks (its drain table), contention per drain against the
  * drain rate and think time (2.3), the isolated worker's interruption
- * histogram (oslat's buckets), and the multi-slot stock's gain against the
- * memcgs charged in turn (seed 002). A sweep's values come from each design
+ * histogram (oslat's buckets), and the figures a model declares against a
+ * key it sweeps (model_output.h). A sweep's values come from each design
  * row: its "sweep" object where there is one, else its "config" string of
  * key=value words.
  */
@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model_output.h"
+#include "../schema/schema.h"
 #include "plot.h"
+#include "result.h"
 
 struct pt {
 	int s;
@@ -28,14 +31,10 @@ struct lines {
 	int np, pcap;
 };
 
-static const char *str(json_t *o, const char *k)
+/* a string field, "" when absent */
+static const char *text(json_t *o, enum rj_field f)
 {
-	return json_string_value(json_object_get(o, k)) ?: "";
-}
-
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
+	return json_string_value(rj_get(o, f)) ?: "";
 }
 
 /* a label on one data-file line: no tabs or line breaks */
@@ -171,18 +170,18 @@ static int key_is(const char *k, size_t len, const char *key)
 }
 
 /*
- * The value of sweep key `key` (its last name, "memcgs" for
- * workload.memcgs) for design row dj, and the row's line name without it:
- * "local_trylock slots=7" for the row "slots=7 memcgs=12". 0 when absent.
+ * The value of sweep key `key` (its last name, "rate_hz" for
+ * drain.rate_hz) for design row dj, and the row's line name without it:
+ * "spinlock think_ns=0" for the row "rate_hz=10 think_ns=0". 0 when absent.
  */
 static int sweep_value(json_t *dj, const char *key, double *v, char *line, size_t len)
 {
-	json_t *sw = json_object_get(dj, "sweep"), *x;
-	const char *cfg = str(dj, "config"), *k;
+	json_t *sw = rj_design_sweep(dj), *x;
+	const char *cfg = text(dj, RJ_F_design_config), *k;
 	size_t at;
 	int found = 0;
 
-	at = snprintf(line, len, "%s", str(dj, "design_name"));
+	at = snprintf(line, len, "%s", rj_design_design_name(dj));
 	if (json_is_object(sw)) {
 		json_object_foreach(sw, k, x) {
 			char val[128];
@@ -227,8 +226,8 @@ static json_t *design_row(json_t *result, const char *label)
 	json_t *x;
 	size_t i;
 
-	json_array_foreach(json_object_get(result, "designs"), i, x)
-		if (!strcmp(str(x, "design"), label))
+	json_array_foreach(rj_top_designs(result), i, x)
+		if (!strcmp(rj_design_design(x), label))
 			return x;
 	return NULL;
 }
@@ -237,8 +236,8 @@ static json_t *design_row(json_t *result, const char *label)
 static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			  char *err, size_t errlen)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions"), *x, *y, *dj;
+	json_t *designs = rj_top_designs(result);
+	json_t *functions = rj_top_functions(result), *x, *y, *dj;
 	size_t i, j, k;
 	FILE *f;
 
@@ -250,7 +249,7 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	fputs("function", f);
 	json_array_foreach(designs, k, dj) {
 		fputc('\t', f);
-		put_label(f, str(dj, "design"));
+		put_label(f, rj_design_design(dj));
 		fputs("\t-", f);
 	}
 	fputc('\n', f);
@@ -260,20 +259,20 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 		json_array_foreach(functions, j, y) {
 			if (j >= i)
 				break;
-			seen |= !strcmp(str(x, "function"), str(y, "function"));
+			seen |= !strcmp(rj_fn_function(x), rj_fn_function(y));
 		}
 		if (seen)
 			continue;
-		put_label(f, str(x, "function"));
+		put_label(f, rj_fn_function(x));
 		json_array_foreach(designs, k, dj) {
 			json_t *row = NULL;
 
 			json_array_foreach(functions, j, y)
-				if (!strcmp(str(y, "function"), str(x, "function")) &&
-				    !strcmp(str(y, "design"), str(dj, "design")))
+				if (!strcmp(rj_fn_function(y), rj_fn_function(x)) &&
+				    !strcmp(rj_fn_design(y), rj_design_design(dj)))
 					row = y;
 			if (row)
-				fprintf(f, "\t%.10g\t%.10g", num(row, "avg_cycles"), num(row, "stddev"));
+				fprintf(f, "\t%.10g\t%.10g", rj_fn_avg_cycles(row), rj_fn_stddev(row));
 			else
 				fputs("\t?\t?", f);
 		}
@@ -282,30 +281,31 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	set->plot[set->n - 1].series = json_array_size(designs);
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 		 "%s: cycles per call (mean of the run means, error bar their stddev)",
-		 str(json_object_get(result, "scenario"), "name"));
+		 text(rj_top_scenario(result), RJ_F_sc_name));
 	return pcb_plot_close(set, f, err, errlen);
 }
 
-/* drain cost against the stocks walked, a line a design (seed 000's drain table) */
+/* drain cost against the caches walked, a line a design (seed 000's drain table) */
 static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 		       char *err, size_t errlen)
 {
-	const char *fn = str(json_object_get(result, "scenario"), "drain_function");
+	const char *fn = text(rj_top_scenario(result), RJ_F_sc_drain_function);
+	const struct pcb_model *m = pcb_result_model(result);
 	struct lines l = { 0 };
 	json_t *x;
 	size_t i;
 	int rc = 0;
 
-	json_array_foreach(json_object_get(result, "drains"), i, x) {
-		json_t *dj = design_row(result, str(x, "design"));
+	json_array_foreach(rj_top_drains(result), i, x) {
+		json_t *dj = design_row(result, rj_drain_design(x));
+		double caches = (double)rj_drain_caches(x), v;
 		char line[256];
-		double v;
 
-		if (!dj || num(x, "count") <= 0 || num(x, "avg_cycles") <= 0 ||
-		    num(x, "stocks") <= 0)
+		if (!dj || rj_drain_count(x) <= 0 || rj_drain_avg_cycles(x) <= 0 || caches <= 0)
 			continue;
-		sweep_value(dj, "stocks", &v, line, sizeof(line));
-		if (add_pt(&l, line, num(x, "stocks"), num(x, "avg_cycles"), num(x, "stddev")) < 0)
+		/* a line: the design and every swept key but the caches', on the axis */
+		sweep_value(dj, pcb_key_get(K_DRAIN_CACHES)->name, &v, line, sizeof(line));
+		if (add_pt(&l, line, caches, rj_drain_avg_cycles(x), rj_drain_stddev(x)) < 0)
 			rc = -1;
 	}
 	if (!rc && distinct_x(&l) >= 2) {
@@ -317,7 +317,8 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 		}
 		set->plot[set->n - 1].series = write_lines(f, &l);
 		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "%s(): cycles per drain against stocks", *fn ? fn : "drain");
+			 "%s(): cycles per drain against %s", *fn ? fn : "drain",
+			 m && m->caches_name ? m->caches_name : "caches");
 		rc = pcb_plot_close(set, f, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -326,11 +327,17 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 	return rc;
 }
 
+/* a figure's x axis: a swept key (its last name) and what the axis says */
+struct sweep_axis {
+	const char *key, *name;
+};
+
 /* contentions per drain, each side, against a swept drain rate or think time */
-static int contention_data(json_t *result, const char *key, const char *axis,
-			   const char *dir, struct pcb_plot_set *set, char *err, size_t errlen)
+static int contention_data(json_t *result, const struct sweep_axis *ax, const char *dir,
+			   struct pcb_plot_set *set, char *err, size_t errlen)
 {
-	json_t *cont = json_object_get(result, "contention"), *dj, *x;
+	const char *key = ax->key, *axis = ax->name;
+	json_t *cont = rj_top_contention(result), *dj, *x;
 	struct lines l = { 0 };
 	double xmin = INFINITY;
 	size_t i, j;
@@ -338,19 +345,19 @@ static int contention_data(json_t *result, const char *key, const char *axis,
 
 	if (!json_is_array(cont))
 		return 0;
-	json_array_foreach(json_object_get(result, "designs"), i, dj) {
-		double v, drains = num(dj, "drains"), worker = 0, drainer = 0;
+	json_array_foreach(rj_top_designs(result), i, dj) {
+		double v, drains = (double)rj_design_drains(dj), worker = 0, drainer = 0;
 		char line[256], name[300];
 
 		if (!sweep_value(dj, key, &v, line, sizeof(line)) || drains <= 0)
 			continue;
 		json_array_foreach(cont, j, x) {
-			if (strcmp(str(x, "design"), str(dj, "design")))
+			if (strcmp(rj_cont_design(x), rj_design_design(dj)))
 				continue;
-			if (!strcmp(str(x, "side"), "coordinator"))
-				drainer += num(x, "contended");
+			if (!strcmp(text(x, RJ_F_cont_side), "coordinator"))
+				drainer += (double)rj_cont_contended(x);
 			else
-				worker += num(x, "contended");
+				worker += (double)rj_cont_contended(x);
 		}
 		snprintf(name, sizeof(name), "%s, on the workers", line);
 		rc |= add_pt(&l, name, v, worker / drains, 0);
@@ -408,23 +415,23 @@ static int in_cpulist(const char *s, long cpu)
 static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			      char *err, size_t errlen)
 {
-	json_t *rows = json_object_get(result, "interruptions"), *x, *b;
-	const char *iso = str(json_object_get(result, "context"), "isolated");
+	json_t *rows = rj_top_interruptions(result), *x, *b;
+	const char *iso = text(rj_top_context(result), RJ_F_ctx_isolated);
 	struct lines l = { 0 };
 	int only_isolated = 0, rc = 0;
 	size_t i, k;
 
 	json_array_foreach(rows, i, x)
-		only_isolated |= in_cpulist(iso, json_integer_value(json_object_get(x, "cpu")));
+		only_isolated |= in_cpulist(iso, (long)rj_irq_cpu(x));
 	json_array_foreach(rows, i, x) {
-		long cpu = json_integer_value(json_object_get(x, "cpu"));
+		long cpu = (long)rj_irq_cpu(x);
 		char name[300];
 
 		if (only_isolated && !in_cpulist(iso, cpu))
 			continue;
-		snprintf(name, sizeof(name), "%s, CPU %ld%s", str(x, "design"), cpu,
+		snprintf(name, sizeof(name), "%s, CPU %ld%s", rj_irq_design(x), cpu,
 			 only_isolated ? " (isolated)" : "");
-		json_array_foreach(json_object_get(x, "histogram"), k, b) {
+		json_array_foreach(rj_irq_histogram(x), k, b) {
 			double lo = json_number_value(json_array_get(b, 0));
 			double n = json_number_value(json_array_get(b, 1));
 
@@ -457,98 +464,163 @@ static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_s
  */
 static json_t *sweep_baseline(json_t *designs, json_t *dj)
 {
-	const char *first = str(json_array_get(designs, 0), "config");
-	const char *cfg = str(dj, "config"), *rest = strchr(cfg, ' ');
+	const char *first = text(json_array_get(designs, 0), RJ_F_design_config);
+	const char *cfg = text(dj, RJ_F_design_config), *rest = strchr(cfg, ' ');
 	char want[1024];
 	json_t *x;
 	size_t i;
 
 	snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first, rest ?: "");
 	json_array_foreach(designs, i, x)
-		if (!strcmp(str(x, "config"), want) &&
-		    !strcmp(str(x, "design_name"), str(dj, "design_name")))
+		if (!strcmp(text(x, RJ_F_design_config), want) &&
+		    !strcmp(rj_design_design_name(x), rj_design_design_name(dj)))
 			return x == dj ? NULL : x;
 	return NULL;
 }
 
-/*
- * Seed 002: against the memcgs charged in turn, each configuration's Diff %
- * a function against its baseline configuration (the tables' Diff block),
- * and the stock hit rate and page_counter atomics per charge.
- */
-static int multi_memcg_data(json_t *result, const char *dir, struct pcb_plot_set *set,
-			    char *err, size_t errlen)
+/* a swept figure's lines: the Diff % lines, then each series' */
+struct sweep_lines {
+	struct lines gain, series[PCB_MODEL_PLOT_SERIES];
+	int nseries;
+};
+
+/* each function of dj against the same function of base, Diff %, a line a function */
+static int gain_points(json_t *functions, json_t *dj, json_t *base, const char *line, double v,
+		       struct lines *gain)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions"), *dj, *x, *y;
-	struct lines gain = { 0 }, stock = { 0 }, atom = { 0 };
-	size_t i, j, k;
+	char name[400];
+	json_t *x, *y;
+	size_t j, k;
+	int rc = 0;
+
+	json_array_foreach(functions, j, x) {
+		if (strcmp(rj_fn_design(x), rj_design_design(dj)))
+			continue;
+		json_array_foreach(functions, k, y) {
+			double b = rj_fn_avg_cycles(y);
+
+			if (strcmp(rj_fn_design(y), rj_design_design(base)) ||
+			    strcmp(rj_fn_function(y), rj_fn_function(x)) || b == 0)
+				continue;
+			snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
+			rc |= add_pt(gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b), 0);
+		}
+	}
+	return rc;
+}
+
+/* every design row's points against the swept key of p */
+static int sweep_points(json_t *result, const struct pcb_model_plot *p, struct sweep_lines *sl)
+{
+	json_t *designs = rj_top_designs(result), *dj;
+	const char *key = strrchr(p->sweep, '.') ? strrchr(p->sweep, '.') + 1 : p->sweep;
+	size_t i;
 	int rc = 0;
 
 	json_array_foreach(designs, i, dj) {
-		json_t *ev = json_object_get(dj, "events"), *base = sweep_baseline(designs, dj);
-		char line[256], name[400];
+		json_t *base = sweep_baseline(designs, dj);
+		char line[256];
 		double v;
 
-		if (!sweep_value(dj, "memcgs", &v, line, sizeof(line)))
+		if (!sweep_value(dj, key, &v, line, sizeof(line)))
 			continue;
-		if (json_object_get(ev, "hit_rate")) {
-			rc |= add_pt(&stock, line, v, 100 * num(ev, "hit_rate"), 0);
-			rc |= add_pt(&atom, line, v, num(ev, "atomics_per_charge"), 0);
-		}
-		if (!base)
-			continue;
-		json_array_foreach(functions, j, x) {
-			if (strcmp(str(x, "design"), str(dj, "design")))
-				continue;
-			json_array_foreach(functions, k, y) {
-				double b = num(y, "avg_cycles");
+		for (int k = 0; k < sl->nseries; k++) {
+			const struct pcb_model_field *f = &p->series[k].field;
+			json_t *x = rj_path(dj, f->path);
 
-				if (strcmp(str(y, "design"), str(base, "design")) ||
-				    strcmp(str(y, "function"), str(x, "function")) || b == 0)
-					continue;
-				snprintf(name, sizeof(name), "%s %s", line, str(x, "function"));
-				rc |= add_pt(&gain, name, v, 100 * (num(x, "avg_cycles") - b) / fabs(b), 0);
-			}
+			if (x)
+				rc |= add_pt(&sl->series[k], line, v,
+					     (f->scale ? f->scale : 1) * json_number_value(x), 0);
 		}
+		if (p->gain_var && base)
+			rc |= gain_points(rj_top_functions(result), dj, base, line, v, &sl->gain);
 	}
-	if (!rc && distinct_x(&gain) + distinct_x(&stock) >= 2 && (gain.ns || stock.ns)) {
-		FILE *f = pcb_plot_add(set, dir, "multi-memcg", "multi-memcg", err, errlen);
-		int ns;
+	return rc;
+}
 
-		if (!f) {
-			rc = -1;
-			goto out;
-		}
-		/* three figures in one file: gnuplot's index counts blocks across them */
-		ns = write_lines(f, &gain);
+/* its lines into f, the gnuplot variables of their counts into plot->vars */
+static int write_sweep(FILE *f, struct sweep_lines *sl, const struct pcb_model_plot *p,
+		       struct pcb_plot *plot)
+{
+	int ns = write_lines(f, &sl->gain), total = ns;
+	size_t at = 0;
+
+	if (p->gain_var)
+		at += snprintf(plot->vars + at, sizeof(plot->vars) - at, "%s=%d", p->gain_var, ns);
+	/* the groups in one file: gnuplot's index counts blocks across them */
+	for (int k = 0; k < sl->nseries; k++) {
+		int n = write_lines(f, &sl->series[k]);
+
 		/* -1 (out of memory) in any makes pcb_plot_close() fail */
-		set->plot[set->n - 1].series = ns < 0 || write_lines(f, &stock) < 0 ||
-			write_lines(f, &atom) < 0 ? -1 : ns + stock.ns + atom.ns;
-		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-			 "ngain=%d; nstock=%d", ns, stock.ns);
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "multi-memcg stock against the memcgs charged in turn");
-		rc = pcb_plot_close(set, f, err, errlen);
+		total = total < 0 || n < 0 ? -1 : total + n;
+		if (p->series[k].var && at < sizeof(plot->vars))
+			at += snprintf(plot->vars + at, sizeof(plot->vars) - at, "%s%s=%d",
+				       at ? "; " : "", p->series[k].var, sl->series[k].ns);
+	}
+	return total;
+}
+
+/* a model's figure against a swept key (model_output.h) */
+static int model_plot_data(json_t *result, const struct pcb_model_plot *p, const char *dir,
+			   struct pcb_plot_set *set, char *err, size_t errlen)
+{
+	struct sweep_lines sl = { 0 };
+	int rc, dx = 0, any;
+
+	while (sl.nseries < PCB_MODEL_PLOT_SERIES && p->series[sl.nseries].field.path)
+		sl.nseries++;
+	rc = sweep_points(result, p, &sl);
+	any = sl.gain.ns;
+	for (int k = 0; k < sl.nseries; k++) {
+		int n = distinct_x(&sl.series[k]);
+
+		dx = n > dx ? n : dx;
+		any |= sl.series[k].ns;
+	}
+	if (!rc && distinct_x(&sl.gain) + dx >= 2 && any) {
+		FILE *f = pcb_plot_add(set, dir, p->name, p->name, err, errlen);
+
+		if (f) {
+			set->plot[set->n - 1].series = write_sweep(f, &sl, p, &set->plot[set->n - 1]);
+			snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title), "%s",
+				 p->title);
+			rc = pcb_plot_close(set, f, err, errlen);
+		} else {
+			rc = -1;
+		}
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
 	}
-out:
-	lines_free(&gain);
-	lines_free(&stock);
-	lines_free(&atom);
+	lines_free(&sl.gain);
+	for (int k = 0; k < sl.nseries; k++)
+		lines_free(&sl.series[k]);
 	return rc;
+}
+
+/* the figures the result's model declares */
+static int model_plots_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			    char *err, size_t errlen)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+
+	for (const struct pcb_model_plot *p = m ? m->plots : NULL; p && p->name; p++)
+		if (model_plot_data(result, p, dir, set, err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			 char *err, size_t errlen)
 {
+	const struct sweep_axis rate = { "rate_hz", "drain rate (Hz)" };
+	const struct sweep_axis think = { "think_ns", "think time (ns)" };
+
 	if (functions_data(result, dir, set, err, errlen) < 0 ||
 	    drains_data(result, dir, set, err, errlen) < 0 ||
-	    contention_data(result, "rate_hz", "drain rate (Hz)", dir, set, err, errlen) < 0 ||
-	    contention_data(result, "think_ns", "think time (ns)", dir, set, err, errlen) < 0 ||
+	    contention_data(result, &rate, dir, set, err, errlen) < 0 ||
+	    contention_data(result, &think, dir, set, err, errlen) < 0 ||
 	    interruptions_data(result, dir, set, err, errlen) < 0 ||
-	    multi_memcg_data(result, dir, set, err, errlen) < 0)
+	    model_plots_data(result, dir, set, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -18,7 +18,8 @@
 
 struct pcb_csv {
 	char path[4096];
-	int ncols, nrows;
+	const char *header;		/* the one pcpbench writes */
+	int ncols, nrows, cap;		/* cap: the rows cell and line have room for */
 	char **cell;			/* nrows x ncols */
 	int *line;			/* each row's line in the file */
 };
@@ -70,12 +71,80 @@ void pcb_csv_free(struct pcb_csv *c)
 	free(c);
 }
 
+/* a row of n fields, from line lineno, appended to c; -1 with err */
+static int add_row(struct pcb_csv *c, char **field, int n, int lineno, char *err, size_t errlen)
+{
+	if (n != c->ncols) {
+		snprintf(err, errlen, "%s:%d: %d fields, the header has %d", c->path, lineno,
+			 n < 0 ? 0 : n, c->ncols);
+		return -1;
+	}
+	if (c->nrows == CSV_MAX_ROWS) {
+		snprintf(err, errlen, "%s:%d: more rows than a result has", c->path, lineno);
+		return -1;
+	}
+	if (c->nrows == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		void *p = realloc(c->cell, (size_t)cap * c->ncols * sizeof(char *));
+
+		if (!p)
+			goto oom;
+		c->cell = p;
+		p = realloc(c->line, cap * sizeof(int));
+		if (!p)
+			goto oom;
+		c->line = p;
+		c->cap = cap;
+	}
+	c->line[c->nrows] = lineno;
+	for (int i = 0; i < n; i++)
+		c->cell[c->nrows * c->ncols + i] = strdup(field[i]);
+	c->nrows++;
+	for (int i = 0; i < n; i++)
+		if (!c->cell[(c->nrows - 1) * c->ncols + i])
+			goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "%s: out of memory", c->path);
+	return -1;
+}
+
+/* every line of f after the header into c; -1 with err */
+static int read_rows(struct pcb_csv *c, FILE *f, char *err, size_t errlen)
+{
+	char *line = NULL, *field[64];
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+
+	while (!rc && getline(&line, &cap, f) > 0) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		if (lineno == 1) {
+			if (strcmp(line, c->header)) {
+				snprintf(err, errlen, "%s:1: header is not \"%s\"", c->path, c->header);
+				rc = -1;
+			}
+			continue;
+		}
+		if (*line)
+			rc = add_row(c, field, split(line, field, 64), lineno, err, errlen);
+	}
+	free(line);
+	if (!rc && (ferror(f) || lineno == 0)) {
+		snprintf(err, errlen, "%s: %s", c->path, lineno ? strerror(errno) :
+			 "empty, no header");
+		rc = -1;
+	}
+	if (!rc && !c->nrows) {
+		snprintf(err, errlen, "%s: a header and no rows", c->path);
+		rc = -1;
+	}
+	return rc;
+}
+
 struct pcb_csv *pcb_csv_load(const char *path, const char *header, char *err, size_t errlen)
 {
 	struct pcb_csv *c = calloc(1, sizeof(*c));
-	char *line = NULL, *field[64];
-	size_t cap = 0;
-	int lineno = 0, cap_rows = 0;
 	FILE *f;
 
 	if (!c) {
@@ -83,6 +152,7 @@ struct pcb_csv *pcb_csv_load(const char *path, const char *header, char *err, si
 		return NULL;
 	}
 	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->header = header;
 	for (const char *h = header; h; h = strchr(h + 1, ','))
 		c->ncols++;
 	f = fopen(path, "r");
@@ -91,73 +161,13 @@ struct pcb_csv *pcb_csv_load(const char *path, const char *header, char *err, si
 		free(c);
 		return NULL;
 	}
-	while (getline(&line, &cap, f) > 0) {
-		int n;
-
-		lineno++;
-		line[strcspn(line, "\r\n")] = 0;
-		if (lineno == 1) {
-			if (strcmp(line, header)) {
-				snprintf(err, errlen, "%s:1: header is not \"%s\"", path, header);
-				goto fail;
-			}
-			continue;
-		}
-		if (!*line)
-			continue;
-		n = split(line, field, 64);
-		if (n != c->ncols) {
-			snprintf(err, errlen, "%s:%d: %d fields, the header has %d", path, lineno,
-				 n < 0 ? 0 : n, c->ncols);
-			goto fail;
-		}
-		if (c->nrows == CSV_MAX_ROWS) {
-			snprintf(err, errlen, "%s:%d: more rows than a result has", path, lineno);
-			goto fail;
-		}
-		if (c->nrows == cap_rows) {
-			void *p;
-
-			cap_rows = cap_rows ? 2 * cap_rows : 64;
-			p = realloc(c->cell, (size_t)cap_rows * c->ncols * sizeof(char *));
-			if (!p) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			c->cell = p;
-			p = realloc(c->line, cap_rows * sizeof(int));
-			if (!p) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			c->line = p;
-		}
-		c->line[c->nrows] = lineno;
-		for (int i = 0; i < n; i++)
-			c->cell[c->nrows * c->ncols + i] = strdup(field[i]);
-		c->nrows++;
-		for (int i = 0; i < n; i++)
-			if (!c->cell[(c->nrows - 1) * c->ncols + i]) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
+	if (read_rows(c, f, err, errlen) < 0) {
+		fclose(f);
+		pcb_csv_free(c);
+		return NULL;
 	}
-	if (ferror(f) || lineno == 0) {
-		snprintf(err, errlen, "%s: %s", path, lineno ? strerror(errno) : "empty, no header");
-		goto fail;
-	}
-	if (!c->nrows) {
-		snprintf(err, errlen, "%s: a header and no rows", path);
-		goto fail;
-	}
-	free(line);
 	fclose(f);
 	return c;
-fail:
-	free(line);
-	fclose(f);
-	pcb_csv_free(c);
-	return NULL;
 }
 
 static int col_of(const char *header, const char *name)
@@ -176,17 +186,13 @@ static int col_of(const char *header, const char *name)
 	return -1;
 }
 
-/* a cell that must be a finite number (empty allowed when may_be_empty) */
-static int number(const struct pcb_csv *c, int row, const char *header, const char *name,
-		  int may_be_empty, double *v, char *err, size_t errlen)
+/* a cell that must be a finite number */
+static int number(const struct pcb_csv *c, int row, const char *name, double *v, char *err,
+		  size_t errlen)
 {
-	const char *s = cell(c, row, col_of(header, name));
+	const char *s = cell(c, row, col_of(c->header, name));
 	char *end;
 
-	if (!*s && may_be_empty) {
-		*v = NAN;
-		return 0;
-	}
 	errno = 0;
 	*v = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(*v) || fabs(*v) > 1e18) {
@@ -195,6 +201,17 @@ static int number(const struct pcb_csv *c, int row, const char *header, const ch
 		return -1;
 	}
 	return 0;
+}
+
+/* the same, or empty (NAN) */
+static int number_or_empty(const struct pcb_csv *c, int row, const char *name, double *v,
+			   char *err, size_t errlen)
+{
+	if (!*cell(c, row, col_of(c->header, name))) {
+		*v = NAN;
+		return 0;
+	}
+	return number(c, row, name, v, err, errlen);
 }
 
 static void put_label(FILE *f, const char *s)
@@ -244,8 +261,8 @@ int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
 	double v;
 
 	for (int r = 0; r < c->nrows; r++) {
-		if (number(c, r, h, "node", 0, &v, err, errlen) < 0 ||
-		    number(c, r, h, "avg_cycles", 0, &v, err, errlen) < 0)
+		if (number(c, r, "node", &v, err, errlen) < 0 ||
+		    number(c, r, "avg_cycles", &v, err, errlen) < 0)
 			return -1;
 		if (v < 0 || strspn(cell(c, r, node), "0123456789") != strlen(cell(c, r, node))) {
 			snprintf(err, errlen, "%s:%d: node '%s' or avg_cycles is negative",
@@ -326,7 +343,7 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 	for (int r = 0; r < c->nrows; r++) {
 		const char *s = cell(c, r, sig);
 
-		if (number(c, r, h, "result", 0, &v, err, errlen) < 0)
+		if (number(c, r, "result", &v, err, errlen) < 0)
 			return -1;
 		if (v < 0 || v != floor(v)) {
 			snprintf(err, errlen, "%s:%d: result '%s' is not a result number",
@@ -335,7 +352,7 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 		}
 		if (v == 0)
 			continue;
-		if (number(c, r, h, "diff_pct", 1, &v, err, errlen) < 0)
+		if (number_or_empty(c, r, "diff_pct", &v, err, errlen) < 0)
 			return -1;
 		if (strcmp(s, "0") && strcmp(s, "1") && *s) {
 			snprintf(err, errlen, "%s:%d: significant '%s' is not 1 or 0",

@@ -44,6 +44,17 @@ int pcb_result_check(json_t *result, char *err, size_t errlen);
 int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
 		    size_t errlen);
 
+/*
+ * The model a result names (scenario.model), NULL for one this pcpbench
+ * lacks; a result from before models had names is the model's that says
+ * default_for_old_results. Its name: the result's, or that model's.
+ */
+const struct pcb_model *pcb_result_model(json_t *result);
+const char *pcb_result_model_name(json_t *result);
+
+/* a result whose run was cut short (context.complete false; a result without it ran whole) */
+int pcb_result_interrupted(json_t *result);
+
 /* how the tables show a result */
 struct pcb_table_opts {
 	int raw;			/* means with the timer included, as the seeds' instrumentation */

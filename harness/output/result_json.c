@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "config.h"
 #include "../measure/counters.h"
 #include "../run/work.h"
+#include "../schema/schema.h"
 #include "result.h"
 
 void pcb_utc_timestamp(char *buf, size_t len, int compact)
@@ -25,6 +27,7 @@ void pcb_utc_timestamp(char *buf, size_t len, int compact)
 	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* info's CPU lists (result.json's through the schema's setters) */
 static json_t *cpuset_json(hwloc_const_bitmap_t set)
 {
 	char buf[1024];
@@ -126,27 +129,30 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk)
 json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			   const char *command, const char *started)
 {
-	static const char *const from_info[] = { "cpu_model", "cpus", "cores", "numa_nodes",
-						 "nodes", "isolated", "nohz_full" };
+	/* the machine as info describes it, under the same names */
+	static const enum rj_field from_info[] = {
+		RJ_F_ctx_cpu_model, RJ_F_ctx_cpus, RJ_F_ctx_cores, RJ_F_ctx_numa_nodes,
+		RJ_F_ctx_nodes, RJ_F_ctx_isolated, RJ_F_ctx_nohz_full,
+	};
 	json_t *info = pcb_info_json(topo, clk), *o = json_object(), *ovh = json_object();
 	struct utsname u;
 
 	uname(&u);
-	json_object_set_new(o, "host", json_string(u.nodename));
+	rj_set_ctx_host(o, u.nodename);
 	for (size_t k = 0; k < sizeof(from_info) / sizeof(from_info[0]); k++)
-		json_object_set(o, from_info[k], json_object_get(info, from_info[k]));
-	json_object_set_new(o, "tsc_hz", json_real(clk->tsc_hz));
-	json_object_set_new(o, "kernel_tsc_hz", clk->kernel_tsc_hz > 0 ?
-				json_real(clk->kernel_tsc_hz) : json_null());
-	json_object_set_new(o, "tsc_step", json_integer((json_int_t)clk->step));
-	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++)
-		json_object_set_new(ovh, pcb_timing_name(m), json_real(clk->overhead[m]));
-	json_object_set_new(o, "timer_overhead", ovh);
-	json_object_set_new(o, "kernel", json_string(u.release));
-	json_object_set_new(o, "version", json_string(PCB_VERSION));
-	json_object_set_new(o, "command", json_string(command));
-	json_object_set_new(o, "started", json_string(started));
-	json_object_set_new(o, "complete", json_false());
+		rj_put(o, from_info[k], json_incref(json_object_get(info, rj_name(from_info[k]))));
+	rj_set_ctx_tsc_hz(o, clk->tsc_hz);
+	rj_put(o, RJ_F_ctx_kernel_tsc_hz, clk->kernel_tsc_hz > 0 ? json_real(clk->kernel_tsc_hz) :
+								  json_null());
+	rj_set_ctx_tsc_step(o, (json_int_t)clk->step);
+	rj_set_tov_call(ovh, clk->overhead[PCB_TIMING_CALL]);
+	rj_set_tov_batch(ovh, clk->overhead[PCB_TIMING_BATCH]);
+	rj_set_ctx_timer_overhead(o, ovh);
+	rj_set_ctx_kernel(o, u.release);
+	rj_set_ctx_version(o, PCB_VERSION);
+	rj_set_ctx_command(o, command);
+	rj_set_ctx_started(o, started);
+	rj_set_ctx_complete(o, 0);
 	json_decref(info);
 	return o;
 }
@@ -154,11 +160,11 @@ json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *
 static json_t *scenario_json(const struct pcb_scenario *sc)
 {
 	json_t *o = json_object(), *settings = json_object();
-	char key[128], buf[1024];
+	char key[128], buf[1024], desc[256];
 
-	json_object_set_new(o, "name", json_string(sc->name));
-	json_object_set_new(o, "file", json_string(sc->file));
-	json_object_set_new(o, "text", json_string(sc->text ? sc->text : ""));
+	rj_set_sc_name(o, sc->name);
+	rj_set_sc_file(o, sc->file);
+	rj_set_sc_text(o, sc->text ? sc->text : "");
 	for (int k = 0; k < pcb_nr_keys(); k++) {
 		const struct pcb_key *kd = pcb_key_get(k);
 
@@ -167,20 +173,16 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 		snprintf(key, sizeof(key), "%s.%s", kd->section, kd->name);
 		json_object_set_new(settings, key, json_string(sc->value[k]));
 	}
-	json_object_set_new(o, "settings", settings);
-	json_object_set_new(o, "model", json_string(sc->model->name));
-	json_object_set_new(o, "drain_function", json_string(sc->model->drain_name));
-	{
-		char desc[256];
-
-		sc->model->describe(sc->config, desc, sizeof(desc));
-		json_object_set_new(o, "configuration", json_string(desc));
-	}
-	json_object_set_new(o, "baseline", json_string(sc->baseline->name));
-	json_object_set_new(o, "order", json_string(pcb_order_name[sc->order]));
-	json_object_set_new(o, "timing", json_string(pcb_timing_name((enum pcb_timing)sc->timing)));
+	rj_set_sc_settings(o, settings);
+	rj_set_sc_model(o, sc->model->name);
+	rj_set_sc_drain_function(o, sc->model->drain_name);
+	sc->model->describe(sc->config, desc, sizeof(desc));
+	rj_set_sc_configuration(o, desc);
+	rj_set_sc_baseline(o, sc->baseline->name);
+	rj_set_sc_order(o, pcb_order_name[sc->order]);
+	rj_set_sc_timing(o, pcb_timing_name((enum pcb_timing)sc->timing));
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
-	json_object_set_new(o, "workers", json_string(buf));
+	rj_set_sc_workers(o, buf);
 	return o;
 }
 
@@ -212,19 +214,41 @@ static json_t *counter_json(const char *design, int cpu, const struct pcb_event_
 		snprintf(thread, sizeof(thread), "coordinator");
 	else
 		snprintf(thread, sizeof(thread), "all");
-	json_object_set_new(o, "design", json_string(design));
-	json_object_set_new(o, "thread", json_string(thread));
-	json_object_set_new(o, "event", json_string(ev->name));
-	json_object_set_new(o, "pfm_name", json_string(ev->fstr));
-	json_object_set_new(o, "status", json_string(st ? st : "counted"));
+	rj_set_ctr_design(o, design);
+	rj_set_ctr_thread(o, thread);
+	rj_set_ctr_event(o, ev->name);
+	rj_set_ctr_pfm_name(o, ev->fstr);
+	rj_set_ctr_status(o, st ? st : "counted");
 	if (v->status)
-		json_object_set_new(o, "error", json_string(strerror(-v->status)));
-	json_object_set_new(o, "value", json_integer((json_int_t)v->value));
-	json_object_set_new(o, "enabled_ns", json_integer((json_int_t)v->enabled_ns));
-	json_object_set_new(o, "running_ns", json_integer((json_int_t)v->running_ns));
+		rj_set_ctr_error(o, strerror(-v->status));
+	rj_set_ctr_value(o, (json_int_t)v->value);
+	rj_set_ctr_enabled_ns(o, (json_int_t)v->enabled_ns);
+	rj_set_ctr_running_ns(o, (json_int_t)v->running_ns);
 	if (!st && ops)
-		json_object_set_new(o, "per_op", json_real((double)v->value / (double)ops));
+		rj_set_ctr_per_op(o, (double)v->value / (double)ops);
 	return o;
+}
+
+/* each function's events per call, where the counters were read around every call */
+static void per_call_json(json_t *per_call, const struct pcb_design_result *r, int e,
+			  const char *event)
+{
+	const struct pcb_model *m = r->sc->model;
+
+	for (int f = 0; f < m->nr_fn; f++) {
+		uint64_t calls = r->fn[f].total.calls;
+		json_t *o;
+
+		if (!calls)
+			continue;
+		o = json_object();
+		rj_set_pcall_design(o, r->label);
+		rj_set_pcall_function(o, m->fn_name[f]);
+		rj_set_pcall_event(o, event);
+		rj_set_pcall_per_call(o, (double)r->counters.ctr_fn[f][e] / (double)calls);
+		rj_set_pcall_read(o, r->counters.rdpmc ? "rdpmc" : "read()");
+		json_array_append_new(per_call, o);
+	}
 }
 
 static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
@@ -232,8 +256,6 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 {
 	const struct pcb_counters_cfg *cfg = &sc->counters;
 	char note[512];
-
-	const struct pcb_model *m = sc->model;
 
 	for (int e = 0; e < r->counters.nr_events; e++) {
 		struct pcb_counter_value all = { 0 };
@@ -256,22 +278,8 @@ static void counters_json(json_t *counters, json_t *per_call, json_t *notes,
 				 pcb_perf_paranoid());
 			json_array_append_new(notes, json_string(note));
 		}
-		if (!r->counters.per_call)
-			continue;
-		for (int f = 0; f < m->nr_fn; f++) {
-			uint64_t calls = r->fn[f].total.calls;
-			json_t *o;
-
-			if (!calls || all.status)
-				continue;
-			o = json_object();
-			json_object_set_new(o, "design", json_string(r->label));
-			json_object_set_new(o, "function", json_string(m->fn_name[f]));
-			json_object_set_new(o, "event", json_string(cfg->ev[e].name));
-			json_object_set_new(o, "per_call", json_real((double)r->counters.ctr_fn[f][e] / (double)calls));
-			json_object_set_new(o, "read", json_string(r->counters.rdpmc ? "rdpmc" : "read()"));
-			json_array_append_new(per_call, o);
-		}
+		if (r->counters.per_call && !all.status)
+			per_call_json(per_call, r, e, cfg->ev[e].name);
 	}
 	if (r->counters.kernel_dropped) {
 		snprintf(note, sizeof(note), "%s: kernel-mode counting is not permitted here "
@@ -293,98 +301,111 @@ static uint64_t fn_calls(const struct pcb_design_result *r, const char *fn)
 	return calls;
 }
 
-/* drains, contention and interruptions of one design */
-static void drain_json(json_t *drains, json_t *contention, json_t *interruptions, json_t *notes,
-		       const struct pcb_design_result *r, double tsc_hz)
+/* the coordinator's drains of one design */
+static json_t *drain_row_json(const struct pcb_design_result *r)
 {
+	const struct pcb_drain_result *dr = &r->drain;
+	json_t *o = json_object();
+
+	rj_set_drain_design(o, r->label);
+	rj_set_drain_design_name(o, r->design->name);
+	rj_set_drain_caches(o, dr->nr_caches);
+	rj_set_drain_virtual_cpus(o, dr->nr_virtual);
+	rj_set_drain_online(o, dr->nr_online);
+	/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
+	rj_set_drain_wake_cycles(o, dr->count ? (double)dr->wake_sum / (double)dr->count : 0);
+	if (dr->nr_virtual)
+		rj_set_drain_walk_cycles_per_cpu(o, dr->count ? (double)dr->walk_sum /
+						 (double)dr->count / (double)dr->nr_virtual : 0);
+	rj_set_drain_coordinator_cpu(o, dr->cpu);
+	rj_set_drain_count(o, (json_int_t)dr->count);
+	rj_set_drain_avg_cycles(o, pcb_mean(dr->run_mean, r->runs));
+	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
+	rj_set_drain_p99_cycles(o, (json_int_t)pcb_hist_quantile(&dr->total.hist, 0.99));
+	if (r->design->drain.queues_work) {
+		rj_set_drain_completed(o, (json_int_t)dr->completed);
+		rj_set_drain_incomplete(o, (json_int_t)dr->incomplete);
+		rj_set_drain_completion_p50(o, (json_int_t)pcb_hist_quantile(&dr->completion, 0.5));
+		rj_set_drain_completion_p99(o, (json_int_t)pcb_hist_quantile(&dr->completion, 0.99));
+	}
+	if (dr->stranded_n) {
+		rj_set_drain_stranded_pages_avg(o, (double)dr->stranded_sum / (double)dr->stranded_n);
+		rj_set_drain_stranded_pages_max(o, (json_int_t)dr->stranded_max);
+	}
+	return o;
+}
+
+/* what the drains' shape means for the figures: idle virtual CPUs, refills, a shared CPU */
+static void drain_notes(json_t *notes, const struct pcb_design_result *r)
+{
+	const struct pcb_drain_result *dr = &r->drain;
 	char note[512];
 
-	const struct pcb_drain_result *dr = &r->drain;
-
-	if (dr->active) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "design", json_string(r->label));
-		json_object_set_new(o, "design_name", json_string(r->design->name));
-		json_object_set_new(o, "stocks", json_integer(dr->nr_stocks));
-		json_object_set_new(o, "virtual_cpus", json_integer(dr->nr_virtual));
-		json_object_set_new(o, "online", json_integer(dr->nr_online));
-		/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
-		json_object_set_new(o, "wake_cycles", json_real(dr->count ? (double)dr->wake_sum / (double)dr->count : 0));
-		if (dr->nr_virtual)
-			json_object_set_new(o, "walk_cycles_per_cpu",
-					    json_real(dr->count ? (double)dr->walk_sum / (double)dr->count /
-						      (double)dr->nr_virtual : 0));
-		json_object_set_new(o, "coordinator_cpu", json_integer(dr->cpu));
-		json_object_set_new(o, "count", json_integer((json_int_t)dr->count));
-		json_object_set_new(o, "avg_cycles", json_real(pcb_mean(dr->run_mean, r->runs)));
-		json_object_set_new(o, "stddev", json_real(pcb_stddev(dr->run_mean, r->runs)));
-		json_object_set_new(o, "p99_cycles", json_integer((json_int_t)pcb_hist_quantile(&dr->total.hist, 0.99)));
-		if (r->design->drain.queues_work) {
-			json_object_set_new(o, "completed", json_integer((json_int_t)dr->completed));
-			json_object_set_new(o, "incomplete", json_integer((json_int_t)dr->incomplete));
-			json_object_set_new(o, "completion_p50", json_integer((json_int_t)pcb_hist_quantile(&dr->completion, 0.5)));
-			json_object_set_new(o, "completion_p99", json_integer((json_int_t)pcb_hist_quantile(&dr->completion, 0.99)));
-		}
-		if (dr->stranded_n) {
-			json_object_set_new(o, "stranded_pages_avg",
-					    json_real((double)dr->stranded_sum / (double)dr->stranded_n));
-			json_object_set_new(o, "stranded_pages_max", json_integer((json_int_t)dr->stranded_max));
-		}
-		json_array_append_new(drains, o);
-		if (dr->nr_virtual && r->design->drain.queues_work) {
-			snprintf(note, sizeof(note), "%s: %d virtual CPUs are idle: queue_work_on() wakes "
-				 "them by a store, and their work runs on another CPU after the timed call "
-				 "(or on the drainer inside it, where the drain flushes it); completion "
-				 "counts the workers' CPUs only", r->label, dr->nr_virtual);
-			json_array_append_new(notes, json_string(note));
-		}
-		if (dr->nr_stocks > r->nr_workers) {
-			if (dr->dirtier_cpu < 0)
-				snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
-					 "by the drainer itself (no other CPU): hot in its cache", r->label);
-			else
-				snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled on "
-					 "CPU %d before each drain%s", r->label, dr->dirtier_cpu,
-					 dr->dirtier_shares ? ", a worker's: its figures carry the refills "
-					 "as interruptions" : "");
-			json_array_append_new(notes, json_string(note));
-		}
-		if (dr->shares_cpu) {
-			snprintf(note, sizeof(note), "%s: the coordinator shares CPU %d with a worker",
-				 r->label, dr->cpu);
-			json_array_append_new(notes, json_string(note));
-		}
+	if (dr->nr_virtual && r->design->drain.queues_work) {
+		snprintf(note, sizeof(note), "%s: %d virtual CPUs are idle: queue_work_on() wakes "
+			 "them by a store, and their work runs on another CPU after the timed call "
+			 "(or on the drainer inside it, where the drain flushes it); completion "
+			 "counts the workers' CPUs only", r->label, dr->nr_virtual);
+		json_array_append_new(notes, json_string(note));
 	}
+	if (dr->nr_caches > r->nr_workers) {
+		if (dr->dirtier_cpu < 0)
+			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
+				 "by the drainer itself (no other CPU): hot in its cache", r->label);
+		else
+			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled on "
+				 "CPU %d before each drain%s", r->label, dr->dirtier_cpu,
+				 dr->dirtier_shares ? ", a worker's: its figures carry the refills "
+				 "as interruptions" : "");
+		json_array_append_new(notes, json_string(note));
+	}
+	if (dr->shares_cpu) {
+		snprintf(note, sizeof(note), "%s: the coordinator shares CPU %d with a worker",
+			 r->label, dr->cpu);
+		json_array_append_new(notes, json_string(note));
+	}
+}
+
+/* every contended acquisition of one design, per function and side */
+static void contention_json(json_t *contention, const struct pcb_design_result *r)
+{
 	for (int i = 0; i < r->nr_cc; i++) {
 		const struct pcb_contention_row *c = &r->cc[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "design", json_string(r->label));
-		json_object_set_new(o, "function", json_string(c->fn));
-		json_object_set_new(o, "side", json_string(c->coordinator ? "coordinator" : "worker"));
-		json_object_set_new(o, "calls", json_integer((json_int_t)(c->coordinator ? dr->remote
-										    : fn_calls(r, c->fn))));
-		json_object_set_new(o, "contended", json_integer((json_int_t)c->contended));
-		json_object_set_new(o, "wait_avg_cycles", json_real(c->contended ? (double)c->wait_sum / (double)c->contended : 0));
-		json_object_set_new(o, "wait_max_cycles", json_integer((json_int_t)c->wait_max));
+		rj_set_cont_design(o, r->label);
+		rj_set_cont_function(o, c->fn);
+		rj_set_cont_side(o, c->coordinator ? "coordinator" : "worker");
+		rj_set_cont_calls(o, (json_int_t)(c->coordinator ? r->drain.remote
+							     : fn_calls(r, c->fn)));
+		rj_set_cont_contended(o, (json_int_t)c->contended);
+		rj_set_cont_wait_avg_cycles(o, c->contended ? (double)c->wait_sum /
+					    (double)c->contended : 0);
+		rj_set_cont_wait_max_cycles(o, (json_int_t)c->wait_max);
 		json_array_append_new(contention, o);
 	}
+}
+
+/* what each worker of one design lost to interruptions */
+static void interruptions_json(json_t *interruptions, const struct pcb_design_result *r,
+			       double tsc_hz)
+{
+	double ns = tsc_hz > 0 ? 1e9 / tsc_hz : 0;
+
 	for (int i = 0; i < r->nr_workers; i++) {
 		const struct pcb_gaps *g = &r->gaps[i];
 		json_t *o = json_object();
-		double ns = tsc_hz > 0 ? 1e9 / tsc_hz : 0;
 
-		json_object_set_new(o, "design", json_string(r->label));
-		json_object_set_new(o, "cpu", json_integer(r->worker[i].cpu));
-		json_object_set_new(o, "threshold_ns", json_real((double)g->threshold * ns));
-		json_object_set_new(o, "count", json_integer((json_int_t)g->count));
-		json_object_set_new(o, "attributed", json_integer((json_int_t)g->attributed));
-		json_object_set_new(o, "stolen_ns", json_real((double)g->stolen * ns));
-		json_object_set_new(o, "max_ns", json_real((double)g->max * ns));
-		json_object_set_new(o, "p99_ns", json_real((double)pcb_hist_quantile(&g->hist, 0.99) * ns));
-		json_object_set_new(o, "p999_ns", json_real((double)pcb_hist_quantile(&g->hist, 0.999) * ns));
-		json_object_set_new(o, "histogram", histogram_json(&g->hist));
+		rj_set_irq_design(o, r->label);
+		rj_set_irq_cpu(o, r->worker[i].cpu);
+		rj_set_irq_threshold_ns(o, (double)g->threshold * ns);
+		rj_set_irq_count(o, (json_int_t)g->count);
+		rj_set_irq_attributed(o, (json_int_t)g->attributed);
+		rj_set_irq_stolen_ns(o, (double)g->stolen * ns);
+		rj_set_irq_max_ns(o, (double)g->max * ns);
+		rj_set_irq_p99_ns(o, (double)pcb_hist_quantile(&g->hist, 0.99) * ns);
+		rj_set_irq_p999_ns(o, (double)pcb_hist_quantile(&g->hist, 0.999) * ns);
+		rj_set_irq_histogram(o, histogram_json(&g->hist));
 		json_array_append_new(interruptions, o);
 	}
 }
@@ -406,11 +427,18 @@ static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 		for (int i = 0; i < r->nr_workers; i++) {
 			const struct pcb_run_overhead *o = &r->ovh[run * r->nr_workers + i];
 
-			json_array_append_new(a, json_pack("{s:i,s:i,s:f,s:f,s:f,s:I,s:f,s:f,s:f}",
-				"run", run + 1, "cpu", (int)r->worker[i].cpu, "subtracted",
-				o->subtracted, "start", o->start, "in_run", o->in_run,
-				"in_run_regions", (json_int_t)o->in_run_regions, "end", o->end,
-				"p5", o->lo, "p95", o->hi));
+			json_t *x = json_object();
+
+			rj_set_ovh_run(x, run + 1);
+			rj_set_ovh_cpu(x, (int)r->worker[i].cpu);
+			rj_set_ovh_subtracted(x, o->subtracted);
+			rj_set_ovh_start(x, o->start);
+			rj_set_ovh_in_run(x, o->in_run);
+			rj_set_ovh_in_run_regions(x, (json_int_t)o->in_run_regions);
+			rj_set_ovh_end(x, o->end);
+			rj_set_ovh_p5(x, o->lo);
+			rj_set_ovh_p95(x, o->hi);
+			json_array_append_new(a, x);
 			moved += fabs(o->end - o->start) > step;
 		}
 	if (moved) {
@@ -441,53 +469,27 @@ static double held_fraction(const struct pcb_design_result *r, double tsc_hz)
 	return span > 0 ? fmin(1.0, held / span) : 0;
 }
 
-/* one design's entry: what it is, what the model adds, and its notes */
-static json_t *design_json(const struct pcb_design_result *r, json_t *context, json_t *notes)
+/* the workers of a design and where their caches landed */
+static json_t *workers_json(const struct pcb_design_result *r, json_t *notes)
 {
-	const struct pcb_model *m = r->sc->model;
-	json_t *dj = json_object(), *workers = json_array();
-	struct pcb_model_figures fig = {
-		.config = r->sc->config, .variant = r->variant, .ev = r->ev,
-		.overhead = r->overhead, .note = r->model_note,
-		.tsc_hz = json_number_value(json_object_get(context, "tsc_hz")),
-	};
-	struct pcb_stat totals[PCB_MAX_FN];
-	char note[512];
-
-	for (int f = 0; f < PCB_MAX_FN; f++)
-		totals[f] = r->fn[f].total;
-	fig.fn_total = totals;
-	json_object_set_new(dj, "design", json_string(r->label));
-	json_object_set_new(dj, "design_name", json_string(r->design->name));
-	json_object_set_new(dj, "config", json_string(r->sc->label));
-	json_object_set_new(dj, "isolated", cpuset_json(r->sc->isolated));
-	json_object_set_new(dj, "follows", json_string(r->design->follows));
-	json_object_set_new(dj, "drain_promise", json_string(r->design->promise));
-	if (r->model_note[0] && m->note_key)
-		json_object_set_new(dj, m->note_key, json_string(r->model_note));
-	m->result_json(dj, &fig);
-	json_object_set_new(dj, "cache_name", json_string(m->cache_name));
-	json_object_set_new(dj, "invariant_name", json_string(m->invariant_name));
-	json_object_set_new(dj, "drain", json_string(r->design->drain.name));
-	if (r->delivery >= 0)
-		json_object_set_new(dj, "work_delivery", json_string(pcb_delivery_name[r->delivery]));
-	if (r->run_note[0])
-		json_array_append_new(notes, json_string(r->run_note));
-	json_object_set_new(dj, "work", json_pack("{s:I,s:I,s:I}",
-		"queued", (json_int_t)r->drain.work_queued, "ran", (json_int_t)r->drain.work_ran,
-		"deferred", (json_int_t)r->drain.work_deferred));
+	json_t *workers = json_array();
 	int unplaced = 0;
+	char note[512];
 
 	for (int i = 0; i < r->nr_workers; i++) {
 		const struct pcb_worker_info *wi = &r->worker[i];
+		json_t *o = json_object();
 
-		unplaced += wi->stock_node < 0;
-		json_array_append_new(workers, json_pack("{s:i,s:i,s:i,s:b}", "cpu", (int)wi->cpu,
-							 "node", wi->node, "stock_node", wi->stock_node,
-							 "isolated", wi->isolated));
-		if (wi->node >= 0 && wi->stock_node >= 0 && wi->node != wi->stock_node) {
-			snprintf(note, sizeof(note), "%s: the stock of CPU %u is on node %d, "
-				 "not its own node %d", r->label, wi->cpu, wi->stock_node, wi->node);
+		unplaced += wi->cache_node < 0;
+		rj_set_worker_cpu(o, (int)wi->cpu);
+		rj_set_worker_node(o, wi->node);
+		rj_set_worker_cache_node(o, wi->cache_node);
+		rj_set_worker_isolated(o, wi->isolated);
+		json_array_append_new(workers, o);
+		if (wi->node >= 0 && wi->cache_node >= 0 && wi->node != wi->cache_node) {
+			snprintf(note, sizeof(note), "%s: the %s of CPU %u is on node %d, not its "
+				 "own node %d", r->label, r->sc->model->cache_name, wi->cpu,
+				 wi->cache_node, wi->node);
 			json_array_append_new(notes, json_string(note));
 		}
 	}
@@ -497,29 +499,104 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 			 "placement is not checked", r->label, unplaced);
 		json_array_append_new(notes, json_string(note));
 	}
-	json_object_set_new(dj, "workers", workers);
-	json_object_set_new(dj, "runs", json_integer(r->runs));
-	json_object_set_new(dj, "timer_overhead", json_real(r->overhead));
-	json_object_set_new(dj, "overhead_ticks", overhead_json(r, notes));
-	json_object_set_new(dj, "ops", json_integer((json_int_t)r->ops));
-	json_object_set_new(dj, "failed_charges", json_integer((json_int_t)r->failed));
-	json_object_set_new(dj, "batch_misses", json_integer((json_int_t)r->misses));
-	json_object_set_new(dj, "run_seconds", json_real(r->run_seconds));
-	json_object_set_new(dj, "held_fraction", json_real(held_fraction(r, fig.tsc_hz)));
-	json_object_set_new(dj, "nonoverlapping_runs", json_integer(r->nonoverlap));
-	json_object_set_new(dj, "charge_invariant", json_string(r->check));
+	return workers;
+}
+
+/* what a design is: its names, what it follows, what the model adds */
+static void design_head_json(json_t *dj, const struct pcb_design_result *r, json_t *context)
+{
+	const struct pcb_model *m = r->sc->model;
+	struct pcb_model_figures fig = {
+		.config = r->sc->config, .variant = r->variant, .ev = r->ev,
+		.overhead = r->overhead, .note = r->model_note, .tsc_hz = rj_ctx_tsc_hz(context),
+	};
+	struct pcb_stat totals[PCB_MAX_FN];
+	char buf[1024];
+
+	for (int f = 0; f < PCB_MAX_FN; f++)
+		totals[f] = r->fn[f].total;
+	fig.fn_total = totals;
+	rj_set_design_design(dj, r->label);
+	rj_set_design_design_name(dj, r->design->name);
+	rj_set_design_config(dj, r->sc->label);
+	pcb_cpuset_format(r->sc->isolated, buf, sizeof(buf));
+	rj_set_design_isolated(dj, buf);
+	rj_set_design_follows(dj, r->design->follows);
+	rj_set_design_drain_promise(dj, r->design->promise);
+	if (r->model_note[0] && m->note_key)
+		json_object_set_new(dj, m->note_key, json_string(r->model_note));
+	m->result_json(dj, &fig);
+	rj_set_design_cache_name(dj, m->cache_name);
+	rj_set_design_invariant_name(dj, m->invariant_name);
+	rj_set_design_drain(dj, r->design->drain.name);
+	if (r->delivery >= 0)
+		rj_set_design_work_delivery(dj, pcb_delivery_name[r->delivery]);
+}
+
+/* a broken invariant, in capitals, as the model names it */
+static void invariant_note(json_t *notes, const struct pcb_design_result *r)
+{
+	char name[128], note[512];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s", r->sc->model->invariant_name);
+	for (i = 0; name[i]; i++)
+		name[i] = (char)toupper((unsigned char)name[i]);
+	snprintf(note, sizeof(note), "%s: %s BROKEN %s", r->label, name, r->check);
+	json_array_append_new(notes, json_string(note));
+}
+
+/* one design's entry: what it is, what the model adds, and its notes */
+static json_t *design_json(const struct pcb_design_result *r, json_t *context, json_t *notes)
+{
+	json_t *dj = json_object(), *work = json_object();
+	char note[512];
+
+	design_head_json(dj, r, context);
+	if (r->run_note[0])
+		json_array_append_new(notes, json_string(r->run_note));
+	rj_set_work_queued(work, (json_int_t)r->drain.work_queued);
+	rj_set_work_ran(work, (json_int_t)r->drain.work_ran);
+	rj_set_work_deferred(work, (json_int_t)r->drain.work_deferred);
+	rj_set_design_work(dj, work);
+	rj_set_design_workers(dj, workers_json(r, notes));
+	rj_set_design_runs(dj, r->runs);
+	rj_set_design_timer_overhead(dj, r->overhead);
+	rj_set_design_overhead_ticks(dj, overhead_json(r, notes));
+	rj_set_design_ops(dj, (json_int_t)r->ops);
+	rj_set_design_failed(dj, (json_int_t)r->failed);
+	rj_set_design_batch_misses(dj, (json_int_t)r->misses);
+	rj_set_design_run_seconds(dj, r->run_seconds);
+	rj_set_design_held_fraction(dj, held_fraction(r, rj_ctx_tsc_hz(context)));
+	rj_set_design_nonoverlapping_runs(dj, r->nonoverlap);
+	rj_set_design_invariant(dj, r->check);
 	if (r->drain.count)
-		json_object_set_new(dj, "drains", json_integer((json_int_t)r->drain.count));
+		rj_set_design_drains(dj, (json_int_t)r->drain.count);
 	if (r->nonoverlap) {
 		snprintf(note, sizeof(note), "%s: in %d of %d runs the workers did not all "
 			 "run at the same time", r->label, r->nonoverlap, r->runs);
 		json_array_append_new(notes, json_string(note));
 	}
-	if (r->check_failed) {
-		snprintf(note, sizeof(note), "%s: CHARGE INVARIANT BROKEN %s", r->label, r->check);
-		json_array_append_new(notes, json_string(note));
-	}
+	if (r->check_failed)
+		invariant_note(notes, r);
 	return dj;
+}
+
+/* a function's figures in each run */
+static json_t *fn_runs_json(const struct pcb_fn_result *fr, int runs)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < runs; i++) {
+		json_t *o = json_object();
+
+		rj_set_fnrun_avg_cycles(o, fr->run_mean[i]);
+		rj_set_fnrun_raw_avg_cycles(o, fr->run_raw_mean[i]);
+		rj_set_fnrun_calls(o, (json_int_t)fr->run_calls[i]);
+		rj_set_fnrun_interrupted(o, (json_int_t)fr->run_interrupted[i]);
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 /* one row a timed function, with its run means and histogram */
@@ -530,38 +607,28 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 	for (int f = 0; f < m->nr_fn; f++) {
 		const struct pcb_fn_result *fr = &r->fn[f];
 		const struct pcb_hist *h = &fr->total.hist;
-		json_t *fj, *runs;
-		uint64_t calls = fr->total.calls;
+		json_t *fj;
 
-		if (!calls)
+		if (!fr->total.calls)
 			continue;
 		fj = json_object();
-		runs = json_array();
-		for (int i = 0; i < r->runs; i++)
-			json_array_append_new(runs, json_pack("{s:f,s:f,s:I,s:I}", "avg_cycles",
-				fr->run_mean[i], "raw_avg_cycles", fr->run_raw_mean[i],
-				"calls", (json_int_t)fr->run_calls[i],
-				"interrupted", (json_int_t)fr->run_interrupted[i]));
-		json_object_set_new(fj, "design", json_string(r->label));
-		json_object_set_new(fj, "function", json_string(m->fn_name[f]));
-		json_object_set_new(fj, "timing",
-				    json_string(pcb_timing_name((enum pcb_timing)r->sc->timing)));
-		json_object_set_new(fj, "avg_cycles", json_real(pcb_mean(fr->run_mean, r->runs)));
-		json_object_set_new(fj, "stddev", json_real(pcb_stddev(fr->run_mean, r->runs)));
-		json_object_set_new(fj, "raw_avg_cycles",
-				    json_real(pcb_mean(fr->run_raw_mean, r->runs)));
-		json_object_set_new(fj, "raw_stddev", json_real(pcb_stddev(fr->run_raw_mean, r->runs)));
-		json_object_set_new(fj, "interrupted", json_integer((json_int_t)fr->total.interrupted));
-		json_object_set_new(fj, "interrupted_calls",
-				    json_integer((json_int_t)fr->total.interrupted_calls));
-		json_object_set_new(fj, "calls", json_integer((json_int_t)calls));
-		json_object_set_new(fj, "regions", json_integer((json_int_t)fr->total.samples));
-		json_object_set_new(fj, "p50", json_integer((json_int_t)pcb_hist_quantile(h, 0.50)));
-		json_object_set_new(fj, "p99", json_integer((json_int_t)pcb_hist_quantile(h, 0.99)));
-		json_object_set_new(fj, "p999", json_integer((json_int_t)pcb_hist_quantile(h, 0.999)));
-		json_object_set_new(fj, "max", json_integer((json_int_t)fr->total.max));
-		json_object_set_new(fj, "runs", runs);
-		json_object_set_new(fj, "histogram", histogram_json(h));
+		rj_set_fn_design(fj, r->label);
+		rj_set_fn_function(fj, m->fn_name[f]);
+		rj_set_fn_timing(fj, pcb_timing_name((enum pcb_timing)r->sc->timing));
+		rj_set_fn_avg_cycles(fj, pcb_mean(fr->run_mean, r->runs));
+		rj_set_fn_stddev(fj, pcb_stddev(fr->run_mean, r->runs));
+		rj_set_fn_raw_avg_cycles(fj, pcb_mean(fr->run_raw_mean, r->runs));
+		rj_set_fn_raw_stddev(fj, pcb_stddev(fr->run_raw_mean, r->runs));
+		rj_set_fn_interrupted(fj, (json_int_t)fr->total.interrupted);
+		rj_set_fn_interrupted_calls(fj, (json_int_t)fr->total.interrupted_calls);
+		rj_set_fn_calls(fj, (json_int_t)fr->total.calls);
+		rj_set_fn_regions(fj, (json_int_t)fr->total.samples);
+		rj_set_fn_p50(fj, (json_int_t)pcb_hist_quantile(h, 0.50));
+		rj_set_fn_p99(fj, (json_int_t)pcb_hist_quantile(h, 0.99));
+		rj_set_fn_p999(fj, (json_int_t)pcb_hist_quantile(h, 0.999));
+		rj_set_fn_max(fj, (json_int_t)fr->total.max);
+		rj_set_fn_runs(fj, fn_runs_json(fr, r->runs));
+		rj_set_fn_histogram(fj, histogram_json(h));
 		json_array_append_new(functions, fj);
 	}
 }
@@ -572,29 +639,36 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 	json_t *o = json_object(), *designs = json_array(), *functions = json_array();
 	json_t *notes = json_array(), *counters = json_array(), *per_call = json_array();
 	json_t *drains = json_array(), *contention = json_array(), *interruptions = json_array();
-	double tsc_hz = json_number_value(json_object_get(context, "tsc_hz"));
+	double tsc_hz = rj_ctx_tsc_hz(context);
+	char buf[1024];
 
-	json_object_set_new(o, "format", json_string(PCB_RESULT_FORMAT));
+	rj_set_top_format(o, PCB_RESULT_FORMAT);
 	/* cpu_is_isolated() of the first configuration; a sweep's designs say theirs */
-	json_object_set_new(context, "isolated", cpuset_json(sc->isolated));
-	json_object_set(o, "context", context);
-	json_object_set_new(o, "scenario", scenario_json(sc));
+	pcb_cpuset_format(sc->isolated, buf, sizeof(buf));
+	rj_set_ctx_isolated(context, buf);
+	rj_set_top_context(o, json_incref(context));
+	rj_set_top_scenario(o, scenario_json(sc));
 
 	for (int d = 0; d < nr_designs; d++) {
 		const struct pcb_design_result *r = &res[d];
 
 		json_array_append_new(designs, design_json(r, context, notes));
 		counters_json(counters, per_call, notes, r->sc, r);
-		drain_json(drains, contention, interruptions, notes, r, tsc_hz);
+		if (r->drain.active) {
+			json_array_append_new(drains, drain_row_json(r));
+			drain_notes(notes, r);
+		}
+		contention_json(contention, r);
+		interruptions_json(interruptions, r, tsc_hz);
 		functions_json(functions, r);
 	}
-	json_object_set_new(o, "designs", designs);
-	json_object_set_new(o, "functions", functions);
-	json_object_set_new(o, "counters", counters);
-	json_object_set_new(o, "drains", drains);
-	json_object_set_new(o, "contention", contention);
-	json_object_set_new(o, "interruptions", interruptions);
-	json_object_set_new(o, "counters_per_call", per_call);
-	json_object_set_new(o, "notes", notes);
+	rj_set_top_designs(o, designs);
+	rj_set_top_functions(o, functions);
+	rj_set_top_counters(o, counters);
+	rj_set_top_drains(o, drains);
+	rj_set_top_contention(o, contention);
+	rj_set_top_interruptions(o, interruptions);
+	rj_set_top_counters_per_call(o, per_call);
+	rj_set_top_notes(o, notes);
 	return o;
 }

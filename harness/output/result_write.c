@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../schema/schema.h"
 #include "result.h"
 
 static int write_text(const char *dir, const char *name, const char *text, char *err,
@@ -44,87 +45,104 @@ static FILE *sbuf_open(struct sbuf *b)
 	return open_memstream(&b->p, &b->len);
 }
 
-static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
+/* a CSV header of result.json's names */
+static void csv_header(FILE *f, const enum rj_field *cols, size_t n)
 {
-	json_t *functions = json_object_get(result, "functions"), *fj;
-	struct sbuf fb, rb, hb, cb, db;
-	FILE *f = sbuf_open(&fb), *r = sbuf_open(&rb), *h = sbuf_open(&hb), *c = sbuf_open(&cb);
-	FILE *dr = sbuf_open(&db);
-	size_t i;
-	int rc;
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "", rj_name(cols[i]));
+	fputc('\n', f);
+}
 
-	fprintf(f, "design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max\n");
+/* functions.csv, runs.csv and histogram.csv: a row a function, run and bucket */
+static void functions_csv(json_t *result, FILE *f, FILE *r, FILE *h)
+{
+	static const enum rj_field cols[] = {
+		RJ_F_fn_design, RJ_F_fn_function, RJ_F_fn_timing, RJ_F_fn_avg_cycles,
+		RJ_F_fn_stddev, RJ_F_fn_calls, RJ_F_fn_p50, RJ_F_fn_p99, RJ_F_fn_p999, RJ_F_fn_max,
+	};
+	json_t *fj;
+	size_t i;
+
+	csv_header(f, cols, sizeof(cols) / sizeof(cols[0]));
 	fprintf(r, "design,function,timing,run,avg_cycles,calls\n");
 	fprintf(h, "design,function,timing,cycles_lower,count\n");
-	json_array_foreach(functions, i, fj) {
-		const char *d = json_string_value(json_object_get(fj, "design"));
-		const char *fn = json_string_value(json_object_get(fj, "function"));
-		const char *tm = json_string_value(json_object_get(fj, "timing"));
-		json_t *runs = json_object_get(fj, "runs"), *x;
+	json_array_foreach(rj_top_functions(result), i, fj) {
+		const char *d = rj_fn_design(fj), *fn = rj_fn_function(fj), *tm = rj_fn_timing(fj);
+		json_t *x;
 		size_t j;
 
 		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
 			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
-			d, fn, tm, json_number_value(json_object_get(fj, "avg_cycles")),
-			json_number_value(json_object_get(fj, "stddev")),
-			json_integer_value(json_object_get(fj, "calls")),
-			json_integer_value(json_object_get(fj, "p50")),
-			json_integer_value(json_object_get(fj, "p99")),
-			json_integer_value(json_object_get(fj, "p999")),
-			json_integer_value(json_object_get(fj, "max")));
-		json_array_foreach(runs, j, x)
+			d, fn, tm, rj_fn_avg_cycles(fj), rj_fn_stddev(fj), rj_fn_calls(fj),
+			rj_fn_p50(fj), rj_fn_p99(fj), rj_fn_p999(fj), rj_fn_max(fj));
+		json_array_foreach(rj_fn_runs(fj), j, x)
 			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
-				json_number_value(json_object_get(x, "avg_cycles")),
-				json_integer_value(json_object_get(x, "calls")));
-		json_array_foreach(json_object_get(fj, "histogram"), j, x)
+				rj_fnrun_avg_cycles(x), rj_fnrun_calls(x));
+		json_array_foreach(rj_fn_histogram(fj), j, x)
 			fprintf(h, "%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
 				d, fn, tm, json_integer_value(json_array_get(x, 0)),
 				json_integer_value(json_array_get(x, 1)));
 	}
-	fprintf(dr, "design,design_name,stocks,count,avg_cycles,stddev,completion_p50,completion_p99\n");
-	json_array_foreach(json_object_get(result, "drains"), i, fj) {
-		const char *label = json_string_value(json_object_get(fj, "design"));
-		const char *name = json_string_value(json_object_get(fj, "design_name"));
+}
 
+static void drains_csv(json_t *result, FILE *dr)
+{
+	static const enum rj_field cols[] = {
+		RJ_F_drain_design, RJ_F_drain_design_name, RJ_F_drain_caches, RJ_F_drain_count,
+		RJ_F_drain_avg_cycles, RJ_F_drain_stddev, RJ_F_drain_completion_p50,
+		RJ_F_drain_completion_p99,
+	};
+	json_t *x;
+	size_t i;
+
+	csv_header(dr, cols, sizeof(cols) / sizeof(cols[0]));
+	json_array_foreach(rj_top_drains(result), i, x)
 		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
-			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", label, name,
-			json_integer_value(json_object_get(fj, "stocks")),
-			json_integer_value(json_object_get(fj, "count")),
-			json_number_value(json_object_get(fj, "avg_cycles")),
-			json_number_value(json_object_get(fj, "stddev")),
-			json_integer_value(json_object_get(fj, "completion_p50")),
-			json_integer_value(json_object_get(fj, "completion_p99")));
-	}
-	fprintf(c, "design,thread,event,status,value,enabled_ns,running_ns\n");
-	json_array_foreach(json_object_get(result, "counters"), i, fj)
+			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", rj_drain_design(x),
+			rj_drain_design_name(x), rj_drain_caches(x), rj_drain_count(x),
+			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_completion_p50(x),
+			rj_drain_completion_p99(x));
+}
+
+static void counters_csv(json_t *result, FILE *c)
+{
+	static const enum rj_field cols[] = {
+		RJ_F_ctr_design, RJ_F_ctr_thread, RJ_F_ctr_event, RJ_F_ctr_status,
+		RJ_F_ctr_value, RJ_F_ctr_enabled_ns, RJ_F_ctr_running_ns,
+	};
+	json_t *x;
+	size_t i;
+
+	csv_header(c, cols, sizeof(cols) / sizeof(cols[0]));
+	json_array_foreach(rj_top_counters(result), i, x)
 		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
-			JSON_INTEGER_FORMAT "\n",
-			json_string_value(json_object_get(fj, "design")),
-			json_string_value(json_object_get(fj, "thread")),
-			json_string_value(json_object_get(fj, "event")),
-			json_string_value(json_object_get(fj, "status")),
-			json_integer_value(json_object_get(fj, "value")),
-			json_integer_value(json_object_get(fj, "enabled_ns")),
-			json_integer_value(json_object_get(fj, "running_ns")));
-	fclose(f);
-	fclose(r);
-	fclose(h);
-	fclose(c);
-	fclose(dr);
-	rc = write_text(dir, "functions.csv", fb.p, err, errlen);
-	if (!rc)
-		rc = write_text(dir, "runs.csv", rb.p, err, errlen);
-	if (!rc)
-		rc = write_text(dir, "histogram.csv", hb.p, err, errlen);
-	if (!rc)
-		rc = write_text(dir, "counters.csv", cb.p, err, errlen);
-	if (!rc)
-		rc = write_text(dir, "drains.csv", db.p, err, errlen);
-	free(cb.p);
-	free(db.p);
-	free(fb.p);
-	free(rb.p);
-	free(hb.p);
+			JSON_INTEGER_FORMAT "\n", rj_ctr_design(x), rj_ctr_thread(x),
+			rj_ctr_event(x), rj_ctr_status(x), rj_ctr_value(x), rj_ctr_enabled_ns(x),
+			rj_ctr_running_ns(x));
+}
+
+/* the CSV files beside result.json, for plotting */
+static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
+{
+	static const char *const name[] = {
+		"functions.csv", "runs.csv", "histogram.csv", "counters.csv", "drains.csv",
+	};
+	struct sbuf b[5];
+	FILE *f[5];
+	int rc = 0;
+
+	for (int i = 0; i < 5; i++)
+		f[i] = sbuf_open(&b[i]);
+	functions_csv(result, f[0], f[1], f[2]);
+	counters_csv(result, f[3]);
+	drains_csv(result, f[4]);
+	for (int i = 0; i < 5; i++)
+		fclose(f[i]);
+	for (int i = 0; i < 5; i++) {
+		if (!rc)
+			rc = write_text(dir, name[i], b[i].p, err, errlen);
+		free(b[i].p);
+	}
 	return rc;
 }
 
@@ -196,7 +214,7 @@ int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errl
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen)
 {
-	const char *name = json_string_value(json_object_get(json_object_get(result, "scenario"), "name"));
+	const char *name = rj_sc_name(rj_top_scenario(result));
 	char tmp[PATH_MAX], ts[32];
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {

@@ -18,35 +18,42 @@ static void design_of(json_t *result, const char *label, const char **name, cons
 
 	*name = label;
 	*config = "";
-	json_array_foreach(json_object_get(result, "designs"), i, dj)
-		if (!strcmp(label, json_string_value(json_object_get(dj, "design")) ?: "")) {
-			*name = json_string_value(json_object_get(dj, "design_name")) ?: label;
-			*config = json_string_value(json_object_get(dj, "config")) ?: "";
+	json_array_foreach(rj_top_designs(result), i, dj)
+		if (rj_design_has_design(dj) && !strcmp(label, rj_design_design(dj))) {
+			*name = rj_design_has_design_name(dj) ? rj_design_design_name(dj) : label;
+			*config = rj_design_has_config(dj) ? rj_design_config(dj) : "";
 		}
 }
 
-/*
- * A result's rows: every function, then each design's drain under the
- * drain function's name (drain_all_stock, drain_all_pages), when it drained.
- */
+/* a design's drains as a function row, under the drain function's kernel name */
+static json_t *drain_row(json_t *x, const char *drain)
+{
+	json_t *o;
+
+	if (!rj_drain_has_avg_cycles(x) || !rj_drain_has_stddev(x))
+		return NULL;
+	o = json_object();
+	json_object_set(o, rj_name(RJ_F_fn_design), rj_get(x, RJ_F_drain_design));
+	rj_set_fn_function(o, drain);
+	rj_set_fn_timing(o, "call");
+	json_object_set(o, rj_name(RJ_F_fn_avg_cycles), rj_get(x, RJ_F_drain_avg_cycles));
+	json_object_set(o, rj_name(RJ_F_fn_stddev), rj_get(x, RJ_F_drain_stddev));
+	json_object_set(o, rj_name(RJ_F_fn_calls), rj_get(x, RJ_F_drain_count));
+	return o;
+}
+
+/* a result's rows: every function, then each design's drain, when it drained */
 static json_t *rows(json_t *result)
 {
-	json_t *out = json_array(), *x;
-	const char *drain = json_string_value(json_object_get(json_object_get(result, "scenario"),
-							       "drain_function"));
+	json_t *out = json_array(), *x, *sc = rj_top_scenario(result);
+	const char *drain = rj_sc_has_drain_function(sc) ? rj_sc_drain_function(sc) : "drain";
 	size_t i;
 
-	json_array_foreach(json_object_get(result, "functions"), i, x)
+	json_array_foreach(rj_top_functions(result), i, x)
 		json_array_append(out, x);
-	json_array_foreach(json_object_get(result, "drains"), i, x)
-		if (json_integer_value(json_object_get(x, "count")) > 0)
-			json_array_append_new(out, json_pack("{s:O,s:s,s:s,s:O,s:O,s:O}",
-				"design", json_object_get(x, "design"),
-				"function", drain ? drain : "drain",
-				"timing", "call",
-				"avg_cycles", json_object_get(x, "avg_cycles"),
-				"stddev", json_object_get(x, "stddev"),
-				"calls", json_object_get(x, "count")));
+	json_array_foreach(rj_top_drains(result), i, x)
+		if (rj_drain_count(x) > 0)
+			json_array_append_new(out, drain_row(x, drain));
 	return out;
 }
 
@@ -58,16 +65,12 @@ void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 		size_t i;
 
 		json_array_foreach(all, i, fj) {
-			const char *label = json_string_value(json_object_get(fj, "design"));
 			const char *name, *config;
 
-			design_of(results[k], label, &name, &config);
+			design_of(results[k], rj_fn_design(fj), &name, &config);
 			fprintf(out, "%d,%s,%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT "\n", nodes[k],
-				name, config, json_string_value(json_object_get(fj, "function")),
-				json_string_value(json_object_get(fj, "timing")),
-				json_number_value(json_object_get(fj, "avg_cycles")),
-				json_number_value(json_object_get(fj, "stddev")),
-				json_integer_value(json_object_get(fj, "calls")));
+				name, config, rj_fn_function(fj), rj_fn_timing(fj), rj_fn_avg_cycles(fj),
+				rj_fn_stddev(fj), rj_fn_calls(fj));
 		}
 		json_decref(all);
 	}
@@ -84,7 +87,7 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 		all[k] = rows(results[k]);
 	for (int k = 0; k < n; k++)
 		json_array_foreach(all[k], i, fj) {
-			json_t *l = json_object_get(fj, "design"), *f = json_object_get(fj, "function"), *x;
+			json_t *l = rj_get(fj, RJ_F_fn_design), *f = rj_get(fj, RJ_F_fn_function), *x;
 			int seen_l = 0, seen_f = 0;
 
 			json_array_foreach(labels, j, x)
@@ -100,7 +103,7 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 		if ((int)strlen(json_string_value(fj)) + 2 > width)
 			width = (int)strlen(json_string_value(fj)) + 2;
 	fprintf(out, "Average clk per node (%s timing; drains per call)\n",
-		json_string_value(json_object_get(json_array_get(all[0], 0), "timing")) ?: "?");
+		rj_fn_timing(json_array_get(all[0], 0)));
 	fprintf(out, "%-6s%-20s", "node", "function");
 	json_array_foreach(labels, i, fj)
 		fprintf(out, "%-*s", width, json_string_value(fj));
@@ -118,8 +121,7 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 				char v[32] = "-";
 
 				if (row)
-					snprintf(v, sizeof(v), "%.2f",
-						 json_number_value(json_object_get(row, "avg_cycles")));
+					snprintf(v, sizeof(v), "%.2f", rj_fn_avg_cycles(row));
 				fprintf(out, "%-*s", width, v);
 			}
 			fprintf(out, "\n");

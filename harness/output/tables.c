@@ -17,11 +17,29 @@ int first_col(const char *s)
 	return n < 24 ? 24 : n;
 }
 
-const char *str(json_t *o, const char *key)
+const char *pcb_setting(json_t *result, int key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const struct pcb_key *k = pcb_key_get(key);
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s.%s", k->section, k->name);
+	return pcb_setting_named(result, name);
+}
+
+const char *pcb_setting_named(json_t *result, const char *name)
+{
+	/* scenario keys are declared in scenario/keys.c, each model's in its folder */
+	json_t *settings = rj_sc_settings(rj_top_scenario(result));
+	const char *s = json_string_value(json_object_get(settings, name));
 
 	return s ? s : "?";
+}
+
+double pcb_timer_overhead(json_t *ctx, const char *timing)
+{
+	int f = rj_find(RJ_K_tov, timing);
+
+	return f < 0 ? 0 : rj_get_num(rj_ctx_timer_overhead(ctx), (enum rj_field)f);
 }
 
 /* the function rows of one design, in result order */
@@ -31,7 +49,7 @@ size_t design_functions(json_t *functions, const char *design, json_t **out, siz
 	json_t *fj;
 
 	json_array_foreach(functions, i, fj)
-		if (!strcmp(str(fj, "design"), design) && n < max)
+		if (!strcmp(rj_fn_design(fj), design) && n < max)
 			out[n++] = fj;
 	return n;
 }
@@ -42,20 +60,20 @@ json_t *find_function(json_t *functions, const char *design, const char *fn)
 	json_t *fj;
 
 	json_array_foreach(functions, i, fj)
-		if (!strcmp(str(fj, "design"), design) && !strcmp(str(fj, "function"), fn))
+		if (!strcmp(rj_fn_design(fj), design) && !strcmp(rj_fn_function(fj), fn))
 			return fj;
 	return NULL;
 }
 
-int run_means(json_t *fj, const char *key, double *v, int max)
+int run_means(json_t *fj, int raw, double *v, int max)
 {
-	json_t *runs = json_object_get(fj, "runs"), *r;
+	json_t *r;
 	size_t i;
 	int n = 0;
 
-	json_array_foreach(runs, i, r)
+	json_array_foreach(rj_fn_runs(fj), i, r)
 		if (n < max)
-			v[n++] = json_number_value(json_object_get(r, key));
+			v[n++] = raw ? rj_fnrun_raw_avg_cycles(r) : rj_fnrun_avg_cycles(r);
 	return n;
 }
 
@@ -83,10 +101,9 @@ void subtracted_text(json_t *result, double base, char *buf, size_t len)
 	size_t i, j;
 	int first = 1;
 
-	json_array_foreach(json_object_get(result, "designs"), i, dj)
-		json_array_foreach(json_object_get(dj, "overhead_ticks"), j, o) {
-			json_t *sub = json_object_get(o, "subtracted");
-			double v = json_number_value(sub ? sub : json_object_get(o, "start"));
+	json_array_foreach(rj_top_designs(result), i, dj)
+		json_array_foreach(rj_design_overhead_ticks(dj), j, o) {
+			double v = rj_ovh_has_subtracted(o) ? rj_ovh_subtracted(o) : rj_ovh_start(o);
 
 			if (first || v < lo)
 				lo = v;
@@ -100,24 +117,47 @@ void subtracted_text(json_t *result, double base, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", lo);
 }
 
+static const char *setting_value(const struct pcb_template_part *p, void *result, char *buf,
+				 size_t len)
+{
+	return pcb_setting_named(result, p->path);
+}
+
+/* the workers line of a result from before the model described its configuration */
+static void print_old_workers(FILE *out, json_t *result, const char *ms)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+
+	fprintf(out, "workers: CPU %s; ", rj_sc_workers(rj_top_scenario(result)));
+	if (m && m->old_header[0]) {
+		pcb_template_print(out, m->old_header[0], setting_value, result);
+		fprintf(out, "; ");
+	}
+	fprintf(out, "%s runs of %s ms", pcb_setting(result, K_RUN_RUNS), ms);
+	if (m && m->old_header[1]) {
+		fprintf(out, "; ");
+		pcb_template_print(out, m->old_header[1], setting_value, result);
+	}
+	fprintf(out, "\n\n");
+}
+
 static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
-	json_t *ctx = json_object_get(result, "context");
-	json_t *sc = json_object_get(result, "scenario");
-	json_t *settings = json_object_get(sc, "settings");
-	json_t *ovh = json_object_get(ctx, "timer_overhead");
-	const char *timing = str(sc, "timing");
-	const char *desc = str(settings, "scenario.description");
-	double hz = json_number_value(json_object_get(ctx, "tsc_hz"));
+	json_t *ctx = rj_top_context(result);
+	json_t *sc = rj_top_scenario(result);
+	const char *timing = rj_sc_timing(sc);
+	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
+	const char *ms = pcb_setting(result, K_RUN_OPS)[0] != '0' ? "?" :
+			 pcb_setting(result, K_RUN_DURATION_MS);
+	double hz = rj_ctx_tsc_hz(ctx);
 	char sub[96];
 
-	fprintf(out, "pcpbench %s: %s\n", str(sc, "name"), *desc && strcmp(desc, "?") ? desc : "");
+	fprintf(out, "pcpbench %s: %s\n", rj_sc_name(sc), *desc && strcmp(desc, "?") ? desc : "");
 	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
 		" NUMA node(s), kernel %s; TSC %.1f MHz, step %" JSON_INTEGER_FORMAT "\n",
-		str(ctx, "cpu_model"), json_integer_value(json_object_get(ctx, "cpus")),
-		json_integer_value(json_object_get(ctx, "numa_nodes")), str(ctx, "kernel"),
-		hz / 1e6, json_integer_value(json_object_get(ctx, "tsc_step")));
-	subtracted_text(result, json_number_value(json_object_get(ovh, timing)), sub, sizeof(sub));
+		rj_ctx_cpu_model(ctx), rj_ctx_cpus(ctx), rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx),
+		hz / 1e6, rj_ctx_tsc_step(ctx));
+	subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
 		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
 			"(%s ticks of empty region %s per batch)\n", sub,
@@ -126,19 +166,14 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
 			"region %s per call)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
-	if (json_is_false(json_object_get(ctx, "complete")))
+	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "interrupted: the result has only the runs that finished "
 			"(complete: false)\n");
-	if (json_object_get(sc, "configuration"))	/* the model's own words */
-		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", str(sc, "workers"),
-			str(sc, "model"), str(sc, "configuration"), str(settings, "run.runs"),
-			str(settings, "run.ops")[0] != '0' ? "?" : str(settings, "run.duration_ms"));
+	if (rj_sc_has_configuration(sc))	/* the model's own words */
+		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", rj_sc_workers(sc),
+			rj_sc_model(sc), rj_sc_configuration(sc), pcb_setting(result, K_RUN_RUNS), ms);
 	else
-		fprintf(out, "workers: CPU %s; workload %s, nr_pages %s; %s runs of %s ms; "
-			"memcg depth %s\n\n", str(sc, "workers"), str(settings, "run.workload"),
-			str(settings, "workload.nr_pages"), str(settings, "run.runs"),
-			str(settings, "run.ops")[0] != '0' ? "?" : str(settings, "run.duration_ms"),
-			str(settings, "memcg.depth"));
+		print_old_workers(out, result, ms);
 }
 
 /* 1234567 -> "1,234,567" */
@@ -161,129 +196,147 @@ static json_t *find_counter(json_t *counters, const char *design, const char *ev
 	json_t *c;
 
 	json_array_foreach(counters, i, c)
-		if (!strcmp(str(c, "design"), design) && !strcmp(str(c, "event"), event) &&
-		    !strcmp(str(c, "thread"), "all"))
+		if (!strcmp(rj_ctr_design(c), design) && !strcmp(rj_ctr_event(c), event) &&
+		    !strcmp(rj_ctr_thread(c), "all"))
 			return c;
 	return NULL;
 }
 
-/* perf stat's layout: value, event, then what it means per operation */
-static void print_counters(FILE *out, json_t *result, json_t *dj)
+/* a counter's value as perf stat prints it: msec for a clock, else with thousands */
+static void counter_value(char *buf, size_t len, const char *ev, unsigned long long v, int clocks)
 {
-	json_t *counters = json_object_get(result, "counters");
-	json_t *per_call = json_object_get(result, "counters_per_call"), *c;
-	const char *d = str(dj, "design");
-	json_t *cyc = find_counter(counters, d, "cycles");
-	size_t i, shown = 0;
+	if (clocks ? strstr(ev, "-clock") != NULL : !strcmp(ev, "task-clock") ||
+							!strcmp(ev, "cpu-clock"))
+		snprintf(buf, len, "%.2f msec", (double)v / 1e6);
+	else
+		thousands(buf, len, v);
+}
+
+/* one event summed over the workers: value, event, what it means per operation */
+static void counter_line(FILE *out, json_t *c, json_t *cyc, json_t *dj)
+{
+	const char *ev = rj_ctr_event(c);
+	unsigned long long v = (unsigned long long)rj_ctr_value(c);
+	double en = (double)rj_ctr_enabled_ns(c), run = (double)rj_ctr_running_ns(c);
+	char num[48], extra[96] = "";
+
+	if (strcmp(rj_ctr_status(c), "counted")) {
+		fprintf(out, "%20s      %-24s%s%s%s\n", rj_ctr_status(c), ev,
+			rj_ctr_has_error(c) ? "# " : "", rj_ctr_has_error(c) ? rj_ctr_error(c) : "",
+			"");
+		return;
+	}
+	counter_value(num, sizeof(num), ev, v, 0);
+	if (!strcmp(ev, "instructions") && cyc && !strcmp(rj_ctr_status(cyc), "counted") &&
+	    rj_ctr_value(cyc))
+		snprintf(extra, sizeof(extra), "# %8.2f insn per cycle",
+			 (double)v / (double)rj_ctr_value(cyc));
+	else if ((!strcmp(ev, "context-switches") || strstr(ev, "cache-misses")) &&
+		 rj_design_drains(dj) > 0)
+		snprintf(extra, sizeof(extra), "# %8.3f per drain",
+			 (double)v / (double)rj_design_drains(dj));
+	else if (rj_ctr_has_per_op(c))
+		snprintf(extra, sizeof(extra), "# %8.3f %sper op", rj_ctr_per_op(c),
+			 strstr(ev, "-clock") ? "ns " : "");
+	fprintf(out, "%20s      %-24s%s", num, ev, extra);
+	if (run < en && en > 0)
+		fprintf(out, "  (%.2f%%)", 100.0 * run / en);
+	fprintf(out, "\n");
+}
+
+/* the coordinator's events, per drain */
+static void coordinator_counters(FILE *out, json_t *counters, json_t *dj)
+{
+	const char *d = rj_design_design(dj);
+	double drains = (double)rj_design_drains(dj);
+	int coord = 0;
+	json_t *c;
+	size_t i;
 
 	json_array_foreach(counters, i, c) {
-		const char *status = str(c, "status"), *ev = str(c, "event");
-		unsigned long long v = (unsigned long long)json_integer_value(json_object_get(c, "value"));
-		double en = (double)json_integer_value(json_object_get(c, "enabled_ns"));
-		double run = (double)json_integer_value(json_object_get(c, "running_ns"));
-		char num[48], extra[96] = "";
+		const char *ev = rj_ctr_event(c);
+		unsigned long long v = (unsigned long long)rj_ctr_value(c);
+		char num[48];
 
-		if (strcmp(str(c, "design"), d) || strcmp(str(c, "thread"), "all"))
+		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "coordinator"))
 			continue;
-		if (!shown++)
-			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT " runs, "
-				"%" JSON_INTEGER_FORMAT " operations\n", d,
-				json_array_size(json_object_get(dj, "workers")),
-				json_array_size(json_object_get(dj, "workers")) == 1 ? "" : "s",
-				json_integer_value(json_object_get(dj, "runs")),
-				json_integer_value(json_object_get(dj, "ops")));
-		if (strcmp(status, "counted")) {
-			fprintf(out, "%20s      %-24s%s%s%s\n", status, ev,
-				json_object_get(c, "error") ? "# " : "",
-				json_object_get(c, "error") ? str(c, "error") : "", "");
+		if (!coord++)
+			fprintf(out, "  the coordinator:\n");
+		if (strcmp(rj_ctr_status(c), "counted")) {
+			fprintf(out, "%20s      %s\n", rj_ctr_status(c), ev);
 			continue;
 		}
-		if (!strcmp(ev, "task-clock") || !strcmp(ev, "cpu-clock")) {
-			snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
-		} else {
-			thousands(num, sizeof(num), v);
-		}
-		if (!strcmp(ev, "instructions") && cyc && !strcmp(str(cyc, "status"), "counted") &&
-		    json_integer_value(json_object_get(cyc, "value")))
-			snprintf(extra, sizeof(extra), "# %8.2f insn per cycle",
-				 (double)v / (double)json_integer_value(json_object_get(cyc, "value")));
-		else if ((!strcmp(ev, "context-switches") || strstr(ev, "cache-misses")) &&
-			 json_integer_value(json_object_get(dj, "drains")) > 0)
-			snprintf(extra, sizeof(extra), "# %8.3f per drain", (double)v /
-				 (double)json_integer_value(json_object_get(dj, "drains")));
-		else if (json_object_get(c, "per_op"))
-			snprintf(extra, sizeof(extra), "# %8.3f %sper op",
-				 json_number_value(json_object_get(c, "per_op")),
-				 strstr(ev, "-clock") ? "ns " : "");
-		fprintf(out, "%20s      %-24s%s", num, ev, extra);
-		if (run < en && en > 0)
-			fprintf(out, "  (%.2f%%)", 100.0 * run / en);
-		fprintf(out, "\n");
+		counter_value(num, sizeof(num), ev, v, 1);
+		fprintf(out, "%20s      %-24s# %8.3f %sper drain\n", num, ev,
+			drains > 0 ? (double)v / drains : 0.0, strstr(ev, "-clock") ? "ns " : "");
 	}
-	if (shown) {
-		int coord = 0;
+}
 
-		json_array_foreach(counters, i, c) {
-			const char *st = str(c, "status");
+/* each function's events per call, where they were read around every call */
+static void per_call_counters(FILE *out, json_t *per_call, const char *d)
+{
+	size_t i, shown = 0;
+	json_t *c;
 
-			if (strcmp(str(c, "design"), d) || strcmp(str(c, "thread"), "coordinator"))
-				continue;
-			if (!coord++)
-				fprintf(out, "  the coordinator:\n");
-			if (strcmp(st, "counted")) {
-				fprintf(out, "%20s      %s\n", st, str(c, "event"));
-			} else {
-				char num[48];
-				double drains = (double)json_integer_value(json_object_get(dj, "drains"));
-				unsigned long long v = (unsigned long long)json_integer_value(json_object_get(c, "value"));
-
-				if (strstr(str(c, "event"), "-clock"))
-					snprintf(num, sizeof(num), "%.2f msec", (double)v / 1e6);
-				else
-					thousands(num, sizeof(num), v);
-				fprintf(out, "%20s      %-24s# %8.3f %sper drain\n", num, str(c, "event"),
-					drains > 0 ? (double)v / drains : 0.0,
-					strstr(str(c, "event"), "-clock") ? "ns " : "");
-			}
-		}
-		fprintf(out, "\n");
-	}
-
-	shown = 0;
 	json_array_foreach(per_call, i, c) {
-		if (strcmp(str(c, "design"), d))
+		char label[80];
+
+		if (strcmp(rj_pcall_design(c), d))
 			continue;
 		if (!shown++)
 			fprintf(out, "%-24s%-24s%s\n", "per call", "event", "average");
-		{
-			char label[80];
-
-			snprintf(label, sizeof(label), "%s:", str(c, "function"));
-			fprintf(out, "%-24s%-24s%.2f (%s)\n", label, str(c, "event"),
-				json_number_value(json_object_get(c, "per_call")), str(c, "read"));
-		}
+		snprintf(label, sizeof(label), "%s:", rj_pcall_function(c));
+		fprintf(out, "%-24s%-24s%.2f (%s)\n", label, rj_pcall_event(c),
+			rj_pcall_per_call(c), rj_pcall_read(c));
 	}
 	if (shown)
 		fprintf(out, "\n");
 }
 
+/* perf stat's layout: value, event, then what it means per operation */
+static void print_counters(FILE *out, json_t *result, json_t *dj)
+{
+	json_t *counters = rj_top_counters(result), *c;
+	const char *d = rj_design_design(dj);
+	json_t *cyc = find_counter(counters, d, "cycles");
+	size_t i, shown = 0, workers = json_array_size(rj_design_workers(dj));
+
+	json_array_foreach(counters, i, c) {
+		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "all"))
+			continue;
+		if (!shown++)
+			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT
+				" runs, %" JSON_INTEGER_FORMAT " operations\n", d, workers,
+				workers == 1 ? "" : "s", rj_design_runs(dj), rj_design_ops(dj));
+		counter_line(out, c, cyc, dj);
+	}
+	if (shown) {
+		coordinator_counters(out, counters, dj);
+		fprintf(out, "\n");
+	}
+	per_call_counters(out, rj_top_counters_per_call(result), d);
+}
+
 /* the model's drain, by its kernel name */
 static const char *drain_name(json_t *result)
 {
-	json_t *n = json_object_get(json_object_get(result, "scenario"), "drain_function");
+	json_t *sc = rj_top_scenario(result);
+	const struct pcb_model *m = pcb_result_model(result);
 
-	return json_is_string(n) ? json_string_value(n) : "drain_all_stock";
+	if (rj_sc_has_drain_function(sc))
+		return rj_sc_drain_function(sc);
+	return m ? m->drain_name : "?";
 }
 
-/* the coordinator's drains; with two designs over several stock counts, 000's table */
+/* the coordinator's drains; with two designs over several cache counts, 000's table */
 static void print_drains(FILE *out, json_t *result)
 {
-	json_t *drains = json_object_get(result, "drains");
+	json_t *drains = rj_top_drains(result);
 	const char *a = NULL, *b = NULL;
-	json_int_t first_stocks = 0;
+	json_int_t first_caches = 0;
 	size_t i, j;
 	json_t *x, *y;
-	int several_stock_counts = 0;
+	int several_cache_counts = 0;
 
 	if (!json_array_size(drains))
 		return;
@@ -291,64 +344,56 @@ static void print_drains(FILE *out, json_t *result)
 		"drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
 		"walk clk/cpu", "stranded pages");
 	json_array_foreach(drains, i, x) {
-		const char *d = str(x, "design");
+		const char *d = rj_drain_design(x);
 		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
 
-		if (json_object_get(x, "completion_p50")) {
+		if (rj_drain_has_completion_p50(x)) {
 			snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
-				 json_integer_value(json_object_get(x, "completion_p50")));
+				 rj_drain_completion_p50(x));
 			snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
-				 json_integer_value(json_object_get(x, "completion_p99")));
+				 rj_drain_completion_p99(x));
 		}
-		if (json_object_get(x, "walk_cycles_per_cpu"))
-			snprintf(walk, sizeof(walk), "%.1f",
-				 json_number_value(json_object_get(x, "walk_cycles_per_cpu")));
-		if (json_object_get(x, "stranded_pages_avg"))
+		if (rj_drain_has_walk_cycles_per_cpu(x))
+			snprintf(walk, sizeof(walk), "%.1f", rj_drain_walk_cycles_per_cpu(x));
+		if (rj_drain_has_stranded_pages_avg(x))
 			snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
-				 json_number_value(json_object_get(x, "stranded_pages_avg")),
-				 json_integer_value(json_object_get(x, "stranded_pages_max")));
+				 rj_drain_stranded_pages_avg(x), rj_drain_stranded_pages_max(x));
 		fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10.2f%-12" JSON_INTEGER_FORMAT
-			"%-16s%-12s%-10.0f%-14s%s\n", first_col(d), d,
-			json_integer_value(json_object_get(x, "count")),
-			json_number_value(json_object_get(x, "avg_cycles")),
-			json_number_value(json_object_get(x, "stddev")),
-			json_integer_value(json_object_get(x, "p99_cycles")), comp50, comp99,
-			json_number_value(json_object_get(x, "wake_cycles")), walk, stranded);
+			"%-16s%-12s%-10.0f%-14s%s\n", first_col(d), d, rj_drain_count(x),
+			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_p99_cycles(x), comp50,
+			comp99, rj_drain_wake_cycles(x), walk, stranded);
 	}
 	fprintf(out, "\n");
 
-	/* seed 000's "cpus  Upstream  Patched  Diff" over the stock counts */
+	/* seed 000's "cpus  Upstream  Patched  Diff" over the cache counts */
 	json_array_foreach(drains, i, x) {
-		const char *name = str(x, "design_name");
-		json_int_t stocks = json_integer_value(json_object_get(x, "stocks"));
+		const char *name = rj_drain_design_name(x);
+		json_int_t caches = rj_drain_caches(x);
 
 		if (!a)
 			a = name;
 		else if (!b && strcmp(name, a))
 			b = name;
 		if (i == 0)
-			first_stocks = stocks;
-		else if (stocks != first_stocks)
-			several_stock_counts = 1;
+			first_caches = caches;
+		else if (caches != first_caches)
+			several_cache_counts = 1;
 	}
-	if (!a || !b || !several_stock_counts)
+	if (!a || !b || !several_cache_counts)
 		return;
 	fprintf(out, "%-8s%-16s%-16s%-16s%s\n", "cpus", a, b, "Diff (cycles)", "Diff(%)");
 	json_array_foreach(drains, i, x) {
-		const char *na = str(x, "design_name");
-		json_int_t stocks = json_integer_value(json_object_get(x, "stocks"));
+		json_int_t caches = rj_drain_caches(x);
 
-		if (strcmp(na, a))
+		if (strcmp(rj_drain_design_name(x), a))
 			continue;
 		json_array_foreach(drains, j, y) {
-			const char *nb = str(y, "design_name");
-			double va = json_number_value(json_object_get(x, "avg_cycles"));
-			double vb = json_number_value(json_object_get(y, "avg_cycles"));
+			double va = rj_drain_avg_cycles(x), vb = rj_drain_avg_cycles(y);
 
-			if (strcmp(nb, b) || json_integer_value(json_object_get(y, "stocks")) != stocks)
+			if (strcmp(rj_drain_design_name(y), b) || rj_drain_caches(y) != caches)
 				continue;
-			fprintf(out, "%-8" JSON_INTEGER_FORMAT "%-16.2f%-16.2f%-16.2f%.2f\n", stocks, va, vb,
-				vb - va, va ? 100 * (vb - va) / va : 0);
+			fprintf(out, "%-8" JSON_INTEGER_FORMAT "%-16.2f%-16.2f%-16.2f%.2f\n", caches,
+				va, vb, vb - va, va ? 100 * (vb - va) / va : 0);
 			break;
 		}
 	}
@@ -364,40 +409,39 @@ static void print_drains(FILE *out, json_t *result)
  */
 static void print_contention_model(FILE *out, json_t *cc, json_t *dj)
 {
-	json_t *held = json_object_get(dj, "held_fraction"), *c;
-	double drains = (double)json_integer_value(json_object_get(dj, "drains"));
-	double workers = (double)json_array_size(json_object_get(dj, "workers"));
+	double drains = (double)rj_design_drains(dj), held = rj_design_held_fraction(dj);
+	double workers = (double)json_array_size(rj_design_workers(dj));
 	json_int_t measured = 0;
+	json_t *c;
 	size_t j;
 
-	if (!held || drains <= 0)
+	if (!rj_design_has_held_fraction(dj) || drains <= 0)
 		return;
 	json_array_foreach(cc, j, c)
-		if (!strcmp(str(c, "design"), str(dj, "design")) && !strcmp(str(c, "side"), "coordinator"))
-			measured += json_integer_value(json_object_get(c, "contended"));
+		if (!strcmp(rj_cont_design(c), rj_design_design(dj)) &&
+		    !strcmp(rj_cont_side(c), "coordinator"))
+			measured += rj_cont_contended(c);
 	fprintf(out, "  held %.2f%% of the run: %.2f drainer-side contentions predicted (drains x "
 		"workers x held), %" JSON_INTEGER_FORMAT " measured; %.4f a drain\n",
-		100 * json_number_value(held), drains * workers * json_number_value(held), measured,
-		(double)measured / drains);
+		100 * held, drains * workers * held, measured, (double)measured / drains);
 }
 
 static void print_contention(FILE *out, json_t *result)
 {
-	json_t *designs = json_object_get(result, "designs"), *cc = json_object_get(result, "contention");
+	json_t *designs = rj_top_designs(result), *cc = rj_top_contention(result);
 	size_t i, j;
 	json_t *dj, *c;
 
 	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design");
+		const char *d = rj_design_design(dj);
 		int shown = 0;
 
-		if (!json_integer_value(json_object_get(dj, "drains")) &&
-		    strcmp(str(dj, "drain"), "remote"))
+		if (!rj_design_drains(dj) && strcmp(rj_design_drain(dj), "remote"))
 			continue;
 		json_array_foreach(cc, j, c) {
 			char label[96];
 
-			if (strcmp(str(c, "design"), d))
+			if (strcmp(rj_cont_design(c), d))
 				continue;
 			if (!shown++) {
 				char title[160];
@@ -406,19 +450,15 @@ static void print_contention(FILE *out, json_t *result)
 				fprintf(out, "%-*s%-16s%-12s%-16s%s\n", first_col(d) + 14, title,
 					"# calls", "contended", "wait clk (avg)", "wait clk (max)");
 			}
-			snprintf(label, sizeof(label), "%s (%s):", str(c, "function"), str(c, "side"));
+			snprintf(label, sizeof(label), "%s (%s):", rj_cont_function(c), rj_cont_side(c));
 			fprintf(out, "%-*s%-16" JSON_INTEGER_FORMAT "%-12" JSON_INTEGER_FORMAT "%-16.1f%"
-				JSON_INTEGER_FORMAT "\n", first_col(d) + 14, label,
-				json_integer_value(json_object_get(c, "calls")),
-				json_integer_value(json_object_get(c, "contended")),
-				json_number_value(json_object_get(c, "wait_avg_cycles")),
-				json_integer_value(json_object_get(c, "wait_max_cycles")));
+				JSON_INTEGER_FORMAT "\n", first_col(d) + 14, label, rj_cont_calls(c),
+				rj_cont_contended(c), rj_cont_wait_avg_cycles(c), rj_cont_wait_max_cycles(c));
 		}
-		if (!json_integer_value(json_object_get(dj, "drains")) && !shown)
+		if (!rj_design_drains(dj) && !shown)
 			continue;
 		fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n",
-			d, drain_name(result), json_integer_value(json_object_get(dj, "drains")),
-			shown ? "see above" : "0");
+			d, drain_name(result), rj_design_drains(dj), shown ? "see above" : "0");
 		print_contention_model(out, cc, dj);
 		fprintf(out, "\n");
 	}
@@ -427,33 +467,52 @@ static void print_contention(FILE *out, json_t *result)
 /* rt-tests oslat's view: what each worker lost, and how much to drains */
 static void print_interruptions(FILE *out, json_t *result)
 {
-	json_t *irq = json_object_get(result, "interruptions"), *x;
+	json_t *irq = rj_top_interruptions(result), *x;
 	size_t i;
 	int w = 24;
 
 	json_array_foreach(irq, i, x)
-		if (first_col(str(x, "design")) > w)
-			w = first_col(str(x, "design"));
+		if (first_col(rj_irq_design(x)) > w)
+			w = first_col(rj_irq_design(x));
 	json_array_foreach(irq, i, x) {
-		const char *d = str(x, "design");
-
 		if (i == 0)
 			fprintf(out, "%-*s%-6s%-8s%-11s%-12s%-10s%-10s%s\n", w, "interruptions", "cpu",
 				"count", "by drains", "stolen us", "max us", "p99 us", "p99.9 us");
 		fprintf(out, "%-*s%-6" JSON_INTEGER_FORMAT "%-8" JSON_INTEGER_FORMAT "%-11"
 			JSON_INTEGER_FORMAT "%-12.1f%-10.1f%-10.1f%.1f   (gap > %.1f us)\n",
-			w, d,
-			json_integer_value(json_object_get(x, "cpu")),
-			json_integer_value(json_object_get(x, "count")),
-			json_integer_value(json_object_get(x, "attributed")),
-			json_number_value(json_object_get(x, "stolen_ns")) / 1e3,
-			json_number_value(json_object_get(x, "max_ns")) / 1e3,
-			json_number_value(json_object_get(x, "p99_ns")) / 1e3,
-			json_number_value(json_object_get(x, "p999_ns")) / 1e3,
-			json_number_value(json_object_get(x, "threshold_ns")) / 1e3);
+			w, rj_irq_design(x), rj_irq_cpu(x), rj_irq_count(x), rj_irq_attributed(x),
+			rj_irq_stolen_ns(x) / 1e3, rj_irq_max_ns(x) / 1e3, rj_irq_p99_ns(x) / 1e3,
+			rj_irq_p999_ns(x) / 1e3, rj_irq_threshold_ns(x) / 1e3);
 	}
 	if (json_array_size(irq))
 		fprintf(out, "\n");
+}
+
+/* a design's invariant, cache, operations and drain work, in the model's words */
+static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
+{
+	json_t *work = rj_design_work(dj);
+	const char *inv = m ? m->invariant_name : "?", *cache = m ? m->cache_name : "?";
+	json_t *note = m && m->note_key ? json_object_get(dj, m->note_key) : NULL;
+
+	fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %" JSON_INTEGER_FORMAT
+		" operations", rj_design_design(dj),
+		rj_design_has_invariant_name(dj) ? rj_design_invariant_name(dj) : inv,
+		rj_design_invariant(dj),
+		rj_design_has_cache_name(dj) ? rj_design_cache_name(dj) : cache,
+		rj_design_cache_bytes(dj), rj_design_ops(dj));
+	if (rj_work_queued(work))
+		fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
+			JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
+			rj_design_work_delivery(dj), rj_work_queued(work), rj_work_ran(work),
+			rj_work_deferred(work));
+	/* what the model's setup() said of its implementation, under its note_key */
+	if (note)
+		fprintf(out, "; %s hooks: %s", m->note_key,
+			json_is_string(note) ? json_string_value(note) : "?");
+	if (rj_design_drains(dj))
+		fprintf(out, "; drained: %s", rj_design_drain_promise(dj));
+	fprintf(out, "\n");
 }
 
 int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
@@ -466,60 +525,19 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
 			  char *err, size_t errlen)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions");
-	json_t *notes = json_object_get(result, "notes");
+	json_t *designs = rj_top_designs(result);
+	json_t *notes = rj_top_notes(result);
 	json_t *dj;
 	size_t i;
 
-	if (!json_is_array(designs) || !json_is_array(functions) ||
-	    !json_is_object(json_object_get(result, "context")) ||
-	    !json_is_object(json_object_get(result, "scenario"))) {
-		snprintf(err, errlen, "not a pcpbench result (designs, functions, context, "
-			 "scenario missing)");
+	/* a result just built has not been read back: it goes through the same check */
+	if (rj_check(result, RJ_K_top, err, errlen) < 0)
 		return -1;
-	}
 	print_header(out, result, opts);
 
 	pcb_tables_functions(out, result, opts);
 
-	/* stock hits and page_counter traffic (seed 002's question) */
-	{
-		int shown = 0;
-
-		json_array_foreach(designs, i, dj) {
-			json_t *ev = json_object_get(dj, "events");
-			const char *d = str(dj, "design");
-			int w = first_col(d);
-
-			if (!json_object_get(ev, "hit_rate"))
-				continue;
-			if (!shown++)
-				fprintf(out, "%-24s%-16s%-16s%s\n", "stock", "hit rate %",
-					"misses", "page_counter atomics per charge");
-			fprintf(out, "%-*s%-16.2f%-16" JSON_INTEGER_FORMAT "%.3f\n",
-				w < 24 ? 24 : w, d,
-				100 * json_number_value(json_object_get(ev, "hit_rate")),
-				json_integer_value(json_object_get(ev, "stock_misses")),
-				json_number_value(json_object_get(ev, "atomics_per_charge")));
-		}
-		if (shown)
-			fprintf(out, "\n");
-	}
-
-	/* seed 000's kmalloc benchmark: the best burst */
-	json_array_foreach(designs, i, dj) {
-		json_t *k = json_object_get(dj, "kmalloc_burst");
-
-		if (!k)
-			continue;
-		fprintf(out, "%s: kmalloc x %" JSON_INTEGER_FORMAT ": min %.0f us, %.2f cycles per "
-			"kmalloc (best of %" JSON_INTEGER_FORMAT " bursts)\n", str(dj, "design"),
-			json_integer_value(json_object_get(k, "objects")),
-			json_number_value(json_object_get(k, "min_us")),
-			json_number_value(json_object_get(k, "min_cycles_per_op")),
-			json_integer_value(json_object_get(k, "bursts")));
-	}
+	pcb_model_blocks(out, result);
 
 	print_drains(out, result);
 	print_contention(out, result);
@@ -528,30 +546,8 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 	json_array_foreach(designs, i, dj)
 		print_counters(out, result, dj);
 
-	json_array_foreach(designs, i, dj) {
-		json_t *work = json_object_get(dj, "work");
-		json_t *inv = json_object_get(dj, "invariant_name");
-		json_t *cache = json_object_get(dj, "cache_name");
-
-		fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %"
-			JSON_INTEGER_FORMAT " operations", str(dj, "design"),
-			inv ? str(dj, "invariant_name") : "charge invariant", str(dj, "charge_invariant"),
-			cache ? str(dj, "cache_name") : "stock",
-			json_integer_value(json_object_get(dj, "stock_bytes")),
-			json_integer_value(json_object_get(dj, "ops")));
-		if (json_integer_value(json_object_get(work, "queued")))
-			fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
-				JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
-				str(dj, "work_delivery"),
-				json_integer_value(json_object_get(work, "queued")),
-				json_integer_value(json_object_get(work, "ran")),
-				json_integer_value(json_object_get(work, "deferred")));
-		if (json_object_get(dj, "accounting"))
-			fprintf(out, "; accounting hooks: %s", str(dj, "accounting"));
-		if (json_integer_value(json_object_get(dj, "drains")))
-			fprintf(out, "; drained: %s", str(dj, "drain_promise"));
-		fprintf(out, "\n");
-	}
+	json_array_foreach(designs, i, dj)
+		print_design_line(out, pcb_result_model(result), dj);
 	json_array_foreach(notes, i, dj)
 		fprintf(out, "note: %s\n", json_is_string(dj) ? json_string_value(dj) : "?");
 	return 0;

@@ -15,10 +15,15 @@
 /* what one call can be resolved to: the TSC step over the calls of a region */
 static double resolution(json_t *fj, double step)
 {
-	double calls = (double)json_integer_value(json_object_get(fj, "calls"));
-	double regions = (double)json_integer_value(json_object_get(fj, "regions"));
+	double calls = (double)rj_fn_calls(fj), regions = (double)rj_fn_regions(fj);
 
 	return calls > 0 && regions > 0 ? step * regions / calls : 0;
+}
+
+/* a row's mean, raw (the timer included) or net */
+static double fn_mean(json_t *fj, int raw)
+{
+	return raw ? rj_fn_raw_avg_cycles(fj) : rj_fn_avg_cycles(fj);
 }
 
 /* a mean as the table shows it; *marked when it is below the timer's resolution */
@@ -39,7 +44,7 @@ static void format_mean(char *buf, size_t len, double v, double res, int raw, in
 static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 			 const struct pcb_table_opts *opts, int *marked)
 {
-	const char *d = str(dj, "design"), *head;
+	const char *d = rj_design_design(dj), *head;
 	int raw = opts->raw;
 	json_t *rows[MAX_ROWS];
 	char aside[512] = "";
@@ -49,22 +54,22 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, raw ? "Raw clk" : "Average clk", COL,
 		"STDDEV", "Call Count");
 	for (size_t j = 0; j < n; j++) {
-		json_t *mean = json_object_get(rows[j], raw ? "raw_avg_cycles" : "avg_cycles");
-		json_t *sd = json_object_get(rows[j], raw ? "raw_stddev" : "stddev");
-		json_int_t interrupted = json_integer_value(json_object_get(rows[j], "interrupted"));
+		int has_mean = raw ? rj_fn_has_raw_avg_cycles(rows[j]) : 1;
+		double sd = raw ? rj_fn_raw_stddev(rows[j]) : rj_fn_stddev(rows[j]);
+		json_int_t interrupted = rj_fn_interrupted(rows[j]);
 		char label[80], m[32];
 
-		snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
-		if (mean)
-			format_mean(m, sizeof(m), json_number_value(mean),
-				    resolution(rows[j], step), raw, marked);
+		snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
+		if (has_mean)
+			format_mean(m, sizeof(m), fn_mean(rows[j], raw), resolution(rows[j], step),
+				    raw, marked);
 		else
 			snprintf(m, sizeof(m), "-");
-		fprintf(out, "%-*s%-*s%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL,
-			json_number_value(sd), json_integer_value(json_object_get(rows[j], "calls")));
+		fprintf(out, "%-*s%-*s%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sd,
+			rj_fn_calls(rows[j]));
 		if (interrupted)
 			snprintf(aside + strlen(aside), sizeof(aside) - strlen(aside), "%s%s %"
-				 JSON_INTEGER_FORMAT, aside[0] ? ", " : "", str(rows[j], "function"),
+				 JSON_INTEGER_FORMAT, aside[0] ? ", " : "", rj_fn_function(rows[j]),
 				 interrupted);
 	}
 	if (aside[0])
@@ -82,25 +87,25 @@ static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, in
 	/*
 	 * One design over a sweep: each configuration against the one with the
 	 * first swept key at its first value and the others as they are
-	 * ("slots=7 memcgs=12" against "slots=1 memcgs=12").
+	 * ("rate_hz=100 think_ns=50" against "rate_hz=10 think_ns=50").
 	 */
 	if (names < 2) {
-		const char *first = str(json_array_get(designs, 0), "config");
-		const char *cfg = str(dj, "config"), *rest = strchr(cfg, ' ');
+		const char *first = rj_design_config(json_array_get(designs, 0));
+		const char *cfg = rj_design_config(dj), *rest = strchr(cfg, ' ');
 		char want[1024];
 
 		snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first,
 			 rest ? rest : "");
 		json_array_foreach(designs, i, x)
-			if (!strcmp(str(x, "config"), want))
+			if (!strcmp(rj_design_config(x), want))
 				return x == dj ? NULL : x;
 		return dj == json_array_get(designs, 0) ? NULL : json_array_get(designs, 0);
 	}
-	if (!strcmp(str(dj, "design_name"), baseline))
+	if (!strcmp(rj_design_design_name(dj), baseline))
 		return NULL;
 	json_array_foreach(designs, i, x)
-		if (!strcmp(str(x, "design_name"), baseline) &&
-		    !strcmp(str(x, "config"), str(dj, "config")))
+		if (!strcmp(rj_design_design_name(x), baseline) &&
+		    !strcmp(rj_design_config(x), rj_design_config(dj)))
 			return x;
 	return NULL;
 }
@@ -118,7 +123,7 @@ static int design_names(json_t *designs)
 		json_array_foreach(designs, j, y) {
 			if (j >= i)
 				break;
-			seen |= !strcmp(str(x, "design_name"), str(y, "design_name"));
+			seen |= !strcmp(rj_design_design_name(x), rj_design_design_name(y));
 		}
 		n += !seen;
 	}
@@ -129,9 +134,8 @@ static int design_names(json_t *designs)
 static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, double step,
 		      const struct pcb_table_opts *opts)
 {
-	const char *d = str(dj, "design"), *b = str(base, "design"), *head;
+	const char *d = rj_design_design(dj), *b = rj_design_design(base), *head;
 	int raw = opts->raw;
-	const char *key = raw ? "raw_avg_cycles" : "avg_cycles";
 	json_t *rows[MAX_ROWS];
 	char title[400];
 	size_t n = design_functions(functions, d, rows, MAX_ROWS);
@@ -141,20 +145,20 @@ static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, do
 	w = title_col(out, title, COL + 10, opts, &head);
 	fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
 	for (size_t j = 0; j < n; j++) {
-		json_t *bf = find_function(functions, b, str(rows[j], "function"));
+		json_t *bf = find_function(functions, b, rj_fn_function(rows[j]));
 		double va[MAX_RUNS], vb[MAX_RUNS], x, y;
 		int na, nb, sig;
 		char label[80];
 
 		if (!bf)
 			continue;
-		x = json_number_value(json_object_get(rows[j], key));
-		y = json_number_value(json_object_get(bf, key));
-		na = run_means(rows[j], key, va, MAX_RUNS);
-		nb = run_means(bf, key, vb, MAX_RUNS);
+		x = fn_mean(rows[j], raw);
+		y = fn_mean(bf, raw);
+		na = run_means(rows[j], raw, va, MAX_RUNS);
+		nb = run_means(bf, raw, vb, MAX_RUNS);
 		sig = pcb_welch_significant(va, na, vb, nb);
 		any_sig |= sig;
-		snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
+		snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
 		fprintf(out, "%-*s%-*.2f", w, label, COL, x - y);
 		/* no percentage of nothing: a base at or below the empty region */
 		if (y > 0)
@@ -169,13 +173,12 @@ static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, do
 
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
-	json_t *designs = json_object_get(result, "designs");
-	json_t *functions = json_object_get(result, "functions");
-	json_t *sc = json_object_get(result, "scenario"), *dj, *rows[MAX_ROWS];
-	json_t *ctx = json_object_get(result, "context");
-	double step = (double)json_integer_value(json_object_get(ctx, "tsc_step"));
-	const char *baseline = json_object_get(sc, "baseline") ? str(sc, "baseline") :
-			       str(json_array_get(designs, 0), "design_name");
+	json_t *designs = rj_top_designs(result);
+	json_t *functions = rj_top_functions(result);
+	json_t *sc = rj_top_scenario(result), *dj, *rows[MAX_ROWS];
+	double step = (double)rj_ctx_tsc_step(rj_top_context(result));
+	const char *baseline = rj_sc_has_baseline(sc) ? rj_sc_baseline(sc) :
+			       rj_design_design_name(json_array_get(designs, 0));
 	int names = design_names(designs), any_sig = 0, compared = 0, marked = 0;
 	size_t i, n;
 
@@ -201,7 +204,7 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 
 	/* distribution of the per-call figure */
 	json_array_foreach(designs, i, dj) {
-		const char *d = str(dj, "design"), *head;
+		const char *d = rj_design_design(dj), *head;
 		char title[400];
 		int w;
 
@@ -212,13 +215,11 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 		for (size_t j = 0; j < n; j++) {
 			char label[80];
 
-			snprintf(label, sizeof(label), "%s:", str(rows[j], "function"));
+			snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
 			fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-10" JSON_INTEGER_FORMAT
 				"%-10" JSON_INTEGER_FORMAT "%" JSON_INTEGER_FORMAT "\n", w, label,
-				json_integer_value(json_object_get(rows[j], "p50")),
-				json_integer_value(json_object_get(rows[j], "p99")),
-				json_integer_value(json_object_get(rows[j], "p999")),
-				json_integer_value(json_object_get(rows[j], "max")));
+				rj_fn_p50(rows[j]), rj_fn_p99(rows[j]), rj_fn_p999(rows[j]),
+				rj_fn_max(rows[j]));
 		}
 		fprintf(out, "\n");
 	}

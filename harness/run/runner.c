@@ -235,7 +235,7 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	if (c->stranded_max > dr->stranded_max)
 		dr->stranded_max = c->stranded_max;
 	dr->nr_virtual = c->nr_virtual;
-	dr->nr_stocks = c->nr_workers + c->nr_charged;
+	dr->nr_caches = c->nr_workers + c->nr_charged;
 	dr->nr_online = c->nr_cpus;
 	dr->walk_sum += c->walk_sum;
 	dr->wake_sum += c->wake_sum;
@@ -452,7 +452,7 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		}
 		ws[i] = t[i].w;
 		cpus[i] = t[i].w->cpu;
-		res->worker[i].stock_node = pcb_node_of_addr(t[i].w->cpu->stock);
+		res->worker[i].cache_node = pcb_node_of_addr(t[i].w->cpu->stock);
 	}
 	if (i == nr && run_one(&s, t, ws, nr, res, clk, run, err, errlen) == 0) {
 		res->runs_done++;

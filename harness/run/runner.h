@@ -46,7 +46,7 @@ struct pcb_run_overhead {
 struct pcb_worker_info {
 	unsigned int cpu;
 	int node;			/* node the stock was placed on */
-	int stock_node;			/* node the kernel reports for its page, -1 unknown */
+	int cache_node;			/* node the kernel reports for its page, -1 unknown */
 	bool isolated;			/* cpu_is_isolated() in this configuration */
 };
 
@@ -63,7 +63,7 @@ struct pcb_counter_result {
 struct pcb_drain_result {
 	int active;			/* a coordinator ran */
 	int cpu, shares_cpu;		/* its CPU, and whether a worker is on it */
-	int nr_virtual, nr_stocks;	/* idle CPUs; CPUs holding charges */
+	int nr_virtual, nr_caches;	/* idle CPUs; CPUs holding charges */
 	int nr_online;			/* caches walked */
 	int dirtier_cpu;		/* where virtual caches were refilled, -1: the drainer */
 	int dirtier_shares;		/* ... on a worker's CPU */

@@ -9,6 +9,7 @@
 
 #include <ini.h>
 
+#include "../schema/schema.h"
 #include "claims.h"
 #include "ini_lines.h"
 
@@ -148,6 +149,14 @@ static int is_figure(const char *v)
 	return *end == 0 && isdigit((unsigned char)v[strlen(v) - 1]);
 }
 
+int pcb_selector_has_function(const char *sel)
+{
+	char table[32];
+
+	snprintf(table, sizeof(table), "%.*s", (int)strcspn(sel, ":"), sel);
+	return rj_find(RJ_K_top, table) != RJ_F_top_drains;
+}
+
 void pcb_selector_design(const char *sel, char *buf, size_t len)
 {
 	const char *a = strchr(sel, ':'), *b = a ? strchr(a + 1, ':') : NULL;
@@ -158,29 +167,22 @@ void pcb_selector_design(const char *sel, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", b ? (int)(b - a - 1) : (int)strlen(a + 1), a + 1);
 }
 
-/* FIELD: a number every row of the table has in result.json */
-static int check_field(const char *sel, const char *table, const char *field, char *err,
+/* FIELD: a figure of the table's rows that the result schema lets a claim select */
+static int check_field(const char *sel, enum rj_field table, const char *field, char *err,
 		       size_t errlen)
 {
-	static const char *const functions[] = { "avg_cycles", "stddev", "calls", "p50", "p99",
-						 "p999", "max", "raw_avg_cycles", "raw_stddev",
-						 NULL };
-	static const char *const drains[] = { "avg_cycles", "stddev", "p99_cycles", "count",
-					      "stocks", "online", "wake_cycles",
-					      "walk_cycles_per_cpu", NULL };
-	static const char *const contention[] = { "contended", "calls", "wait_avg_cycles",
-						  "wait_max_cycles", NULL };
-	const char *const *ok = !strcmp(table, "functions") ? functions :
-				!strcmp(table, "drains") ? drains : contention;
+	enum rj_kind kind = rj_fields[table].rows;
+	int f = rj_find(kind, field);
 	char list[256] = "";
 
-	for (int i = 0; ok[i]; i++) {
-		if (!strcmp(ok[i], field))
-			return 0;
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-			 ok[i]);
-	}
-	snprintf(err, errlen, "'%s': no field '%s' in %s rows (%s)", sel, field, table, list);
+	if (f >= 0 && (rj_fields[f].need & RJ_FIG))
+		return 0;
+	for (int i = 0; i < RJ_F_NR; i++)
+		if (rj_fields[i].kind == kind && (rj_fields[i].need & RJ_FIG))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", rj_fields[i].name);
+	snprintf(err, errlen, "'%s': no field '%s' in %s rows (%s)", sel, field,
+		 rj_name(table), list);
 	return -1;
 }
 
@@ -188,27 +190,29 @@ int pcb_selector_check(const char *sel, char *err, size_t errlen)
 {
 	char table[32];
 	const char *colon = strchr(sel, ':');
-	int parts = 1;
+	int parts = 1, t;
 
 	for (const char *p = sel; *p; p++)
 		parts += *p == ':';
 	snprintf(table, sizeof(table), "%.*s", colon ? (int)(colon - sel) : (int)strlen(sel), sel);
-	if (!strcmp(table, "drains")) {
+	t = rj_find(RJ_K_top, table);
+	if (t == RJ_F_top_drains) {
 		if (parts < 2 || parts > 3)
 			goto bad;
-	} else if (!strcmp(table, "functions") || !strcmp(table, "contention")) {
+	} else if (t == RJ_F_top_functions || t == RJ_F_top_contention) {
 		if (parts < 3 || parts > 4)
 			goto bad;
 	} else {
-		snprintf(err, errlen, "'%s': no table '%s' (functions, drains or contention)", sel,
-			 table);
+		snprintf(err, errlen, "'%s': no table '%s' (%s, %s or %s)", sel, table,
+			 rj_name(RJ_F_top_functions), rj_name(RJ_F_top_drains),
+			 rj_name(RJ_F_top_contention));
 		return -1;
 	}
 	for (const char *p = sel; p < sel + strlen(sel); p++)
 		if (*p == ':' && (p[1] == ':' || p[1] == 0))
 			goto bad;
-	if (parts == (!strcmp(table, "drains") ? 3 : 4))
-		return check_field(sel, table, strrchr(sel, ':') + 1, err, errlen);
+	if (parts == (t == RJ_F_top_drains ? 3 : 4))
+		return check_field(sel, (enum rj_field)t, strrchr(sel, ':') + 1, err, errlen);
 	return 0;
 bad:
 	snprintf(err, errlen, "'%s': write functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD] "

@@ -58,6 +58,8 @@ void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
  * contention:DESIGN:FUNCTION|*[:FIELD]; -1 with why in err */
 int pcb_selector_check(const char *sel, char *err, size_t errlen);
+/* whether a (checked) selector names a function: functions and contention rows have one */
+int pcb_selector_has_function(const char *sel);
 /* the design label a selector names, into buf */
 void pcb_selector_design(const char *sel, char *buf, size_t len);
 

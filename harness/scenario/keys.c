@@ -63,7 +63,7 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		"if > 0, exactly this many drains a run, evenly spread (overrides rate_hz)"),
 	[K_DRAIN_CPU] = PCB_KEY_SPECIAL_KEY("drain", "cpu", "auto",
 		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N"),
-	[K_DRAIN_STOCKS] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
+	[K_DRAIN_CACHES] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
 		"caches a drain walks: the workers' plus idle virtual CPUs up to this many "
 		"(0: workers only)"),
 	[K_DRAIN_ONLINE] = PCB_KEY_INT_FIELD("drain", "online", "128", 0, 1024, SC, drain_online,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../locks/irq.h"
+#include "../../harness/model_output.h"
 
 #include "memcg_model.h"
 
@@ -231,8 +232,8 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	uint64_t hit = f->ev[MEMCG_EV_STOCK_HIT], miss = f->ev[MEMCG_EV_STOCK_MISS];
 	json_t *ev = json_object();
 
-	json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)f->variant->stock_size));
-	json_object_set_new(dj, "stock_hot_bytes",
+	json_object_set_new(dj, "cache_bytes", json_integer((json_int_t)f->variant->stock_size));
+	json_object_set_new(dj, "cache_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
 	json_object_set_new(dj, "slots", json_integer(c->slots));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
@@ -256,6 +257,36 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	}
 	json_object_set_new(dj, "events", ev);
 }
+
+/* seed 002's question: how often the stock serves a charge, and page_counter's traffic */
+static const struct pcb_model_column memcg_stock_columns[] = {
+	{ "hit rate %", 16, { "events.hit_rate", 2, 100 } },
+	{ "misses", 16, { "events.stock_misses", PCB_COUNT } },
+	{ "page_counter atomics per charge", 0, { "events.atomics_per_charge", 3 } },
+	{ NULL },
+};
+
+static const struct pcb_model_block memcg_blocks[] = {
+	{ .title = "stock", .columns = memcg_stock_columns },
+	/* seed 000's kmalloc benchmark (1M kmalloc(8), min of 100): the best burst */
+	{ .when = "kmalloc_burst",
+	  .line = "kmalloc x {kmalloc_burst.objects}: min {kmalloc_burst.min_us:0} us, "
+		  "{kmalloc_burst.min_cycles_per_op:2} cycles per kmalloc (best of "
+		  "{kmalloc_burst.bursts} bursts)" },
+	{ NULL },
+};
+
+/* seed 002: NR_MEMCG_STOCK's slots against the memcgs charged in turn */
+static const struct pcb_model_plot memcg_plots[] = {
+	{ .name = "multi-memcg", .title = "multi-memcg stock against the memcgs charged in turn",
+	  .help = "Diff % against the baseline configuration, stock hit\n"
+		  "rate and page_counter atomics per charge, against a\n"
+		  "swept workload.memcgs",
+	  .sweep = "workload.memcgs", .gain_var = "ngain",
+	  .series = { { { "events.hit_rate", 2, 100 }, "nstock" },
+		      { { "events.atomics_per_charge", 3 } } } },
+	{ NULL },
+};
 
 const struct pcb_model memcg_model = {
 	.name = "memcg",
@@ -291,4 +322,12 @@ const struct pcb_model memcg_model = {
 	.calib_design = "local_lock",
 	.calib_fn = MEMCG_FN_CONSUME_STOCK,
 	.calib_bare = memcg_bare_consume_loop,
+	.blocks = memcg_blocks,
+	.plots = memcg_plots,
+	.caches_name = "stocks",
+	/* the workers line of results written before describe() */
+	.old_header = { "workload {run.workload}, nr_pages {workload.nr_pages}",
+			"memcg depth {memcg.depth}" },
+	/* the first model: results from before run.model are its */
+	.default_for_old_results = true,
 };

@@ -157,8 +157,8 @@ static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 	const struct pcp_config *c = f->config;
 	json_t *ev = json_object();
 
-	json_object_set_new(dj, "stock_bytes", json_integer((json_int_t)f->variant->stock_size));
-	json_object_set_new(dj, "stock_hot_bytes",
+	json_object_set_new(dj, "cache_bytes", json_integer((json_int_t)f->variant->stock_size));
+	json_object_set_new(dj, "cache_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
 	json_object_set_new(dj, "lock_placement", json_string(c->lock_first ? "first_line" : "end"));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
@@ -197,4 +197,5 @@ const struct pcb_model pcp_model = {
 	.cache_name = "per_cpu_pages",
 	.drain_name = "drain_all_pages",
 	.invariant_name = "page invariant",
+	.caches_name = "per_cpu_pages",
 };

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a result's model declares for the output (model_output.h): the
+ * model found by the name the result gives, the figures its blocks and
+ * plots read, checked through the schema's one error path when a result is
+ * read back, and its blocks printed as its declarations say.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model_output.h"
+#include "tables.h"
+
+const struct pcb_model *pcb_result_model(json_t *result)
+{
+	json_t *sc = rj_top_scenario(result);
+
+	if (rj_sc_has_model(sc))
+		return pcb_model_find(rj_sc_model(sc));
+	for (int i = 0; pcb_models[i]; i++)
+		if (pcb_models[i]->default_for_old_results)
+			return pcb_models[i];
+	return NULL;
+}
+
+const char *pcb_result_model_name(json_t *result)
+{
+	json_t *sc = rj_top_scenario(result);
+	const struct pcb_model *m;
+
+	if (rj_sc_has_model(sc))
+		return rj_sc_model(sc);
+	m = pcb_result_model(result);
+	return m ? m->name : "?";
+}
+
+/* the next part of a template at *s: its text up to a {field}, and the field; 0 at the end */
+static int template_next(const char **s, struct pcb_template_part *p)
+{
+	const char *open = strchr(*s, '{'), *close = open ? strchr(open, '}') : NULL;
+	const char *colon;
+
+	if (!**s)
+		return 0;
+	p->text = *s;
+	p->path[0] = 0;
+	p->decimals = PCB_COUNT;
+	if (!open || !close) {
+		p->len = strlen(*s);
+		*s += p->len;
+		return 1;
+	}
+	p->len = (size_t)(open - *s);
+	colon = memchr(open, ':', (size_t)(close - open));
+	snprintf(p->path, sizeof(p->path), "%.*s", (int)((colon ? colon : close) - open - 1),
+		 open + 1);
+	if (colon)
+		p->decimals = (int)strtol(colon + 1, NULL, 10);
+	*s = close + 1;
+	return 1;
+}
+
+void pcb_template_print(FILE *out, const char *tmpl,
+			const char *(*value)(const struct pcb_template_part *p, void *arg,
+					     char *buf, size_t len),
+			void *arg)
+{
+	struct pcb_template_part p;
+	char buf[128];
+
+	while (template_next(&tmpl, &p)) {
+		fprintf(out, "%.*s", (int)p.len, p.text);
+		if (p.path[0])
+			fputs(value(&p, arg, buf, sizeof(buf)), out);
+	}
+}
+
+/* a figure of a design's entry as a block prints it */
+static const char *field_text(json_t *dj, const struct pcb_model_field *f, char *buf, size_t len)
+{
+	json_t *v = rj_path(dj, f->path);
+
+	if (f->decimals == PCB_COUNT)
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		snprintf(buf, len, "%.*f", f->decimals,
+			 json_number_value(v) * (f->scale ? f->scale : 1));
+	return buf;
+}
+
+static const char *entry_value(const struct pcb_template_part *p, void *dj, char *buf,
+			       size_t len)
+{
+	struct pcb_model_field f = { .path = p->path, .decimals = p->decimals };
+
+	return field_text(dj, &f, buf, len);
+}
+
+/* a table block: a row for each design with the first column's figure */
+static void print_table(FILE *out, json_t *designs, const struct pcb_model_block *b)
+{
+	const struct pcb_model_column *col = b->columns;
+	int shown = 0;
+	json_t *dj;
+	size_t i;
+
+	json_array_foreach(designs, i, dj) {
+		const char *d = rj_design_design(dj);
+		char buf[64];
+
+		if (!rj_path(dj, col[0].field.path))
+			continue;
+		if (!shown++) {
+			fprintf(out, "%-24s", b->title);
+			for (int c = 0; col[c].head; c++)
+				fprintf(out, "%-*s", col[c + 1].head ? col[c].width : 0, col[c].head);
+			fprintf(out, "\n");
+		}
+		fprintf(out, "%-*s", first_col(d), d);
+		for (int c = 0; col[c].head; c++)
+			fprintf(out, "%-*s", col[c + 1].head ? col[c].width : 0,
+				field_text(dj, &col[c].field, buf, sizeof(buf)));
+		fprintf(out, "\n");
+	}
+	if (shown)
+		fprintf(out, "\n");
+}
+
+void pcb_model_blocks(FILE *out, json_t *result)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+	json_t *designs = rj_top_designs(result), *dj;
+	size_t i;
+
+	for (const struct pcb_model_block *b = m ? m->blocks : NULL; b && (b->title || b->line);
+	     b++) {
+		if (b->title) {
+			print_table(out, designs, b);
+			continue;
+		}
+		json_array_foreach(designs, i, dj) {
+			if (!rj_path(dj, b->when))
+				continue;
+			fprintf(out, "%s: ", rj_design_design(dj));
+			pcb_template_print(out, b->line, entry_value, dj);
+			fprintf(out, "\n");
+		}
+	}
+}
+
+/* a figure a declaration reads: there (when required), and a count or a number */
+static int check_field(json_t *dj, const char *at, const struct pcb_model_field *f,
+		       int required, char *err, size_t errlen)
+{
+	char where[1024];
+
+	snprintf(where, sizeof(where), "%s.%s", at, f->path);
+	return rj_check_value(rj_path(dj, f->path), f->decimals == PCB_COUNT ? RJ_INT : RJ_NUM,
+			      required, where, err, errlen);
+}
+
+/* the figures of a design's entry that m's blocks and plots will print */
+static int check_entry(const struct pcb_model *m, json_t *dj, const char *at, char *err,
+		       size_t errlen)
+{
+	for (const struct pcb_model_block *b = m->blocks; b && (b->title || b->line); b++) {
+		struct pcb_template_part p;
+		const char *s = b->line;
+
+		if (b->title && rj_path(dj, b->columns[0].field.path))
+			for (int c = 0; b->columns[c].head; c++)
+				if (check_field(dj, at, &b->columns[c].field, 1, err, errlen) < 0)
+					return -1;
+		while (!b->title && rj_path(dj, b->when) && template_next(&s, &p)) {
+			struct pcb_model_field f = { .path = p.path, .decimals = p.decimals };
+
+			if (p.path[0] && check_field(dj, at, &f, 1, err, errlen) < 0)
+				return -1;
+		}
+	}
+	for (const struct pcb_model_plot *pl = m->plots; pl && pl->name; pl++)
+		for (int k = 0; k < PCB_MODEL_PLOT_SERIES && pl->series[k].field.path; k++)
+			if (check_field(dj, at, &pl->series[k].field, 0, err, errlen) < 0)
+				return -1;
+	return 0;
+}
+
+int pcb_model_check(json_t *result, char *err, size_t errlen)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+	char at[64];
+	json_t *dj;
+	size_t i;
+
+	if (!m)
+		return 0;
+	json_array_foreach(rj_top_designs(result), i, dj) {
+		snprintf(at, sizeof(at), "designs[%zu]", i);
+		if (check_entry(m, dj, at, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}

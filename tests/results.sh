@@ -1,0 +1,77 @@
+#!/bin/bash
+# Results read back through the schema (harness/schema/schema.def): old
+# results, written with keys since renamed and without a model, report as
+# they did; a missing or mistyped field is refused with the file and the
+# JSON path named, exit 2 and nothing on stdout, by report, compare and
+# plot alike.
+set -u
+pcpbench=$(realpath "$1")
+src=$(realpath "$2")
+. "$(dirname "$0")/lib.sh"
+
+ref=$src/results/reference/default-kvm-2cpu/result.json
+fix=$src/tests/fixtures/plots
+
+# an old result: no model (memcg's), charge_invariant, stock_bytes, no invariant_name
+grep -q '"charge_invariant"' "$ref" && ! grep -q '"model"' "$ref" && ok ||
+	bad "the reference result is no longer an old one"
+expect_rc 0 "$pcpbench" report "$ref"
+grep -qx "local_lock: charge invariant ok; stock 88 bytes; [0-9]* operations" "$tmp/out" && ok ||
+	bad "old invariant and cache: $(tail -3 "$tmp/out")"
+grep -q "; workload charge, nr_pages 1; 6 runs of 2000 ms; memcg depth 2$" "$tmp/out" && ok ||
+	bad "old workers line: $(grep '^workers' "$tmp/out")"
+# drains under their old key, "stocks": seed 000's table over them
+expect_rc 0 "$pcpbench" report "$fix/drain-scaling"
+grep -q "^drain_all_stock " "$tmp/out" && ok || bad "old drain name: $(cat "$tmp/out")"
+grep -qx "128     168000.00       158000.00       -10000.00       -5.95" "$tmp/out" && ok ||
+	bad "old drains' caches: $(cat "$tmp/out")"
+# an old result and compare: of the model that results naming none belong to
+expect_rc 0 "$pcpbench" compare --format json "$ref" "$fix/drain-scaling"
+grep -q '"model": "memcg"' "$tmp/out" && ok || bad "old results' model: $(head -5 "$tmp/out")"
+
+# a missing field: the file, the JSON path, exit 2, nothing printed
+python3 - "$ref" "$tmp/missing.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+del r["functions"][1]["calls"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+for cmd in "report" "report --format email" "compare $ref"; do
+	expect_rc 2 "$pcpbench" $cmd "$tmp/missing.json"
+	grep -qx "pcpbench: .*$tmp/missing.json: functions\[1\].calls: missing or not an integer" \
+		"$tmp/err" && ok || bad "$cmd: missing field: $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] && ok || bad "$cmd: a missing field printed: $(head -3 "$tmp/out")"
+done
+
+# a mistyped field, optional and old-named: named as the file has it
+python3 - "$ref" "$tmp/typed.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["designs"][1]["charge_invariant"] = 7
+json.dump(r, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$pcpbench" report "$tmp/typed.json"
+grep -qx "pcpbench: $tmp/typed.json: designs\[1\].charge_invariant: not a string" "$tmp/err" &&
+	ok || bad "mistyped field: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "a mistyped field printed tables"
+
+# a model's figure of the wrong type, as its block declares it
+python3 - "$ref" "$tmp/model.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["designs"][0]["events"]["hit_rate"] = "most"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$pcpbench" report "$tmp/model.json"
+grep -q "model.json: designs\[0\].events.hit_rate: missing or not a number" "$tmp/err" && ok ||
+	bad "model field: $(cat "$tmp/err")"
+
+# plot reads through the same path, before it writes anything
+if command -v gnuplot >/dev/null; then
+	mkdir "$tmp/plot" && cp "$tmp/typed.json" "$tmp/plot/result.json"
+	expect_rc 2 "$pcpbench" plot "$tmp/plot"
+	grep -q "result.json: designs\[1\].charge_invariant: not a string" "$tmp/err" && ok ||
+		bad "plot: $(cat "$tmp/err")"
+	[ ! -e "$tmp/plot/plots" ] && ok || bad "plot wrote plots/ for a refused result"
+fi
+summary results
