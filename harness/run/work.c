@@ -86,42 +86,11 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	atomic_store(&wq->busy, 0);
 }
 
-/* one instruction each: atomic against a thread interrupted on this CPU */
-static inline void set_need_resched(struct pcb_cpu *cpu)
-{
-	__asm__ __volatile__("andl %1, %0" : "+m"(cpu->preempt_count)
-			     : "i"(~PREEMPT_NEED_RESCHED) : "memory");
-}
-
-static inline void clear_need_resched(struct pcb_cpu *cpu)
-{
-	__asm__ __volatile__("orl %1, %0" : "+m"(cpu->preempt_count)
-			     : "i"(PREEMPT_NEED_RESCHED) : "memory");
-}
-
-static inline int enter_cpu(struct pcb_cpu *cpu)
-{
-	unsigned int old = PREEMPT_ENABLED;
-
-	/* cmpxchg without lock: atomic against this CPU, which is all it races with */
-	__asm__ __volatile__("cmpxchgl %2, %1" : "+a"(old), "+m"(cpu->preempt_count)
-			     : "r"(PREEMPT_ENABLED + 1) : "memory", "cc");
-	if (old == PREEMPT_ENABLED)
-		pcb_tsan_acquire(&cpu->preempt_count);
-	return old == PREEMPT_ENABLED;
-}
-
-static inline void leave_cpu(struct pcb_cpu *cpu)
-{
-	pcb_tsan_release(&cpu->preempt_count);
-	__asm__ __volatile__("decl %0" : "+m"(cpu->preempt_count) :: "memory", "cc");
-}
-
 void pcb_preempt_schedule(struct pcb_cpu *this)
 {
 	struct pcb_workq *wq = this->h.wq;
 
-	clear_need_resched(this);
+	clear_preempt_need_resched(this);
 	if (!wq)
 		return;
 	if (wq->mode == PCB_DELIVER_KWORKER) {
@@ -144,7 +113,7 @@ static void on_signal(int sig)
 	if (cpu && cpu->h.wq && pcb_work_pending(cpu->h.wq)) {
 		if (preempt_nesting(cpu)) {
 			/* inside a section: the owner's preempt_enable() runs it */
-			set_need_resched(cpu);
+			set_preempt_need_resched(cpu);
 			atomic_fetch_add_explicit(&cpu->h.wq->deferred, 1, memory_order_relaxed);
 		} else {
 			preempt_disable(cpu);
@@ -181,11 +150,11 @@ static void *kworker(void *arg)
 			futex_wait(&wq->futex, seen);
 			continue;
 		}
-		if (enter_cpu(cpu)) {
+		if (pcb_cpu_enter(cpu)) {
 			pcb_run_work(cpu);
-			leave_cpu(cpu);
+			pcb_cpu_leave(cpu);
 		} else {
-			set_need_resched(cpu);
+			set_preempt_need_resched(cpu);
 			atomic_fetch_add_explicit(&wq->deferred, 1, memory_order_relaxed);
 			futex_wait(&wq->futex, seen);
 		}
@@ -314,7 +283,7 @@ void pcb_workq_stop(struct pcb_workq *wq)
 		wq->helper_started = 0;
 	}
 	if (wq->cpu && wq->cpu->h.wq == wq) {
-		clear_need_resched(wq->cpu);
+		clear_preempt_need_resched(wq->cpu);
 		pcb_run_work(wq->cpu);
 	}
 }

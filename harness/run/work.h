@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "../../kernels/list.h"
-#include "../../kernels/percpu.h"
+#include "../cpu.h"
 
 enum pcb_delivery {
 	PCB_DELIVER_KWORKER,
@@ -38,7 +38,7 @@ extern const char *const pcb_delivery_name[4];
  * lock and its worklist, with the work's entry, on a line of their own.
  */
 struct pcb_pool {
-	atomic_int lock ____cacheline_aligned;
+	atomic_int lock __attribute__((aligned(PCB_CACHE_LINE)));
 	struct list_head worklist;
 	struct list_head entry;		/* work->entry */
 };
@@ -46,7 +46,7 @@ struct pcb_pool {
 struct pcb_workq {
 	struct pcb_pool pool;		/* first: on its own line */
 	/* an idle CPU's task flags, which waking it sets (TIF_NEED_RESCHED): another line */
-	atomic_uint wake ____cacheline_aligned;
+	atomic_uint wake __attribute__((aligned(PCB_CACHE_LINE)));
 	enum pcb_delivery mode;
 	/*
 	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING

@@ -34,6 +34,7 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 	struct run_shared *s = t->shared;
 	uint64_t period = s->warmup_ticks && w->gaps.checks ? s->warmup_ticks / w->gaps.checks : 0;
 	uint64_t floor = (uint64_t)(s->tsc_hz * PCB_GAP_FLOOR_NS / 1e9);
+	uint64_t periods = PCB_GAP_PERIODS * period;
 
 	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
 	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
@@ -45,7 +46,7 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 	w->gaps.period = period;
 	w->gaps.threshold = s->sc->gap_threshold_ns ?
 		(uint64_t)(s->tsc_hz * (double)s->sc->gap_threshold_ns / 1e9) :
-		pcb_max(floor, PCB_GAP_PERIODS * period);
+		(floor > periods ? floor : periods);
 	w->failed = w->misses = w->ops = 0;
 	w->ops_limit = (uint64_t)s->sc->ops;
 	/* a timed region longer than an interruption is set aside, not summed */

@@ -27,7 +27,7 @@
 /* between two operations: a polled work item (poll delivery) */
 static inline void memcg_drain_between_ops(struct pcb_cpu *this)
 {
-	pcb_hook_work_poll(this, &this->h);
+	pcb_work_poll(this);
 }
 
 #include "drain_unregistered.h"

@@ -26,7 +26,7 @@
 
 static inline void pcp_drain_between_ops(struct pcb_cpu *this)
 {
-	pcb_hook_work_poll(this, &this->h);
+	pcb_work_poll(this);
 }
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
