@@ -24,6 +24,41 @@ uint64_t pcb_wake_ticks_take(void)
 	return t;
 }
 
+/*
+ * The worklist as include/linux/list.h links it: the same stores in the
+ * same order, the lockless reader's load and the store it races with
+ * single accesses (READ_ONCE()/WRITE_ONCE()).
+ */
+static void pool_list_init(struct pcb_list *list)
+{
+	__atomic_store_n(&list->next, list, __ATOMIC_RELAXED);
+	list->prev = list;
+}
+
+static int pool_list_empty(const struct pcb_list *head)
+{
+	return __atomic_load_n(&head->next, __ATOMIC_RELAXED) == head;
+}
+
+/* list_add_tail() */
+static void pool_list_add_tail(struct pcb_list *new, struct pcb_list *head)
+{
+	struct pcb_list *prev = head->prev;
+
+	head->prev = new;
+	new->next = head;
+	new->prev = prev;
+	__atomic_store_n(&prev->next, new, __ATOMIC_RELAXED);
+}
+
+/* list_del_init() */
+static void pool_list_del_init(struct pcb_list *entry)
+{
+	entry->next->prev = entry->prev;
+	__atomic_store_n(&entry->prev->next, entry->next, __ATOMIC_RELAXED);
+	pool_list_init(entry);
+}
+
 /* raw_spin_lock(&pool->lock): the target pool's lock */
 static void pool_lock(struct pcb_pool *pool)
 {
@@ -40,7 +75,7 @@ static void pool_unlock(struct pcb_pool *pool)
 static void pool_insert(struct pcb_pool *pool)
 {
 	pool_lock(pool);
-	list_add_tail(&pool->entry, &pool->worklist);
+	pool_list_add_tail(&pool->entry, &pool->worklist);
 	pool_unlock(pool);
 }
 
@@ -73,12 +108,12 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	 * wake that follows its insertion.
 	 */
 	pool_lock(&wq->pool);
-	if (list_empty(&wq->pool.worklist)) {
+	if (pool_list_empty(&wq->pool.worklist)) {
 		pool_unlock(&wq->pool);
 		atomic_store(&wq->busy, 0);
 		return;
 	}
-	list_del_init(&wq->pool.entry);
+	pool_list_del_init(&wq->pool.entry);
 	atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING);
 	pool_unlock(&wq->pool);
 	wq->fn(cpu);
@@ -146,7 +181,7 @@ static void *kworker(void *arg)
 		if (atomic_load(&wq->stop))
 			break;
 		/* on the worklist: PENDING alone may be set before the insert, and its wake follows */
-		if (list_empty(&wq->pool.worklist)) {
+		if (pool_list_empty(&wq->pool.worklist)) {
 			futex_wait(&wq->futex, seen);
 			continue;
 		}
@@ -166,8 +201,8 @@ static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_deliv
 		       void (*fn)(struct pcb_cpu *), atomic_long *data)
 {
 	memset(wq, 0, sizeof(*wq));
-	INIT_LIST_HEAD(&wq->pool.worklist);
-	INIT_LIST_HEAD(&wq->pool.entry);
+	pool_list_init(&wq->pool.worklist);
+	pool_list_init(&wq->pool.entry);
 	wq->mode = mode;
 	wq->fn = fn;
 	wq->data = data;

@@ -21,7 +21,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../kernels/list.h"
 #include "../cpu.h"
 
 enum pcb_delivery {
@@ -33,14 +32,19 @@ enum pcb_delivery {
 
 extern const char *const pcb_delivery_name[4];
 
+/* a list_head of include/linux/list.h, for the pool's worklist (work.c) */
+struct pcb_list {
+	struct pcb_list *next, *prev;
+};
+
 /*
  * The target CPU's worker pool as queue_work_on() touches it: the pool's
  * lock and its worklist, with the work's entry, on a line of their own.
  */
 struct pcb_pool {
 	atomic_int lock __attribute__((aligned(PCB_CACHE_LINE)));
-	struct list_head worklist;
-	struct list_head entry;		/* work->entry */
+	struct pcb_list worklist;
+	struct pcb_list entry;		/* work->entry */
 };
 
 struct pcb_workq {
