@@ -155,7 +155,4 @@ static inline int pcb_loop_done(const struct pcb_worker *w)
 	return pcb_tsc_now() >= w->deadline;
 }
 
-/* and the seam itself: what a model registers */
-#include "model.h"
-
 #endif

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seam between the harness and a kernel model. A model is one folder
- * under kernels/ that registers one struct pcb_model (run/models.c lists
- * them); the harness knows it only through this header. A model's designs
- * are one header each, built once per variant (the model's build
- * parameters, for example one stock slot or seven), and the run picks one
- * variant's loop once, so no operation makes an indirect call.
+ * What a model registers: one of the three seam headers (cpu.h, hooks.h,
+ * model.h), the only headers of the harness a model's folder includes. A
+ * model is one folder that defines one struct pcb_model; the harness knows
+ * it only through this header. A model's designs are one header each,
+ * built once per variant (the model's build parameters, for example one
+ * stock slot or seven), and the run picks one variant's loop once, so no
+ * operation makes an indirect call.
  */
 #ifndef PCB_MODEL_H
 #define PCB_MODEL_H
@@ -17,12 +18,13 @@
 
 #include <jansson.h>
 
-#include "hooks.h"
 #include "scenario/keys.h"
 
 struct pcb_cpu;
 struct pcb_scenario;
+struct pcb_stat;
 struct pcb_topo;
+struct pcb_worker;
 
 /* what the harness must do for a drain protocol, as the design's flavour says */
 struct pcb_drain_flavour {

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "../hooks.h"
 #include "../machine/topo.h"
 #include "../measure/counters.h"
 #include "../measure/interrupts.h"

@@ -7,6 +7,7 @@
 #ifndef PCB_MEMCG_MODEL_H
 #define PCB_MEMCG_MODEL_H
 
+#include "../../harness/model.h"
 #include "../jump_label.h"
 #include "memcontrol.h"
 
