@@ -65,11 +65,11 @@ static void *worker_thread(void *arg)
 	struct pcb_worker *w = x->pw[a->i];
 	int os = a->i % x->ncpu;
 	char err[256];
+	struct pcb_work work = pcb_drain_work(x->v, w->cpu);
 
 	pin(os);
 	if (x->d->drain.queues_work &&
-	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
-			    x->v->work_data(w->cpu), os, err, sizeof(err)) < 0) {
+	    pcb_workq_start(&x->wq[a->i], &work, x->delivery, os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		x->failed_setup = 1;
 	}

@@ -197,16 +197,15 @@ static void *kworker(void *arg)
 	return NULL;
 }
 
-static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		       void (*fn)(struct pcb_cpu *), atomic_long *data)
+static void workq_init(struct pcb_workq *wq, const struct pcb_work *work, enum pcb_delivery mode)
 {
 	memset(wq, 0, sizeof(*wq));
 	pool_list_init(&wq->pool.worklist);
 	pool_list_init(&wq->pool.entry);
 	wq->mode = mode;
-	wq->fn = fn;
-	wq->data = data;
-	wq->cpu = cpu;
+	wq->fn = work->func;
+	wq->data = work->data;
+	wq->cpu = work->cpu;
 }
 
 /* from here on drainers see the work queue of cpu */
@@ -217,52 +216,55 @@ static void workq_publish(struct pcb_workq *wq)
 	__atomic_store_n(&wq->cpu->h.wq, wq, __ATOMIC_RELEASE);
 }
 
-int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
-		    char *err, size_t errlen)
+/*
+ * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
+ * section, the helper runs until it blocks, so the owner cannot enter the
+ * stock while the drain is half done.
+ */
+static int start_kworker(struct pcb_workq *wq, int os_cpu, char *err, size_t errlen)
 {
-	workq_init(wq, cpu, mode, fn, data);
+	struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int rc;
+
+	if (os_cpu < 0) {
+		snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
+		return -EINVAL;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(os_cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &prio);
+	rc = pthread_create(&wq->helper, &attr, kworker, wq);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
+			 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
+			 "or use run.work_delivery = signal)" : "");
+		return -rc;
+	}
+	wq->helper_started = 1;
+	return 0;
+}
+
+int pcb_workq_start(struct pcb_workq *wq, const struct pcb_work *work, enum pcb_delivery mode,
+		    int os_cpu, char *err, size_t errlen)
+{
+	workq_init(wq, work, mode);
 	wq->owner = pthread_self();
 	workq_publish(wq);
-	self_cpu = cpu;
+	self_cpu = work->cpu;
 
 	if (mode == PCB_DELIVER_SIGNAL) {
 		static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 		pthread_once(&once, install_handler);
 	} else if (mode == PCB_DELIVER_KWORKER) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-		int rc;
-
-		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
-
-		if (os_cpu < 0) {
-			snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
-			return -EINVAL;
-		}
-
-		/*
-		 * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
-		 * section, the helper runs until it blocks, so the owner cannot enter
-		 * the stock while the drain is half done.
-		 */
-		CPU_ZERO(&set);
-		CPU_SET(os_cpu, &set);
-		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		pthread_attr_setschedparam(&attr, &prio);
-		rc = pthread_create(&wq->helper, &attr, kworker, wq);
-		pthread_attr_destroy(&attr);
-		if (rc) {
-			snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
-				 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
-				 "or use run.work_delivery = signal)" : "");
-			return -rc;
-		}
-		wq->helper_started = 1;
+		return start_kworker(wq, os_cpu, err, errlen);
 	}
 	return 0;
 }
@@ -291,10 +293,9 @@ int pcb_workq_fifo_permitted(void)
 	return 1;
 }
 
-void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			     void (*fn)(struct pcb_cpu *), atomic_long *data)
+void pcb_workq_start_virtual(struct pcb_workq *wq, const struct pcb_work *work)
 {
-	workq_init(wq, cpu, PCB_DELIVER_IDLE, fn, data);
+	workq_init(wq, work, PCB_DELIVER_IDLE);
 	workq_publish(wq);
 }
 

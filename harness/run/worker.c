@@ -81,14 +81,15 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	if (s->sc->counters.per_call)
 		t->w->dbg.pmc = &t->pmc;
 	if (s->delivery >= 0) {
+		struct pcb_work work = pcb_drain_work(v, cpu);
+
 		t->wq = pcb_alloc_on_node(sizeof(*t->wq), t->node);
 		if (!t->wq) {
 			t->error = -ENOMEM;
 			return -1;
 		}
-		if (pcb_workq_start(t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
-				    v->work_data(cpu), (int)t->cpu, t->errmsg,
-				    sizeof(t->errmsg)) < 0) {
+		if (pcb_workq_start(t->wq, &work, (enum pcb_delivery)s->delivery, (int)t->cpu,
+				    t->errmsg, sizeof(t->errmsg)) < 0) {
 			pcb_free_on_node(t->wq, sizeof(*t->wq));
 			t->wq = NULL;
 			t->error = -EINVAL;
