@@ -91,6 +91,28 @@ struct pcb_model_figures {
 	const char *note;		/* what setup() said of its implementation */
 };
 
+/* what setup() is given for one design's runs */
+struct pcb_model_setup {
+	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_design *d;
+	int nr_cpus;			/* the CPUs online: workers' and virtual ones */
+	char *note;			/* what it says of its implementation, for note_key */
+	size_t notelen;
+};
+
+/*
+ * A quiescent point, as check() sees it: workers w[], and every modeled
+ * CPU cpus[] whose cache or counters may hold something.
+ */
+struct pcb_quiescent {
+	void *shared;			/* what setup() returned */
+	const struct pcb_variant *v;
+	struct pcb_worker *const *w;
+	int nr_workers;
+	struct pcb_cpu *const *cpus;
+	int nr_cpus;
+};
+
 struct pcb_model {
 	const char *name;
 	const char *summary;
@@ -117,9 +139,8 @@ struct pcb_model {
 	/* the build a configuration runs: an index into pcb_design.variant[] */
 	int (*variant_index)(const void *config);
 
-	/* one design's runs: shared state (memcgs, zones) before the workers start */
-	void *(*setup)(const void *config, const struct pcb_design *d, int nr_cpus,
-		       char *note, size_t notelen, char *err, size_t errlen);
+	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
+	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
 	void (*teardown)(void *shared);
 	/* a CPU's model data, after the harness set up its struct pcb_cpu */
 	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
@@ -131,14 +152,8 @@ struct pcb_model {
 	/* after a drain: what it left on isolated CPUs (pages), for skipping designs */
 	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
 				  struct pcb_cpu *cpu);
-	/*
-	 * The invariant at a quiescent point: workers w[], every modeled CPU
-	 * cpus[] whose cache or counters may hold something. 0, or -1 with the
-	 * first discrepancy in msg.
-	 */
-	int (*check)(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
-		     int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
-		     char *msg, size_t len);
+	/* the invariant at a quiescent point: 0, or -1 with the first discrepancy in msg */
+	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
 	/* after the final drain: is cpu's cache empty? */
 	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
 	/* the model's figures in a design's result.json entry */

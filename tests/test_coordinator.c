@@ -177,7 +177,9 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		return;
 	}
 	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
-	shared = m->setup(cfg, d, args.shape.online, note, sizeof(note), err, sizeof(err));
+	shared = m->setup(&(struct pcb_model_setup){ .config = cfg, .d = d,
+						     .nr_cpus = args.shape.online, .note = note,
+						     .notelen = sizeof(note) }, err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);
 	if (!shared)
 		return;
@@ -218,7 +220,8 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	all[0] = c.self;
 	for (int i = 0; i < c.nr_cpus; i++)
 		all[1 + i] = c.cpus[i];
-	CHECK(m->check(shared, v, NULL, 0, all, 1 + c.nr_cpus, err, sizeof(err)) == 0,
+	CHECK(m->check(&(struct pcb_quiescent){ .shared = shared, .v = v, .cpus = all,
+						.nr_cpus = 1 + c.nr_cpus }, err, sizeof(err)) == 0,
 	      "%s: %s", d->name, err);
 
 	pcb_coord_teardown(&c);

@@ -174,6 +174,15 @@ static void wait_for_work(struct ctx *x)
 	pcb_work_wait_idle(x->cpu, NR_WORKERS, (uint64_t)3e9, 0);
 }
 
+/* the charge invariant over the workers, their CPUs and the drainer's */
+static int check(struct ctx *x, char *msg, size_t len)
+{
+	struct pcb_quiescent q = { .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS, .cpus = x->cpu,
+				   .nr_cpus = NR_WORKERS + 1 };
+
+	return memcg_check_charges(&x->tree, &q, msg, len);
+}
+
 static int stock_empty(struct ctx *x, int i)
 {
 	return memcg_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
@@ -257,8 +266,7 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		if (x.inject)
 			pthread_join(injector, NULL);
 		wait_for_work(&x);
-		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
-					msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
 
 		/* a drain of the root now empties the stocks the design promises to */
 		x.v->drain_all(x.cpu[NR_WORKERS], x.tree.memcg[0], x.cpu, NR_WORKERS);
@@ -272,16 +280,14 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 			if (promised && r == 0)
 				CHECK(stock_empty(&x, i), "%s: CPU %d's stock not drained", name, i);
 		}
-		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
-					msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
 		pthread_barrier_wait(&x.bar);	/* checked and drained */
 	}
 	for (int i = 0; i < NR_WORKERS; i++)
 		pthread_join(tid[i], NULL);
 	CHECK(!x.failed_setup, "%s: setup", name);
 
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
 	for (int i = 0; i < NR_WORKERS; i++)
 		CHECK(stock_empty(&x, i), "%s: CPU %d's stock not empty at the end", name, i);
 	{
@@ -307,17 +313,16 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 
 	/* the check itself catches a page counted twice, and a lost reference */
 	atomic_fetch_add(&x.tree.leaf[1]->memory.usage, 1);
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name,
+	      msg);
 	atomic_fetch_sub(&x.tree.leaf[1]->memory.usage, 1);
 	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]--;
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
 	      name, msg);
 	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]++;
 	memcg_cpu(x.cpu[0])->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name,
+	      msg);
 
 	for (int i = 0; i < NR_WORKERS; i++)
 		free(x.w[i]);

@@ -112,7 +112,10 @@ static void *drainer_thread(void *arg)
 
 static int check(struct ctx *x, char *msg, size_t len)
 {
-	return pcp_model.check(x->s, x->v, x->pw, NR_WORKERS, x->cpu, NR_WORKERS + 1, msg, len);
+	struct pcb_quiescent q = { .shared = x->s, .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS,
+				   .cpus = x->cpu, .nr_cpus = NR_WORKERS + 1 };
+
+	return pcp_model.check(&q, msg, len);
 }
 
 static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, int irq,
@@ -128,7 +131,9 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 		.depth = 3, .clear = 1,
 	};
 	x->v = d->variant[pcp_model.variant_index(&x->cfg)];
-	x->s = pcp_model.setup(&x->cfg, d, NR_WORKERS, note, sizeof(note), err, sizeof(err));
+	x->s = pcp_model.setup(&(struct pcb_model_setup){ .config = &x->cfg, .d = d,
+							  .nr_cpus = NR_WORKERS, .note = note,
+							  .notelen = sizeof(note) }, err, sizeof(err));
 	CHECK(x->s != NULL, "setup: %s", err);
 	x->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (x->ncpu < 1)

@@ -250,6 +250,9 @@ static int check_all(struct run_shared *s, char *msg, size_t len)
 {
 	int n = s->nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
 	struct pcb_cpu **all = calloc((size_t)n, sizeof(*all));
+	struct pcb_quiescent q = {
+		.shared = s->model_shared, .v = s->v, .w = s->ws, .nr_workers = s->nr, .cpus = all,
+	};
 
 	if (!all) {
 		snprintf(msg, len, "out of memory");
@@ -262,7 +265,8 @@ static int check_all(struct run_shared *s, char *msg, size_t len)
 		for (int i = 0; i < s->coord.nr_virtual; i++)
 			all[k++] = s->coord.cpus[s->nr + i];
 	}
-	rc = s->model->check(s->model_shared, s->v, s->ws, s->nr, all, k, msg, len);
+	q.nr_cpus = k;
+	rc = s->model->check(&q, msg, len);
 	free(all);
 	return rc;
 }
@@ -414,11 +418,14 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 {
 	const struct pcb_scenario *sc = s->sc;
 	struct pcb_design_result *res = s->res;
+	struct pcb_model_setup ms = {
+		.config = sc->config, .d = s->d, .nr_cpus = s->nr,
+		.note = res->model_note, .notelen = sizeof(res->model_note),
+	};
 	unsigned int cpu;
 	int i = 0;
 
-	s->model_shared = s->model->setup(sc->config, s->d, s->nr, res->model_note,
-					  sizeof(res->model_note), err, errlen);
+	s->model_shared = s->model->setup(&ms, err, errlen);
 	if (!s->model_shared)
 		return -1;
 	s->delivery = pick_delivery(sc, s->d, res);

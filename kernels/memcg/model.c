@@ -104,8 +104,7 @@ void memcg_static_key_teardown(int patched)
 	memcg_in_use_key.enabled = 0;
 }
 
-static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_cpus,
-			 char *note, size_t notelen, char *err, size_t errlen)
+static void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
 	struct memcg_shared *s = calloc(1, sizeof(*s));
 
@@ -113,8 +112,8 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->cfg = *(const struct memcg_config *)config;
-	s->design = d;
+	s->cfg = *(const struct memcg_config *)ms->config;
+	s->design = ms->d;
 	if (memcg_tree_create(&s->tree, s->cfg.depth,
 			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ||
 			      s->cfg.workload == MEMCG_WL_NETPERF ? s->cfg.memcgs : 1) < 0) {
@@ -122,10 +121,10 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 		free(s);
 		return NULL;
 	}
-	pcb_nr_online_cpus = nr_cpus;
+	pcb_nr_online_cpus = ms->nr_cpus;
 	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
 		s->key_patched = memcg_static_key_setup(s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON,
-							note, notelen);
+							ms->note, ms->notelen);
 	return s;
 }
 
@@ -207,13 +206,11 @@ static unsigned long memcg_stranded(void *shared, const struct pcb_variant *v, v
 	return memcg_stock_pages_under(v, cpu->stock, &s->tree, target);
 }
 
-static int memcg_check(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
-		       int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
-		       char *msg, size_t len)
+static int memcg_check(const struct pcb_quiescent *q, char *msg, size_t len)
 {
-	struct memcg_shared *s = shared;
+	struct memcg_shared *s = q->shared;
 
-	return memcg_check_charges(v, &s->tree, w, nr_workers, cpus, nr_cpus, msg, len);
+	return memcg_check_charges(&s->tree, q, msg, len);
 }
 
 static bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)

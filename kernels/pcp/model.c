@@ -61,8 +61,7 @@ static int pcp_variant_index(const void *config)
 	return (c->lock_first != 0) * PCB_IRQ_MODELS + c->irq_model;
 }
 
-static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cpus,
-		       char *note, size_t notelen, char *err, size_t errlen)
+static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
 	/* the zone's lock and the LRU's each start a cache line */
 	size_t size = (sizeof(struct pcp_shared) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1);
@@ -74,8 +73,8 @@ static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cp
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->cfg = *(const struct pcp_config *)config;
-	s->design = d;
+	s->cfg = *(const struct pcp_config *)ms->config;
+	s->design = ms->d;
 	spin_lock_init(&s->lruvec.lru_lock);
 	INIT_LIST_HEAD(&s->lruvec.list);
 	if (pcp_zone_create(&s->zone, (unsigned long)s->cfg.zone_pages, err, errlen) < 0 ||
@@ -86,9 +85,9 @@ static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cp
 		free(s);
 		return NULL;
 	}
-	pcb_nr_online_cpus = nr_cpus;
+	pcb_nr_online_cpus = ms->nr_cpus;
 	if (s->cfg.workload == PCP_WL_PAGE_FAULT && s->cfg.accounting == PCP_ACCT_STATIC_KEY)
-		s->key_patched = memcg_static_key_setup(false, note, notelen);
+		s->key_patched = memcg_static_key_setup(false, ms->note, ms->notelen);
 	return s;
 }
 
@@ -138,13 +137,6 @@ static void *pcp_drain_target(void *shared)
 	return &((struct pcp_shared *)shared)->zone;
 }
 
-static int pcp_check_model(void *shared, const struct pcb_variant *v,
-			   struct pcb_worker *const *w, int nr_workers,
-			   struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
-{
-	return pcp_check(shared, v, w, nr_workers, cpus, nr_cpus, msg, len);
-}
-
 static bool pcp_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)
 {
 	(void)shared;
@@ -190,7 +182,7 @@ const struct pcb_model pcp_model = {
 	.worker_size = sizeof(struct pcp_worker),
 	.worker_setup = pcp_worker_setup,
 	.drain_target = pcp_drain_target,
-	.check = pcp_check_model,
+	.check = pcp_check,
 	.cache_empty = pcp_cache_empty,
 	.result_json = pcp_result_json,
 	.note_key = "accounting",
