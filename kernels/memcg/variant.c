@@ -14,6 +14,10 @@
 #include PCB_STR(designs/MEMCG_DESIGN.h)
 #include "loop.h"
 
+#ifndef DESIGN_UNAVAILABLE
+#define DESIGN_UNAVAILABLE NULL	/* runs wherever pcpbench does */
+#endif
+
 #define VARIANT_SUFFIX PCB_CAT(PCB_CAT(_s, MEMCG_STOCK_SLOTS), PCB_CAT(_i, PCB_IRQ_MODEL))
 #define FN(name) PCB_CAT(PCB_CAT(memcg_, MEMCG_DESIGN), PCB_CAT(_##name, VARIANT_SUFFIX))
 #define VARIANT_OF(design, suffix) PCB_CAT(PCB_CAT(memcg_variant_, design), suffix)
@@ -22,7 +26,7 @@ static void FN(run)(struct pcb_worker *pw)
 {
 	struct memcg_worker *w = memcg_worker(pw);
 
-	memcg_drain_online();
+	pcb_drain_online();
 	if (w->accounting == MEMCG_ACCT_NONE)
 		pcb_loop_acct_none(w);
 	else if (w->accounting == MEMCG_ACCT_ALWAYS)
@@ -37,7 +41,7 @@ static void FN(run)(struct pcb_worker *pw)
 		pcb_loop_batch_charge(w);
 	else
 		pcb_loop_call(w);
-	memcg_drain_offline();
+	pcb_drain_offline();
 }
 
 static void FN(release)(struct pcb_worker *w)
@@ -143,8 +147,8 @@ const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, VARIANT_SUFFIX) = {
 	.stock_size = sizeof(struct memcg_stock_pcp),
 	.stock_hot_bytes = PCB_MEMCG_STOCK_HOT_BYTES,
 	.stock_init = FN(stock_init),
-	.thread_start = MEMCG_DRAIN_THREAD_START,
-	.thread_stop = MEMCG_DRAIN_THREAD_STOP,
+	.thread_start = PCB_DRAIN_THREAD_START,
+	.thread_stop = PCB_DRAIN_THREAD_STOP,
 	.run = FN(run),
 	.release = FN(release),
 	.work_data = FN(work_data),
@@ -165,10 +169,10 @@ const struct pcb_design PCB_CAT(memcg_design_, MEMCG_DESIGN) = {
 	.summary = DESIGN_SUMMARY,
 	.follows = DESIGN_FOLLOWS,
 	.promise = DESIGN_PROMISE,
-	.drain = MEMCG_DRAIN_FLAVOUR,
+	.drain = PCB_DRAIN_FLAVOUR,
 	.skips_isolated = MEMCG_STOCK_SKIP_ISOLATED,
 	.nocache = MEMCG_STOCK_NOCACHE,
-	.unavailable = MEMCG_DESIGN_UNAVAILABLE,
+	.unavailable = DESIGN_UNAVAILABLE,
 	.variant = {
 		&VARIANT_OF(MEMCG_DESIGN, _s1_i0), &VARIANT_OF(MEMCG_DESIGN, _s1_i1),
 		&VARIANT_OF(MEMCG_DESIGN, _s1_i2), &VARIANT_OF(MEMCG_DESIGN, _s7_i0),

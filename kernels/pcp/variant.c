@@ -19,6 +19,7 @@
 /* the memcg charge path of a fault */
 #define MEMCG_STOCK_OF(cpu) ((void *)pcp_cpu(cpu)->memcg_stock)
 #include "../memcg/designs/local_trylock.h"
+#undef MEMCG_STOCK_DRAIN_HEADER		/* pcp's drain is the design's, not the stock's */
 #include "../memcg/memcg_stock.h"
 #include "../memcg/memcg_charge.h"
 #include "../memcg/memcg_hooks.h"
@@ -39,12 +40,12 @@ static void FN(run)(struct pcb_worker *pw)
 {
 	struct pcp_worker *w = pcp_worker(pw);
 
-	pcp_drain_online();
+	pcb_drain_online();
 	if (w->workload == PCP_WL_PAGE_FAULT)
 		pcp_loop_page_fault(w);
 	else
 		pcp_loop_alloc_free(w);
-	pcp_drain_offline();
+	pcb_drain_offline();
 }
 
 static void FN(release)(struct pcb_worker *w)
@@ -136,8 +137,8 @@ const struct pcb_variant VARIANT_OF(PCP_DESIGN, VARIANT_SUFFIX) = {
 	.stock_hot_bytes = offsetof(struct per_cpu_pages, lists) +
 			   sizeof(struct list_head) * MIGRATE_PCPTYPES,
 	.stock_init = FN(stock_init),
-	.thread_start = PCP_DRAIN_THREAD_START,
-	.thread_stop = PCP_DRAIN_THREAD_STOP,
+	.thread_start = PCB_DRAIN_THREAD_START,
+	.thread_stop = PCB_DRAIN_THREAD_STOP,
 	.run = FN(run),
 	.release = FN(release),
 	.work_data = FN(work_data),
@@ -156,7 +157,7 @@ const struct pcb_design PCB_CAT(pcp_design_, PCP_DESIGN) = {
 	.summary = DESIGN_SUMMARY,
 	.follows = DESIGN_FOLLOWS,
 	.promise = DESIGN_PROMISE,
-	.drain = PCP_DRAIN_FLAVOUR,
+	.drain = PCB_DRAIN_FLAVOUR,
 	.variant = {
 		&VARIANT_OF(PCP_DESIGN, _l0_i0), &VARIANT_OF(PCP_DESIGN, _l0_i1),
 		&VARIANT_OF(PCP_DESIGN, _l0_i2), &VARIANT_OF(PCP_DESIGN, _l1_i0),
