@@ -35,6 +35,7 @@ struct pcb_drain_flavour {
 
 /* one build of a design */
 struct pcb_variant {
+	const char *name;		/* each build axis's letter and value: s7_i1 */
 	size_t cpu_size;		/* the model's per-CPU struct, struct pcb_cpu first */
 	size_t stock_size;		/* the per-CPU cache (the stock) */
 	size_t stock_hot_bytes;		/* the bytes its hot path touches */

@@ -16,9 +16,10 @@
  * workers every few microseconds and moves one between CPUs: sections the
  * kernel aborts restart, and the invariant still holds (aborts counted).
  *
- * The same torture runs over a throwaway design, tests/designs/test_xchg.h,
- * built by tests/meson.build exactly as kernels/memcg/meson.build builds the
- * model's own: adding a design takes one header and one registry line.
+ * The same torture runs over a throwaway design,
+ * tests/models/memcg/designs/test_xchg.h, built by the design template
+ * exactly as the model's own are: adding a design takes one header and one
+ * line in a designs.def.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -36,7 +37,7 @@
 #include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"
 
-/* a design built from a header in tests/designs/, as a new design would be */
+/* a design built from a header in tests/models/memcg/, as a new design would be */
 extern const struct pcb_design memcg_design_test_xchg;
 
 #define NR_WORKERS 4
@@ -190,7 +191,9 @@ static int stock_empty(struct ctx *x, int i)
 
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
-	struct ctx x = { .d = d, .v = d->variant[multi * PCB_IRQ_MODELS + irq], .delivery = delivery };
+	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq };
+	struct ctx x = { .d = d, .v = d->variant[memcg_model.variant_index(&cfg)],
+			 .delivery = delivery };
 	pthread_t *tid = x.tid, drainer, injector;
 	struct warg args[NR_WORKERS];
 	char name[128], msg[256];
@@ -446,6 +449,21 @@ static void rseq_restarts(void)
 	munmap(fault_page, 4096);
 }
 
+/* the variant a configuration runs is the build meson named for it: both read variants.def */
+static void variant_names(const struct pcb_design *d)
+{
+	for (int slots = 1; slots <= 7; slots += 6)
+		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
+			struct memcg_config cfg = { .slots = slots, .irq_model = irq };
+			const struct pcb_variant *v = d->variant[memcg_model.variant_index(&cfg)];
+			char name[16];
+
+			snprintf(name, sizeof(name), "s%d_i%d", slots, irq);
+			CHECK(!strcmp(v->name, name), "%s: slots %d, irq_model %d: variant %s",
+			      d->name, slots, irq, v->name);
+		}
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_injected };
@@ -453,8 +471,10 @@ int main(void)
 	sigaction(SIGURG, &sa, NULL);
 	pcb_clock_calibrate(&tsc, 20);
 	rseq_restarts();
-	for (int i = 0; memcg_model.designs[i]; i++)
+	for (int i = 0; memcg_model.designs[i]; i++) {
+		variant_names(memcg_model.designs[i]);
 		torture(memcg_model.designs[i]);
+	}
 	torture(&memcg_design_test_xchg);
 	CHECK(!strcmp(memcg_design_test_xchg.name, "test_xchg") &&
 	      !memcg_design_test_xchg.drain.queues_work, "the test design is what its header says");

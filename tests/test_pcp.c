@@ -259,11 +259,27 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 	tear_down(&x);
 }
 
+/* the variant a configuration runs is the build meson named for it: both read variants.def */
+static void variant_names(const struct pcb_design *d)
+{
+	for (int lock_first = 0; lock_first <= 1; lock_first++)
+		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
+			struct pcp_config cfg = { .lock_first = lock_first, .irq_model = irq };
+			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg)];
+			char name[16];
+
+			snprintf(name, sizeof(name), "l%d_i%d", lock_first, irq);
+			CHECK(!strcmp(v->name, name), "%s: lock_first %d, irq_model %d: variant %s",
+			      d->name, lock_first, irq, v->name);
+		}
+}
+
 int main(void)
 {
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 
+		variant_names(d);
 		for (int wl = 0; wl < PCP_WL_NR; wl++) {
 			if (d->drain.queues_work) {
 				for (int del = 0; del <= PCB_DELIVER_POLL; del++) {

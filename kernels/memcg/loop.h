@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The memcg model's worker loop, instantiated once per design and build
- * variant by variant.c: a design header first, then this file.
+ * variant by the design template (variant.h): a design header first, then
+ * this file.
  *
  * call timing: the workload runs the kernel's callers and every stock call
  * is timed by its own pair of TSC reads, like the cover letter's

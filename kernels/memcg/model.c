@@ -10,19 +10,27 @@
 #include <string.h>
 
 #include "../locks/irq.h"
+#include "../template/template.h"
 
 #include "memcg_model.h"
 
-#define MEMCG_DESIGN_ENTRY(d) extern const struct pcb_design memcg_design_##d;
+/* each built by the design template (kernels/template/) */
+#define PCB_DESIGN(d) extern const struct pcb_design memcg_design_##d;
 #include "designs.def"
-#undef MEMCG_DESIGN_ENTRY
+#undef PCB_DESIGN
 
 static const struct pcb_design *const memcg_designs[] = {
-#define MEMCG_DESIGN_ENTRY(d) &memcg_design_##d,
+#define PCB_DESIGN(d) &memcg_design_##d,
 #include "designs.def"
-#undef MEMCG_DESIGN_ENTRY
+#undef PCB_DESIGN
 	NULL,
 };
+
+#define PCB_AXIS PCB_AXIS_ENTRY
+static const struct pcb_axis memcg_axes[] = {
+#include "variants.def"
+};
+#undef PCB_AXIS
 
 static const char *const memcg_fn_name[MEMCG_FN_NR] = {
 	[MEMCG_FN_CONSUME_STOCK] = "consume_stock",
@@ -72,12 +80,14 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
 
-/* variant[] of a design: [slots > 1][irq_model] */
+/* variant[] of a design, by variants.def: the stock's slots, the irq_model */
 static int memcg_variant_index(const void *config)
 {
 	const struct memcg_config *c = config;
 
-	return (c->slots > 1) * PCB_IRQ_MODELS + c->irq_model;
+	long value[] = { c->slots, c->irq_model };
+
+	return pcb_variant_index(memcg_axes, PCB_NR_AXES(memcg_axes), value);
 }
 
 /* the seed 003 jump label: rewritten where the text can be, else a test, and said so */

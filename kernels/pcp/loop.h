@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The page allocator model's worker loops, instantiated once per design
- * and build variant by variant.c.
+ * and build variant by the design template (variant.h).
  *
  * pcp_alloc_free: workload.burst order-0 allocations, then as many frees
  * (the series' own micro-benchmark shape). call timing: every

@@ -9,19 +9,27 @@
 #include <string.h>
 
 #include "../locks/irq.h"
+#include "../template/template.h"
 
 #include "pcp_model.h"
 
-#define PCP_DESIGN_ENTRY(d) extern const struct pcb_design pcp_design_##d;
+/* each built by the design template (kernels/template/) */
+#define PCB_DESIGN(d) extern const struct pcb_design pcp_design_##d;
 #include "designs.def"
-#undef PCP_DESIGN_ENTRY
+#undef PCB_DESIGN
 
 static const struct pcb_design *const pcp_designs[] = {
-#define PCP_DESIGN_ENTRY(d) &pcp_design_##d,
+#define PCB_DESIGN(d) &pcp_design_##d,
 #include "designs.def"
-#undef PCP_DESIGN_ENTRY
+#undef PCB_DESIGN
 	NULL,
 };
+
+#define PCB_AXIS PCB_AXIS_ENTRY
+static const struct pcb_axis pcp_axes[] = {
+#include "variants.def"
+};
+#undef PCB_AXIS
 
 static const char *const pcp_fn_name[PCP_FN_NR] = {
 	[PCP_FN_RMQUEUE_PCPLIST] = "rmqueue_pcplist",
@@ -53,12 +61,14 @@ extern const struct pcb_key pcp_keys[];
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
 
-/* variant[] of a design: [lock in the first line][irq_model] */
+/* variant[] of a design, by variants.def: where the lock sits, the irq_model */
 static int pcp_variant_index(const void *config)
 {
 	const struct pcp_config *c = config;
 
-	return (c->lock_first != 0) * PCB_IRQ_MODELS + c->irq_model;
+	long value[] = { c->lock_first != 0, c->irq_model };
+
+	return pcb_variant_index(pcp_axes, PCB_NR_AXES(pcp_axes), value);
 }
 
 static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)

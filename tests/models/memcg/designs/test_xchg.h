@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_xchg: a throwaway design for the torture test, built the way a new
- * design is: this header plus one registry line (tests/meson.build here,
- * kernels/memcg/designs.def for a design of the model). The stock lock is a
- * test-and-set byte taken with xchg, and the stock is drained remotely.
+ * test_xchg: a throwaway design of the memcg model for the torture test,
+ * built the way a new design is: this header plus one line in designs.def
+ * (tests/models/memcg/ here, kernels/memcg/ for a design of the model).
+ * The stock lock is a test-and-set byte taken with xchg, and the stock is
+ * drained remotely.
  */
 #ifndef PCB_TEST_DESIGN_XCHG_H
 #define PCB_TEST_DESIGN_XCHG_H
 
-#include "../../kernels/percpu.h"
+#include "kernels/percpu.h"
 
 #define DESIGN_SUMMARY "tests: an xchg byte lock, drained remotely"
 #define DESIGN_FOLLOWS "no kernel: the README's \"Adding a design\""
