@@ -179,7 +179,7 @@ int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
 /* the scenario's designs in run.designs order; NULL past the last */
 const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i);
 
-/* every model, NULL-terminated (run/models.c) */
+/* every model, NULL-terminated: the models' own registry (a list beside them) */
 extern const struct pcb_model *const pcb_models[];
 const struct pcb_model *pcb_model_find(const char *name);
 const struct pcb_design *pcb_design_find(const struct pcb_model *m, const char *name);
