@@ -334,8 +334,18 @@ int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, in
 		for (int i = 0; i < nr; i++) {
 			struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
 
-			busy += wq && (atomic_load(&wq->busy) ||
-				       ((polled || wq->mode != PCB_DELIVER_POLL) && pcb_work_pending(wq)));
+			if (!wq)
+				continue;
+			/*
+			 * PENDING before busy: pcb_run_work() sets busy before it
+			 * clears PENDING, so work that starts between the two looks
+			 * is seen by the second (acquire: and what came before it)
+			 */
+			if ((polled || wq->mode != PCB_DELIVER_POLL) &&
+			    (atomic_load_explicit(wq->data, memory_order_acquire) & WORK_STRUCT_PENDING))
+				busy++;
+			else
+				busy += atomic_load(&wq->busy);
 		}
 		if (!busy)
 			return 0;
