@@ -12,7 +12,7 @@
 #include "kernels/percpu.h"
 
 #define DESIGN_SUMMARY "tests: an xchg byte lock, drained remotely"
-#define DESIGN_FOLLOWS "no kernel: the README's \"Adding a design\""
+#define DESIGN_FOLLOWS "no kernel: docs/architecture.md's \"Adding a design\""
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
@@ -22,12 +22,20 @@ typedef struct {
 	unsigned char locked;
 } memcg_stock_lock_t;
 
-static inline unsigned long test_xchg_lock(struct pcb_cpu *this, memcg_stock_lock_t *l)
+/* a contended lock is counted under fn, the kernel function that took it */
+static inline unsigned long test_xchg_lock(struct pcb_cpu *this, memcg_stock_lock_t *l,
+					   const char *fn)
 {
+	uint64_t t0;
+
 	preempt_disable(this);
 	/* acquire: the stock's fields are read after the lock is ours */
+	if (likely(!__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)))
+		return 0;
+	t0 = pcb_tsc_now();
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		__builtin_ia32_pause();
+	pcb_contended(this, fn, pcb_tsc_now() - t0);
 	return 0;
 }
 
@@ -39,7 +47,8 @@ static inline void test_xchg_unlock(struct pcb_cpu *this, memcg_stock_lock_t *l)
 }
 
 #define memcg_stock_lock_init(cpu, stock) ((void)(cpu), (stock)->stock_lock.locked = 0)
-#define memcg_stock_lock(this, stock) test_xchg_lock(this, &(stock)->stock_lock)
+/* counted under the kernel function the macro expands in (__func__) */
+#define memcg_stock_lock(this, stock) test_xchg_lock(this, &(stock)->stock_lock, __func__)
 #define memcg_stock_unlock(this, stock, flags) \
 	do { (void)(flags); test_xchg_unlock(this, &(stock)->stock_lock); } while (0)
 
