@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The harness as a kernel model may call it: the one header under harness/
- * that kernels/ includes. It gives a model
+ * The harness as a model calls it while it measures: one of the three seam
+ * headers (cpu.h, hooks.h, model.h), the only headers of the harness a
+ * model's folder includes. It gives a model
  *
  *  - the clock and the statistics of a timed region (measure/),
- *  - the harness's share of a modeled CPU (struct pcb_cpu_harness: where
- *    timed calls are summed, contention counted, drain windows marked and
- *    drain work delivered),
  *  - the generic part of a worker (struct pcb_worker), which a model's own
  *    worker embeds first, and what a worker loop needs around it,
- *  - schedule_work_on() and __preempt_schedule(), which the harness's work
- *    delivery implements (run/work.c),
- *  - the struct pcb_model a model registers (model.h).
+ *  - the modeled CPU (cpu.h), which it includes.
  *
  * Nothing here names a model's types.
  */
@@ -22,28 +18,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "measure/counters.h"
 #include "measure/interrupts.h"
 #include "measure/stats.h"
 #include "measure/tsc.h"
 
-struct pcb_cpu;
-struct pcb_workq;
-
-/* function rows a model can time, and event counters it can keep per CPU */
+/* function rows a model can time */
 #define PCB_MAX_FN		8
-#define PCB_MAX_EV		8
-/* kernel functions whose lock contention one CPU tells apart */
-#define PCB_MAX_CONTENDED_FNS	8
-
-/* a worker's figures start on a cache line of their own */
-#define PCB_CACHE_LINE		64
 
 /* operations between two looks at the clock */
 #define PCB_CHUNK		256
-
-/* bit 0 of work->data: WORK_STRUCT_PENDING (include/linux/workqueue.h) */
-#define WORK_STRUCT_PENDING	1L
 
 /* empty regions a worker times between two chunks of operations */
 #define PCB_EMPTY_PER_CHUNK	8
@@ -61,49 +46,6 @@ struct pcb_dbg {
 	struct pcb_stat stat[PCB_MAX_FN];
 	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
 };
-
-/* contended stock locks taken on one CPU, as seed 000's spin_lock_irqsave_cc() */
-struct pcb_contention {
-	const char *fn;			/* the kernel function that took the lock */
-	unsigned long contended;
-	unsigned long long wait_sum, wait_max;
-};
-
-/* what the harness keeps for each modeled CPU, inside its struct pcb_cpu */
-struct pcb_cpu_harness {
-	struct pcb_dbg *dbg;		/* where this CPU's timed calls are summed */
-	struct pcb_workq *wq;		/* schedule_work_on() to this CPU, NULL without */
-	atomic_long *poll;		/* poll delivery: the work->data to look at */
-	unsigned long remote_drains;	/* stocks this CPU drained for others */
-	/* odd while a drain works on this CPU's stock: the drain's window */
-	atomic_uint drain_seq;
-	struct pcb_contention cc[PCB_MAX_CONTENDED_FNS];
-};
-
-/* a drain begins or ends on a CPU's stock (any design, any drainer) */
-static inline void pcb_hook_drain_window(struct pcb_cpu_harness *h)
-{
-	/* release: what the drain wrote is seen by whoever reads the window */
-	atomic_fetch_add_explicit(&h->drain_seq, 1, memory_order_release);
-}
-
-/* the slow path of a contended lock: count it under the calling function */
-static inline void pcb_hook_contended(struct pcb_cpu_harness *h, const char *fn,
-				      unsigned long long wait)
-{
-	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++) {
-		struct pcb_contention *c = &h->cc[i];
-
-		if (c->fn && c->fn != fn)
-			continue;
-		c->fn = fn;
-		c->contended++;
-		c->wait_sum += wait;
-		if (wait > c->wait_max)
-			c->wait_max = wait;
-		return;
-	}
-}
 
 /* a timed region of `calls` calls of row fn; regions of a burst pass PCB_NO_LIMIT */
 static inline void pcb_dbg_record(struct pcb_dbg *d, int fn, uint64_t raw, uint64_t calls)
@@ -212,36 +154,5 @@ static inline int pcb_loop_done(const struct pcb_worker *w)
 		return w->ops >= w->ops_limit;
 	return pcb_tsc_now() >= w->deadline;
 }
-
-/* __preempt_schedule(): runs work deferred to this CPU (run/work.c) */
-void pcb_preempt_schedule(struct pcb_cpu *this);
-/* schedule_work_on(): deliver the stock's drain work to cpu (run/work.c) */
-bool pcb_schedule_work_on(struct pcb_cpu *cpu);
-/*
- * The machine's CPU an IPI to a modeled CPU goes to: its own for a CPU of
- * the machine; for a virtual CPU the core its cache was last written on
- * (the dirtier's), else the caller's (run/cpu_area.c).
- */
-int pcb_ipi_cpu(unsigned int cpu);
-/* run the work queued to cpu if it is pending, in its owner's context */
-void pcb_run_work(struct pcb_cpu *cpu);
-/*
- * flush_work() on each of cpus[]: wait until the work queued there ran, or
- * until the run's end (an owner that stopped will not run it).
- */
-void pcb_flush_work(struct pcb_cpu *const *cpus, int nr);
-
-/* poll delivery: between two operations of the owner */
-static inline void pcb_hook_work_poll(struct pcb_cpu *this, struct pcb_cpu_harness *h)
-{
-	atomic_long *data = h->poll;
-
-	if (data && __builtin_expect(atomic_load_explicit(data, memory_order_relaxed) &
-				     WORK_STRUCT_PENDING, 0))
-		pcb_run_work(this);
-}
-
-/* and the seam itself: what a model registers */
-#include "model.h"
 
 #endif

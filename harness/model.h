@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seam between the harness and a kernel model. A model is one folder
- * under kernels/ that registers one struct pcb_model (run/models.c lists
- * them); the harness knows it only through this header. A model's designs
- * are one header each, built once per variant (the model's build
- * parameters, for example one stock slot or seven), and the run picks one
- * variant's loop once, so no operation makes an indirect call.
+ * What a model registers: one of the three seam headers (cpu.h, hooks.h,
+ * model.h), the only headers of the harness a model's folder includes. A
+ * model is one folder that defines one struct pcb_model; the harness knows
+ * it only through this header. A model's designs are one header each,
+ * built once per variant (the model's build parameters, for example one
+ * stock slot or seven), and the run picks one variant's loop once, so no
+ * operation makes an indirect call.
  */
 #ifndef PCB_MODEL_H
 #define PCB_MODEL_H
@@ -17,12 +18,13 @@
 
 #include <jansson.h>
 
-#include "hooks.h"
 #include "scenario/keys.h"
 
 struct pcb_cpu;
 struct pcb_scenario;
+struct pcb_stat;
 struct pcb_topo;
+struct pcb_worker;
 
 /* what the harness must do for a drain protocol, as the design's flavour says */
 struct pcb_drain_flavour {
@@ -33,6 +35,7 @@ struct pcb_drain_flavour {
 
 /* one build of a design */
 struct pcb_variant {
+	const char *name;		/* each build axis's letter and value: s7_i1 */
 	size_t cpu_size;		/* the model's per-CPU struct, struct pcb_cpu first */
 	size_t stock_size;		/* the per-CPU cache (the stock) */
 	size_t stock_hot_bytes;		/* the bytes its hot path touches */
@@ -89,6 +92,28 @@ struct pcb_model_figures {
 	const char *note;		/* what setup() said of its implementation */
 };
 
+/* what setup() is given for one design's runs */
+struct pcb_model_setup {
+	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_design *d;
+	int nr_cpus;			/* the CPUs online: workers' and virtual ones */
+	char *note;			/* what it says of its implementation, for note_key */
+	size_t notelen;
+};
+
+/*
+ * A quiescent point, as check() sees it: workers w[], and every modeled
+ * CPU cpus[] whose cache or counters may hold something.
+ */
+struct pcb_quiescent {
+	void *shared;			/* what setup() returned */
+	const struct pcb_variant *v;
+	struct pcb_worker *const *w;
+	int nr_workers;
+	struct pcb_cpu *const *cpus;
+	int nr_cpus;
+};
+
 struct pcb_model {
 	const char *name;
 	const char *summary;
@@ -115,9 +140,8 @@ struct pcb_model {
 	/* the build a configuration runs: an index into pcb_design.variant[] */
 	int (*variant_index)(const void *config);
 
-	/* one design's runs: shared state (memcgs, zones) before the workers start */
-	void *(*setup)(const void *config, const struct pcb_design *d, int nr_cpus,
-		       char *note, size_t notelen, char *err, size_t errlen);
+	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
+	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
 	void (*teardown)(void *shared);
 	/* a CPU's model data, after the harness set up its struct pcb_cpu */
 	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
@@ -129,14 +153,8 @@ struct pcb_model {
 	/* after a drain: what it left on isolated CPUs (pages), for skipping designs */
 	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
 				  struct pcb_cpu *cpu);
-	/*
-	 * The invariant at a quiescent point: workers w[], every modeled CPU
-	 * cpus[] whose cache or counters may hold something. 0, or -1 with the
-	 * first discrepancy in msg.
-	 */
-	int (*check)(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
-		     int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
-		     char *msg, size_t len);
+	/* the invariant at a quiescent point: 0, or -1 with the first discrepancy in msg */
+	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
 	/* after the final drain: is cpu's cache empty? */
 	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
 	/* the model's figures in a design's result.json entry */
@@ -173,7 +191,7 @@ int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
 /* the scenario's designs in run.designs order; NULL past the last */
 const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i);
 
-/* every model, NULL-terminated (run/models.c) */
+/* every model, NULL-terminated: the models' own registry (a list beside them) */
 extern const struct pcb_model *const pcb_models[];
 const struct pcb_model *pcb_model_find(const char *name);
 const struct pcb_design *pcb_design_find(const struct pcb_model *m, const char *name);

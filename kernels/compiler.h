@@ -32,20 +32,6 @@
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
-/*
- * Orderings ThreadSanitizer cannot see (inline asm, a context switch on one
- * CPU), stated for its builds; nothing otherwise.
- */
-#if defined(__SANITIZE_THREAD__)
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-#define pcb_tsan_acquire(addr) __tsan_acquire((void *)(addr))
-#define pcb_tsan_release(addr) __tsan_release((void *)(addr))
-#else
-#define pcb_tsan_acquire(addr) do { (void)(addr); } while (0)
-#define pcb_tsan_release(addr) do { (void)(addr); } while (0)
-#endif
-
 /* CACHELINE_PADDING() of include/linux/cache.h */
 #define CACHELINE_PADDING(name) \
 	struct { } name ____cacheline_aligned

@@ -159,11 +159,13 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 			const struct pcb_clock *clk)
 {
 	const struct pcb_variant *v = d->variant[m->variant_index(cfg)];
-	struct pcb_coord_shape shape = { .stocks = 12, .online = 16, .isolated_pct = 25,
-					 .dirtier_cpu = 1 };
+	struct pcb_topo topo;
+	struct pcb_coord_args args = {
+		.model = m, .d = d, .v = v, .topo = &topo, .tsc_hz = clk->tsc_hz,
+		.shape = { .stocks = 12, .online = 16, .isolated_pct = 25, .dirtier_cpu = 1 },
+	};
 	void *shared;
 	struct pcb_coord c;
-	struct pcb_topo topo;
 	struct pcb_coord_plan plan = { .count = 25, .burst = 1 };
 	char err[256], note[256];
 	struct pcb_cpu *all[17];
@@ -175,12 +177,14 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		return;
 	}
 	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
-	shared = m->setup(cfg, d, shape.online, note, sizeof(note), err, sizeof(err));
+	shared = m->setup(&(struct pcb_model_setup){ .config = cfg, .d = d,
+						     .nr_cpus = args.shape.online, .note = note,
+						     .notelen = sizeof(note) }, err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);
 	if (!shared)
 		return;
-	CHECK(pcb_coord_setup(&c, m, d, v, shared, &topo, clk->tsc_hz, NULL, 0, &shape,
-			      err, sizeof(err)) == 0, "%s: %s", d->name, err);
+	args.shared = shared;
+	CHECK(pcb_coord_setup(&c, &args, err, sizeof(err)) == 0, "%s: %s", d->name, err);
 	CHECK(c.target == m->drain_target(shared), "%s: the model's target is drained", d->name);
 	CHECK(c.nr_cpus == 16 && c.nr_virtual == 16 && c.nr_charged == 12,
 	      "%s: %d online, %d charged", d->name, c.nr_cpus, c.nr_charged);
@@ -216,7 +220,8 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	all[0] = c.self;
 	for (int i = 0; i < c.nr_cpus; i++)
 		all[1 + i] = c.cpus[i];
-	CHECK(m->check(shared, v, NULL, 0, all, 1 + c.nr_cpus, err, sizeof(err)) == 0,
+	CHECK(m->check(&(struct pcb_quiescent){ .shared = shared, .v = v, .cpus = all,
+						.nr_cpus = 1 + c.nr_cpus }, err, sizeof(err)) == 0,
 	      "%s: %s", d->name, err);
 
 	pcb_coord_teardown(&c);

@@ -16,9 +16,10 @@
  * workers every few microseconds and moves one between CPUs: sections the
  * kernel aborts restart, and the invariant still holds (aborts counted).
  *
- * The same torture runs over a throwaway design, tests/designs/test_xchg.h,
- * built by tests/meson.build exactly as kernels/memcg/meson.build builds the
- * model's own: adding a design takes one header and one registry line.
+ * The same torture runs over a throwaway design,
+ * tests/models/memcg/designs/test_xchg.h, built by the design template
+ * exactly as the model's own are: adding a design takes one header and one
+ * line in a designs.def.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -36,7 +37,7 @@
 #include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"
 
-/* a design built from a header in tests/designs/, as a new design would be */
+/* a design built from a header in tests/models/memcg/, as a new design would be */
 extern const struct pcb_design memcg_design_test_xchg;
 
 #define NR_WORKERS 4
@@ -96,11 +97,11 @@ static void *worker_thread(void *arg)
 	struct pcb_worker *w = &mw->w;
 	int os = a->i % x->ncpu;
 	char err[256];
+	struct pcb_work work = pcb_drain_work(x->v, w->cpu);
 
 	pin(os);
 	if (x->d->drain.queues_work &&
-	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
-			    x->v->work_data(w->cpu), os, err, sizeof(err)) < 0) {
+	    pcb_workq_start(&x->wq[a->i], &work, x->delivery, os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		x->failed_setup = 1;
 	}
@@ -174,6 +175,15 @@ static void wait_for_work(struct ctx *x)
 	pcb_work_wait_idle(x->cpu, NR_WORKERS, (uint64_t)3e9, 0);
 }
 
+/* the charge invariant over the workers, their CPUs and the drainer's */
+static int check(struct ctx *x, char *msg, size_t len)
+{
+	struct pcb_quiescent q = { .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS, .cpus = x->cpu,
+				   .nr_cpus = NR_WORKERS + 1 };
+
+	return memcg_check_charges(&x->tree, &q, msg, len);
+}
+
 static int stock_empty(struct ctx *x, int i)
 {
 	return memcg_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
@@ -181,7 +191,9 @@ static int stock_empty(struct ctx *x, int i)
 
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
-	struct ctx x = { .d = d, .v = d->variant[multi * PCB_IRQ_MODELS + irq], .delivery = delivery };
+	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq };
+	struct ctx x = { .d = d, .v = d->variant[memcg_model.variant_index(&cfg)],
+			 .delivery = delivery };
 	pthread_t *tid = x.tid, drainer, injector;
 	struct warg args[NR_WORKERS];
 	char name[128], msg[256];
@@ -257,8 +269,7 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 		if (x.inject)
 			pthread_join(injector, NULL);
 		wait_for_work(&x);
-		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
-					msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
 
 		/* a drain of the root now empties the stocks the design promises to */
 		x.v->drain_all(x.cpu[NR_WORKERS], x.tree.memcg[0], x.cpu, NR_WORKERS);
@@ -272,16 +283,14 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 			if (promised && r == 0)
 				CHECK(stock_empty(&x, i), "%s: CPU %d's stock not drained", name, i);
 		}
-		CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1,
-					msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
 		pthread_barrier_wait(&x.bar);	/* checked and drained */
 	}
 	for (int i = 0; i < NR_WORKERS; i++)
 		pthread_join(tid[i], NULL);
 	CHECK(!x.failed_setup, "%s: setup", name);
 
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
 	for (int i = 0; i < NR_WORKERS; i++)
 		CHECK(stock_empty(&x, i), "%s: CPU %d's stock not empty at the end", name, i);
 	{
@@ -307,17 +316,16 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 
 	/* the check itself catches a page counted twice, and a lost reference */
 	atomic_fetch_add(&x.tree.leaf[1]->memory.usage, 1);
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name,
+	      msg);
 	atomic_fetch_sub(&x.tree.leaf[1]->memory.usage, 1);
 	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]--;
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
 	      name, msg);
 	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]++;
 	memcg_cpu(x.cpu[0])->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
-	CHECK(memcg_check_charges(x.v, &x.tree, x.pw, NR_WORKERS, x.cpu, NR_WORKERS + 1, msg,
-				sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name, msg);
+	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name,
+	      msg);
 
 	for (int i = 0; i < NR_WORKERS; i++)
 		free(x.w[i]);
@@ -441,6 +449,21 @@ static void rseq_restarts(void)
 	munmap(fault_page, 4096);
 }
 
+/* the variant a configuration runs is the build meson named for it: both read variants.def */
+static void variant_names(const struct pcb_design *d)
+{
+	for (int slots = 1; slots <= 7; slots += 6)
+		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
+			struct memcg_config cfg = { .slots = slots, .irq_model = irq };
+			const struct pcb_variant *v = d->variant[memcg_model.variant_index(&cfg)];
+			char name[16];
+
+			snprintf(name, sizeof(name), "s%d_i%d", slots, irq);
+			CHECK(!strcmp(v->name, name), "%s: slots %d, irq_model %d: variant %s",
+			      d->name, slots, irq, v->name);
+		}
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_injected };
@@ -448,8 +471,10 @@ int main(void)
 	sigaction(SIGURG, &sa, NULL);
 	pcb_clock_calibrate(&tsc, 20);
 	rseq_restarts();
-	for (int i = 0; memcg_model.designs[i]; i++)
+	for (int i = 0; memcg_model.designs[i]; i++) {
+		variant_names(memcg_model.designs[i]);
 		torture(memcg_model.designs[i]);
+	}
 	torture(&memcg_design_test_xchg);
 	CHECK(!strcmp(memcg_design_test_xchg.name, "test_xchg") &&
 	      !memcg_design_test_xchg.drain.queues_work, "the test design is what its header says");

@@ -65,11 +65,11 @@ static void *worker_thread(void *arg)
 	struct pcb_worker *w = x->pw[a->i];
 	int os = a->i % x->ncpu;
 	char err[256];
+	struct pcb_work work = pcb_drain_work(x->v, w->cpu);
 
 	pin(os);
 	if (x->d->drain.queues_work &&
-	    pcb_workq_start(&x->wq[a->i], w->cpu, x->delivery, x->v->drain_local,
-			    x->v->work_data(w->cpu), os, err, sizeof(err)) < 0) {
+	    pcb_workq_start(&x->wq[a->i], &work, x->delivery, os, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		x->failed_setup = 1;
 	}
@@ -112,7 +112,10 @@ static void *drainer_thread(void *arg)
 
 static int check(struct ctx *x, char *msg, size_t len)
 {
-	return pcp_model.check(x->s, x->v, x->pw, NR_WORKERS, x->cpu, NR_WORKERS + 1, msg, len);
+	struct pcb_quiescent q = { .shared = x->s, .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS,
+				   .cpus = x->cpu, .nr_cpus = NR_WORKERS + 1 };
+
+	return pcp_model.check(&q, msg, len);
 }
 
 static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, int irq,
@@ -128,7 +131,9 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 		.depth = 3, .clear = 1,
 	};
 	x->v = d->variant[pcp_model.variant_index(&x->cfg)];
-	x->s = pcp_model.setup(&x->cfg, d, NR_WORKERS, note, sizeof(note), err, sizeof(err));
+	x->s = pcp_model.setup(&(struct pcb_model_setup){ .config = &x->cfg, .d = d,
+							  .nr_cpus = NR_WORKERS, .note = note,
+							  .notelen = sizeof(note) }, err, sizeof(err));
 	CHECK(x->s != NULL, "setup: %s", err);
 	x->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (x->ncpu < 1)
@@ -254,11 +259,27 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 	tear_down(&x);
 }
 
+/* the variant a configuration runs is the build meson named for it: both read variants.def */
+static void variant_names(const struct pcb_design *d)
+{
+	for (int lock_first = 0; lock_first <= 1; lock_first++)
+		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
+			struct pcp_config cfg = { .lock_first = lock_first, .irq_model = irq };
+			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg)];
+			char name[16];
+
+			snprintf(name, sizeof(name), "l%d_i%d", lock_first, irq);
+			CHECK(!strcmp(v->name, name), "%s: lock_first %d, irq_model %d: variant %s",
+			      d->name, lock_first, irq, v->name);
+		}
+}
+
 int main(void)
 {
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 
+		variant_names(d);
 		for (int wl = 0; wl < PCP_WL_NR; wl++) {
 			if (d->drain.queues_work) {
 				for (int del = 0; del <= PCB_DELIVER_POLL; del++) {

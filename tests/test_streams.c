@@ -24,7 +24,10 @@ static void stream(int clients, int queues, unsigned int cpu)
 	int seen[MEMCG_WORKER_MEMCGS] = { 0 }, distinct = 0, task = 0, outside = 0, n = 20000;
 	int want = (clients - (int)(cpu % (unsigned int)queues) + queues - 1) / queues;
 
-	s = memcg_model.setup(&cfg, memcg_model.designs[0], 1, note, sizeof(note), err, sizeof(err));
+	s = memcg_model.setup(&(struct pcb_model_setup){ .config = &cfg,
+							 .d = memcg_model.designs[0], .nr_cpus = 1,
+							 .note = note, .notelen = sizeof(note) },
+			      err, sizeof(err));
 	CHECK(s != NULL, "setup: %s", err);
 	if (!s)
 		return;

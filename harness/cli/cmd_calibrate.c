@@ -110,7 +110,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		return EXIT_RUNTIME;
 	}
 	for (int r = 0; r < sc.runs; r++)
-		if (pcb_run_design(&topo, &sc, sc.design[0], &clk, &res, r, err, sizeof(err)) < 0) {
+		if (pcb_run_design(&topo, &clk, &res, r, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: calibrate: %s\n", prog, err);
 			pcb_design_result_free(&res);
 			pcb_scenario_free(&sc);

@@ -285,8 +285,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		}
 		pg->config = sl->sc->label;
 		progress_line(pg, sl->d, run, sl->sc->runs, k, nruns);
-		if (pcb_run_design(topo, sl->sc, sl->d, clk, &res[order[2 * k]], run, err,
-				   sizeof(err)) < 0) {
+		if (pcb_run_design(topo, clk, &res[order[2 * k]], run, err, sizeof(err)) < 0) {
 			if (pg->tty)
 				fprintf(stderr, "\n");
 			fprintf(stderr, "%s: %s: %s\n", pg->scenario, res[order[2 * k]].label, err);

@@ -89,53 +89,16 @@ static bool virtual_isolated(int i, int pct)
 	return (long)(i + 1) * pct / 100 > (long)i * pct / 100;
 }
 
-int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct pcb_design *d,
-		    const struct pcb_variant *v, void *shared, const struct pcb_topo *topo,
-		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers,
-		    const struct pcb_coord_shape *shape, char *err, size_t errlen)
+/* the idle CPUs a drain walks beyond the workers', each on its node, some isolated */
+static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shape,
+			 char *err, size_t errlen)
 {
-	int stocks = shape->stocks > nr_workers ? shape->stocks : nr_workers;
-	int online = shape->online > stocks ? shape->online : stocks;
+	const struct pcb_design *d = c->d;
 
-	memset(c, 0, sizeof(*c));
-	c->model = m;
-	c->d = d;
-	c->v = v;
-	c->shared = shared;
-	c->topo = topo;
-	c->tsc_hz = tsc_hz;
-	c->target = m->drain_target(shared);
-	c->nr_workers = nr_workers;
-	c->area_size = pcb_cpu_area_size(d, v);
-	c->nr_virtual = online - nr_workers;
-	c->nr_charged = stocks - nr_workers;
-	c->nr_cpus = online;
-	c->dirtier_cpu = -1;
-	/*
-	 * An IPI to a virtual CPU lands where its cache lives, the dirtier's
-	 * core; where that is a worker's, on the drainer's own CPU instead: a
-	 * worker must see the IPIs to its own CPU, not fifteen others'.
-	 */
-	c->ipi_home = c->nr_virtual > 0 ? shape->dirtier_cpu : -1;
-	for (int i = 0; i < nr_workers; i++)
-		if (c->ipi_home >= 0 && workers[i]->cpu == (unsigned int)c->ipi_home)
-			c->ipi_home = -1;
-	pcb_cpu_set_virtual_home(c->ipi_home);
-	pthread_mutex_init(&c->dirt_lock, NULL);
-	pthread_cond_init(&c->dirt_cond, NULL);
-	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
-	c->self = area_on(c->area_size, -1);
-	if (!c->cpus || !c->self) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	pcb_cpu_area_init(c->self, d, v, PCB_CPU_ID_COORDINATOR, -1, false);
-	m->cpu_setup(shared, d, c->self);
-	for (int i = 0; i < nr_workers; i++)
-		c->cpus[i] = workers[i];
 	for (int i = 0; i < c->nr_virtual; i++) {
 		/* placed as the (workers + i)-th CPU of the machine would be */
-		int node = topo->nr_cpus ? topo->cpu[(nr_workers + i) % topo->nr_cpus].node : -1;
+		int k = c->nr_workers + i;
+		int node = c->topo->nr_cpus ? c->topo->cpu[k % c->topo->nr_cpus].node : -1;
 		struct pcb_cpu *cpu = area_on(c->area_size, node);
 		struct pcb_workq *wq = NULL;
 
@@ -146,13 +109,64 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
-		pcb_cpu_area_init(cpu, d, v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
+		pcb_cpu_area_init(cpu, d, c->v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
 				  virtual_isolated(i, shape->isolated_pct));
-		m->cpu_setup(shared, d, cpu);
-		c->cpus[nr_workers + i] = cpu;
-		if (wq)
-			pcb_workq_start_virtual(wq, cpu, v->drain_local, v->work_data(cpu));
+		c->model->cpu_setup(c->shared, d, cpu);
+		c->cpus[k] = cpu;
+		if (wq) {
+			struct pcb_work work = pcb_drain_work(c->v, cpu);
+
+			pcb_workq_start_virtual(wq, &work);
+		}
 	}
+	return 0;
+}
+
+int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *err,
+		    size_t errlen)
+{
+	const struct pcb_coord_shape *shape = &a->shape;
+	int stocks = shape->stocks > a->nr_workers ? shape->stocks : a->nr_workers;
+	int online = shape->online > stocks ? shape->online : stocks;
+
+	memset(c, 0, sizeof(*c));
+	c->model = a->model;
+	c->d = a->d;
+	c->v = a->v;
+	c->shared = a->shared;
+	c->topo = a->topo;
+	c->tsc_hz = a->tsc_hz;
+	c->target = a->model->drain_target(a->shared);
+	c->nr_workers = a->nr_workers;
+	c->area_size = pcb_cpu_area_size(a->d, a->v);
+	c->nr_virtual = online - a->nr_workers;
+	c->nr_charged = stocks - a->nr_workers;
+	c->nr_cpus = online;
+	c->dirtier_cpu = -1;
+	/*
+	 * An IPI to a virtual CPU lands where its cache lives, the dirtier's
+	 * core; where that is a worker's, on the drainer's own CPU instead: a
+	 * worker must see the IPIs to its own CPU, not fifteen others'.
+	 */
+	c->ipi_home = c->nr_virtual > 0 ? shape->dirtier_cpu : -1;
+	for (int i = 0; i < a->nr_workers; i++)
+		if (c->ipi_home >= 0 && a->workers[i]->cpu == (unsigned int)c->ipi_home)
+			c->ipi_home = -1;
+	pcb_cpu_set_virtual_home(c->ipi_home);
+	pthread_mutex_init(&c->dirt_lock, NULL);
+	pthread_cond_init(&c->dirt_cond, NULL);
+	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
+	c->self = area_on(c->area_size, -1);
+	if (!c->cpus || !c->self) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pcb_cpu_area_init(c->self, a->d, a->v, PCB_CPU_ID_COORDINATOR, -1, false);
+	a->model->cpu_setup(a->shared, a->d, c->self);
+	for (int i = 0; i < a->nr_workers; i++)
+		c->cpus[i] = a->workers[i];
+	if (setup_virtual(c, shape, err, errlen) < 0)
+		return -1;
 	if (c->nr_virtual > 0 && shape->dirtier_cpu >= 0) {
 		int rc;
 
@@ -359,9 +373,13 @@ void *pcb_coord_main(void *arg)
 		.rate_hz = sc->drain_rate_hz, .poisson = sc->drain_poisson,
 		.burst = sc->drain_burst, .count = sc->drain_count,
 	};
-	struct pcb_coord_shape shape = {
-		.stocks = sc->drain_stocks, .online = sc->drain_online,
-		.isolated_pct = sc->drain_isolated_pct, .dirtier_cpu = s->dirtier_cpu,
+	struct pcb_coord_args args = {
+		.model = s->model, .d = s->d, .v = s->v, .shared = s->model_shared,
+		.topo = s->topo, .tsc_hz = s->tsc_hz, .workers = s->cpus, .nr_workers = s->nr,
+		.shape = {
+			.stocks = sc->drain_stocks, .online = sc->drain_online,
+			.isolated_pct = sc->drain_isolated_pct, .dirtier_cpu = s->dirtier_cpu,
+		},
 	};
 	int set_up = 0;
 
@@ -375,9 +393,7 @@ void *pcb_coord_main(void *arg)
 		if (s->stop)
 			break;
 		if (!set_up) {
-			if (pcb_coord_setup(&s->coord, s->model, s->d, s->v, s->model_shared, s->topo,
-					    s->tsc_hz, s->cpus, s->nr, &shape, s->coord_err,
-					    sizeof(s->coord_err)) < 0)
+			if (pcb_coord_setup(&s->coord, &args, s->coord_err, sizeof(s->coord_err)) < 0)
 				s->coord_failed = 1;
 			set_up = 1;
 		}

@@ -72,14 +72,25 @@ struct pcb_coord_shape {
 	int dirtier_cpu;		/* where the virtual caches are refilled, -1: here */
 };
 
+/* what the coordinator drains, and the machine it walks */
+struct pcb_coord_args {
+	const struct pcb_model *model;
+	const struct pcb_design *d;
+	const struct pcb_variant *v;
+	void *shared;			/* the model's setup() for this design's runs */
+	const struct pcb_topo *topo;
+	double tsc_hz;
+	struct pcb_cpu *const *workers;	/* the workers' CPUs, set up */
+	int nr_workers;
+	struct pcb_coord_shape shape;
+};
+
 /*
  * Set up the coordinator's CPU and the virtual CPUs beyond the workers'.
  * Called on the coordinator's thread, pinned. 0 or -1 with err.
  */
-int pcb_coord_setup(struct pcb_coord *c, const struct pcb_model *m, const struct pcb_design *d,
-		    const struct pcb_variant *v, void *shared, const struct pcb_topo *topo,
-		    double tsc_hz, struct pcb_cpu *const *workers, int nr_workers,
-		    const struct pcb_coord_shape *shape, char *err, size_t errlen);
+int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *err,
+		    size_t errlen);
 void pcb_coord_teardown(struct pcb_coord *c);
 void pcb_coord_reset(struct pcb_coord *c);
 /* one drain, timed, with its completion and stranded pages */

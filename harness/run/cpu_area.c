@@ -7,7 +7,7 @@
 
 static size_t round_line(size_t n)
 {
-	return (n + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1);
+	return (n + PCB_CACHE_LINE - 1) & ~(size_t)(PCB_CACHE_LINE - 1);
 }
 
 size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v)

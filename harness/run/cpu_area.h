@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../../kernels/percpu.h"
+#include "../cpu.h"
 #include "../model.h"
 
 /* CPU numbers of modeled CPUs that are not this machine's */

@@ -1,19 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The registry of kernel models: one line a model. A model is a folder
- * under kernels/ that defines its struct pcb_model (harness/model.h).
+ * Finding a model, a design and a function row by name. The models
+ * themselves are listed beside them, each folder's struct pcb_model in
+ * pcb_models[] (harness/model.h).
  */
 #include <string.h>
 
 #include "../model.h"
-
-extern const struct pcb_model memcg_model, pcp_model;
-
-const struct pcb_model *const pcb_models[] = {
-	&memcg_model,
-	&pcp_model,
-	NULL,
-};
 
 const struct pcb_model *pcb_model_find(const char *name)
 {

@@ -246,24 +246,27 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 }
 
 /* the model's invariant over workers, the coordinator and virtual CPUs */
-static int check_all(struct run_shared *s, struct pcb_worker *const *ws, int nr,
-		     char *msg, size_t len)
+static int check_all(struct run_shared *s, char *msg, size_t len)
 {
-	int n = nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
+	int n = s->nr + (s->coord.self ? 1 + s->coord.nr_virtual : 0), k = 0, rc;
 	struct pcb_cpu **all = calloc((size_t)n, sizeof(*all));
+	struct pcb_quiescent q = {
+		.shared = s->model_shared, .v = s->v, .w = s->ws, .nr_workers = s->nr, .cpus = all,
+	};
 
 	if (!all) {
 		snprintf(msg, len, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < nr; i++)
+	for (int i = 0; i < s->nr; i++)
 		all[k++] = s->cpus[i];
 	if (s->coord.self) {
 		all[k++] = s->coord.self;
 		for (int i = 0; i < s->coord.nr_virtual; i++)
-			all[k++] = s->coord.cpus[nr + i];
+			all[k++] = s->coord.cpus[s->nr + i];
 	}
-	rc = s->model->check(s->model_shared, s->v, ws, nr, all, k, msg, len);
+	q.nr_cpus = k;
+	rc = s->model->check(&q, msg, len);
 	free(all);
 	return rc;
 }
@@ -303,18 +306,18 @@ static int pick_delivery(const struct pcb_scenario *sc, const struct pcb_design 
 }
 
 /* the threads, each on the one barrier; a thread that cannot start ends the process */
-static void start_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t *coord)
+static void start_threads(struct run_shared *s)
 {
 	if (s->coord_cpu >= 0) {
-		int e = pthread_create(coord, NULL, pcb_coord_main, s);
+		int e = pthread_create(&s->coord_tid, NULL, pcb_coord_main, s);
 
 		if (e) {
 			fprintf(stderr, "pcpbench: cannot start the coordinator: %s\n", strerror(e));
 			exit(1);
 		}
 	}
-	for (int i = 0; i < nr; i++) {
-		int e = pthread_create(&t[i].tid, NULL, pcb_worker_main, &t[i]);
+	for (int i = 0; i < s->nr; i++) {
+		int e = pthread_create(&s->t[i].tid, NULL, pcb_worker_main, &s->t[i]);
 
 		if (e) {
 			/* the started workers wait on a barrier sized for all: no way back */
@@ -324,24 +327,45 @@ static void start_threads(struct run_shared *s, struct thread_ctx *t, int nr, pt
 	}
 }
 
-static void stop_threads(struct run_shared *s, struct thread_ctx *t, int nr, pthread_t coord)
+static void stop_threads(struct run_shared *s)
 {
 	s->stop = 1;
 	pthread_barrier_wait(&s->bar);
-	for (int i = 0; i < nr; i++)
-		pthread_join(t[i].tid, NULL);
+	for (int i = 0; i < s->nr; i++)
+		pthread_join(s->t[i].tid, NULL);
 	if (s->coord_cpu >= 0) {
-		pthread_join(coord, NULL);
+		pthread_join(s->coord_tid, NULL);
 		s->coord_cpu = -1;
 	}
 }
 
+/* after the set up barrier: every worker's CPU, or the first one's failure */
+static int workers_ready(struct run_shared *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nr; i++) {
+		struct thread_ctx *t = &s->t[i];
+
+		if (t->error) {
+			if (t->errmsg[0])
+				snprintf(err, errlen, "worker on CPU %u: %s", t->cpu, t->errmsg);
+			else
+				snprintf(err, errlen, "worker on CPU %u: %s: %s", t->cpu,
+					 t->error == -ENOMEM ? "allocation" : "pinning",
+					 strerror(-t->error));
+			return -1;
+		}
+		s->ws[i] = t->w;
+		s->cpus[i] = t->w->cpu;
+		s->res->worker[i].cache_node = pcb_node_of_addr(t->w->cpu->stock);
+	}
+	return 0;
+}
+
 /* the run itself, after every thread is set up */
-static int run_one(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws, int nr,
-		   struct pcb_design_result *res, const struct pcb_clock *clk, int run,
-		   char *err, size_t errlen)
+static int run_one(struct run_shared *s, char *err, size_t errlen)
 {
 	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
+	struct pcb_design_result *res = s->res;
 	char msg[256], when[32];
 
 	pthread_barrier_wait(&s->bar);	/* release the run */
@@ -351,129 +375,142 @@ static int run_one(struct run_shared *s, struct thread_ctx *t, struct pcb_worker
 		snprintf(err, errlen, "coordinator: %s", s->coord_err);
 		return -1;
 	}
-	collect_run(res, t, nr, run, clk);
+	collect_run(res, s->t, s->nr, s->run, s->clk);
 	if (s->coord_cpu >= 0)
-		collect_coord(res, s, run);
+		collect_coord(res, s, s->run);
 	/* nothing runs on any CPU before the check reads it */
-	pcb_work_wait_idle(s->cpus, nr, timeout, 0);
+	pcb_work_wait_idle(s->cpus, s->nr, timeout, 0);
 	/* quiescent: every worker waits at the next barrier */
-	if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0) {
-		snprintf(when, sizeof(when), "after run %d", run + 1);
+	if (!res->check_failed && check_all(s, msg, sizeof(msg)) < 0) {
+		snprintf(when, sizeof(when), "after run %d", s->run + 1);
 		check_failed(res, when, msg);
 	}
 	return 0;
 }
 
 /* after every owner drained its cache: nothing held, every cache empty */
-static void final_check(struct run_shared *s, struct thread_ctx *t, struct pcb_worker **ws,
-			int nr, struct pcb_design_result *res)
+static void final_check(struct run_shared *s)
 {
+	struct pcb_design_result *res = s->res;
 	char msg[256];
 
-	if (!res->check_failed && check_all(s, ws, nr, msg, sizeof(msg)) < 0)
+	if (!res->check_failed && check_all(s, msg, sizeof(msg)) < 0)
 		check_failed(res, "after the final drain", msg);
-	for (int i = 0; i < nr; i++) {
-		if (!t[i].wq)
+	for (int i = 0; i < s->nr; i++) {
+		struct pcb_workq *wq = s->t[i].wq;
+
+		if (!wq)
 			continue;
-		res->drain.work_queued += (uint64_t)atomic_load(&t[i].wq->queued);
-		res->drain.work_ran += (uint64_t)atomic_load(&t[i].wq->ran);
-		res->drain.work_deferred += (uint64_t)atomic_load(&t[i].wq->deferred);
+		res->drain.work_queued += (uint64_t)atomic_load(&wq->queued);
+		res->drain.work_ran += (uint64_t)atomic_load(&wq->ran);
+		res->drain.work_deferred += (uint64_t)atomic_load(&wq->deferred);
 	}
 	/* what is left is in the model's shared state (the objcgs' remainders) */
-	for (int i = 0; i < nr && !res->check_failed; i++)
+	for (int i = 0; i < s->nr && !res->check_failed; i++)
 		if (!s->model->cache_empty(s->model_shared, s->v, s->cpus[i])) {
 			snprintf(msg, sizeof(msg), "the stock of CPU %u is not empty", s->cpus[i]->cpu);
 			check_failed(res, "after the final drain", msg);
 		}
 }
 
-int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
-		   const struct pcb_design *d, const struct pcb_clock *clk,
-		   struct pcb_design_result *res, int run, char *err, size_t errlen)
+/* the model's state, the coordinator's CPU and each worker's thread context */
+static int run_setup(struct run_shared *s, char *err, size_t errlen)
 {
-	const struct pcb_model *m = sc->model;
-	const struct pcb_variant *v = res->variant;
-	struct run_shared s = { .sc = sc, .model = m, .d = d, .v = v, .topo = topo, .run = run };
-	int nr = res->nr_workers, i = 0, rc = -1;
-	struct thread_ctx *t = calloc((size_t)nr, sizeof(*t));
-	struct pcb_worker **ws = calloc((size_t)nr, sizeof(*ws));
-	struct pcb_cpu **cpus = calloc((size_t)nr, sizeof(*cpus));
-	pthread_t coord_tid = 0;
+	const struct pcb_scenario *sc = s->sc;
+	struct pcb_design_result *res = s->res;
+	struct pcb_model_setup ms = {
+		.config = sc->config, .d = s->d, .nr_cpus = s->nr,
+		.note = res->model_note, .notelen = sizeof(res->model_note),
+	};
 	unsigned int cpu;
+	int i = 0;
 
-	if (!t || !ws || !cpus) {
-		snprintf(err, errlen, "out of memory");
-		goto out_free;
-	}
-	s.model_shared = m->setup(sc->config, d, nr, res->model_note, sizeof(res->model_note),
-				  err, errlen);
-	if (!s.model_shared)
-		goto out_free;
-	s.delivery = pick_delivery(sc, d, res);
-	s.duration_ticks = (uint64_t)(clk->tsc_hz * (double)sc->duration_ms / 1e3);
-	s.warmup_ticks = (uint64_t)(clk->tsc_hz * (double)sc->warmup_ms / 1e3);
-	s.tsc_hz = clk->tsc_hz;
-	s.nr = nr;
-	s.cpus = cpus;
-	s.coord_cpu = -1;
+	s->model_shared = s->model->setup(&ms, err, errlen);
+	if (!s->model_shared)
+		return -1;
+	s->delivery = pick_delivery(sc, s->d, res);
+	s->duration_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->duration_ms / 1e3);
+	s->warmup_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->warmup_ms / 1e3);
+	s->tsc_hz = s->clk->tsc_hz;
+	s->coord_cpu = -1;
 	if (sc->drain_rate_hz > 0 || sc->drain_count > 0) {
-		s.coord_cpu = pick_coord_cpu(topo, sc, res);
+		s->coord_cpu = pick_coord_cpu(s->topo, sc, res);
 		res->drain.active = 1;
-		res->drain.cpu = s.coord_cpu;
-		s.dirtier_cpu = -1;
-		if (sc->drain_stocks > nr)
-			s.dirtier_cpu = pick_dirtier_cpu(topo, sc, s.coord_cpu, res);
+		res->drain.cpu = s->coord_cpu;
+		s->dirtier_cpu = -1;
+		if (sc->drain_stocks > s->nr)
+			s->dirtier_cpu = pick_dirtier_cpu(s->topo, sc, s->coord_cpu, res);
 	}
-	pthread_barrier_init(&s.bar, NULL, (unsigned int)nr + 1 + (s.coord_cpu >= 0));
+	pthread_barrier_init(&s->bar, NULL, (unsigned int)s->nr + 1 + (s->coord_cpu >= 0));
 
 	hwloc_bitmap_foreach_begin(cpu, sc->workers) {
-		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
+		const struct pcb_topo_cpu *tc = pcb_topo_cpu(s->topo, cpu);
 
-		t[i].cpu = cpu;
-		t[i].node = tc ? tc->node : -1;
-		t[i].shared = &s;
+		s->t[i].cpu = cpu;
+		s->t[i].node = tc ? tc->node : -1;
+		s->t[i].shared = s;
 		res->worker[i].cpu = cpu;
-		res->worker[i].node = t[i].node;
+		res->worker[i].node = s->t[i].node;
 		res->worker[i].isolated = hwloc_bitmap_isset(sc->isolated, cpu);
 		i++;
 	} hwloc_bitmap_foreach_end();
+	return 0;
+}
 
-	start_threads(&s, t, nr, &coord_tid);
-	pthread_barrier_wait(&s.bar);		/* set up */
-	for (i = 0; i < nr; i++) {
-		if (t[i].error) {
-			if (t[i].errmsg[0])
-				snprintf(err, errlen, "worker on CPU %u: %s", t[i].cpu, t[i].errmsg);
-			else
-				snprintf(err, errlen, "worker on CPU %u: %s: %s", t[i].cpu,
-					 t[i].error == -ENOMEM ? "allocation" : "pinning",
-					 strerror(-t[i].error));
-			break;
-		}
-		ws[i] = t[i].w;
-		cpus[i] = t[i].w->cpu;
-		res->worker[i].cache_node = pcb_node_of_addr(t[i].w->cpu->stock);
-	}
-	if (i == nr && run_one(&s, t, ws, nr, res, clk, run, err, errlen) == 0) {
-		res->runs_done++;
+/* the threads' run: started, set up, run, checked and stopped */
+static int run_threads(struct run_shared *s, char *err, size_t errlen)
+{
+	int rc = -1;
+
+	start_threads(s);
+	pthread_barrier_wait(&s->bar);		/* set up */
+	if (workers_ready(s, err, errlen) == 0 && run_one(s, err, errlen) == 0) {
+		s->res->runs_done++;
 		rc = 0;
 	}
-	stop_threads(&s, t, nr, coord_tid);
+	stop_threads(s);
 	if (rc == 0)
-		final_check(&s, t, ws, nr, res);
+		final_check(s);
+	return rc;
+}
 
-	pcb_coord_teardown(&s.coord);
-	for (i = 0; i < nr; i++) {
-		pcb_free_on_node(t[i].area, t[i].area_size);
-		pcb_free_on_node(t[i].w, t[i].w_size);
-		if (t[i].wq)
-			pcb_free_on_node(t[i].wq, sizeof(*t[i].wq));
+/* what run_setup() made, given back */
+static void run_teardown(struct run_shared *s)
+{
+	pcb_coord_teardown(&s->coord);
+	for (int i = 0; i < s->nr; i++) {
+		struct thread_ctx *t = &s->t[i];
+
+		pcb_free_on_node(t->area, t->area_size);
+		pcb_free_on_node(t->w, t->w_size);
+		if (t->wq)
+			pcb_free_on_node(t->wq, sizeof(*t->wq));
 	}
-	pthread_barrier_destroy(&s.bar);
-	m->teardown(s.model_shared);
-out_free:
-	free(cpus);
-	free(ws);
-	free(t);
+	pthread_barrier_destroy(&s->bar);
+	s->model->teardown(s->model_shared);
+}
+
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
+		   struct pcb_design_result *res, int run, char *err, size_t errlen)
+{
+	const struct pcb_scenario *sc = res->sc;
+	struct run_shared s = {
+		.sc = sc, .model = sc->model, .d = res->design, .v = res->variant, .topo = topo,
+		.run = run, .nr = res->nr_workers, .clk = clk, .res = res,
+	};
+	int rc = -1;
+
+	s.t = calloc((size_t)s.nr, sizeof(*s.t));
+	s.ws = calloc((size_t)s.nr, sizeof(*s.ws));
+	s.cpus = calloc((size_t)s.nr, sizeof(*s.cpus));
+	if (!s.t || !s.ws || !s.cpus)
+		snprintf(err, errlen, "out of memory");
+	else if (run_setup(&s, err, errlen) == 0) {
+		rc = run_threads(&s, err, errlen);
+		run_teardown(&s);
+	}
+	free(s.cpus);
+	free(s.ws);
+	free(s.t);
 	return rc;
 }

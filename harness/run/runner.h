@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "../hooks.h"
 #include "../machine/topo.h"
 #include "../measure/counters.h"
 #include "../measure/interrupts.h"
@@ -123,12 +124,12 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scenario *sc,
 			   const struct pcb_design *d, const struct pcb_clock *clk);
 /*
- * Run number `run` of design d into res: threads set up, warmed up, timed,
- * checked and torn down, so that runs of different designs can alternate.
- * 0, or -1 with a message (a runtime failure, exit 1).
+ * Run number `run` of res's design and configuration (pcb_design_result_init())
+ * into res: threads set up, warmed up, timed, checked and torn down, so that
+ * runs of different designs can alternate. 0, or -1 with a message (a
+ * runtime failure, exit 1).
  */
-int pcb_run_design(const struct pcb_topo *topo, const struct pcb_scenario *sc,
-		   const struct pcb_design *d, const struct pcb_clock *clk,
+int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		   struct pcb_design_result *res, int run, char *err, size_t errlen);
 void pcb_design_result_free(struct pcb_design_result *res);
 

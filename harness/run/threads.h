@@ -36,6 +36,12 @@ struct run_shared {
 	char coord_err[256];
 	int coord_failed;
 	double tsc_hz;
+	/* the main thread's */
+	const struct pcb_clock *clk;
+	struct pcb_design_result *res;	/* where the figures land */
+	struct thread_ctx *t;		/* [nr], one per worker */
+	struct pcb_worker **ws;		/* [nr], the workers, filled after set up */
+	pthread_t coord_tid;
 };
 
 struct thread_ctx {

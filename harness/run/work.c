@@ -24,6 +24,41 @@ uint64_t pcb_wake_ticks_take(void)
 	return t;
 }
 
+/*
+ * The worklist as include/linux/list.h links it: the same stores in the
+ * same order, the lockless reader's load and the store it races with
+ * single accesses (READ_ONCE()/WRITE_ONCE()).
+ */
+static void pool_list_init(struct pcb_list *list)
+{
+	__atomic_store_n(&list->next, list, __ATOMIC_RELAXED);
+	list->prev = list;
+}
+
+static int pool_list_empty(const struct pcb_list *head)
+{
+	return __atomic_load_n(&head->next, __ATOMIC_RELAXED) == head;
+}
+
+/* list_add_tail() */
+static void pool_list_add_tail(struct pcb_list *new, struct pcb_list *head)
+{
+	struct pcb_list *prev = head->prev;
+
+	head->prev = new;
+	new->next = head;
+	new->prev = prev;
+	__atomic_store_n(&prev->next, new, __ATOMIC_RELAXED);
+}
+
+/* list_del_init() */
+static void pool_list_del_init(struct pcb_list *entry)
+{
+	entry->next->prev = entry->prev;
+	__atomic_store_n(&entry->prev->next, entry->next, __ATOMIC_RELAXED);
+	pool_list_init(entry);
+}
+
 /* raw_spin_lock(&pool->lock): the target pool's lock */
 static void pool_lock(struct pcb_pool *pool)
 {
@@ -40,7 +75,7 @@ static void pool_unlock(struct pcb_pool *pool)
 static void pool_insert(struct pcb_pool *pool)
 {
 	pool_lock(pool);
-	list_add_tail(&pool->entry, &pool->worklist);
+	pool_list_add_tail(&pool->entry, &pool->worklist);
 	pool_unlock(pool);
 }
 
@@ -73,12 +108,12 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	 * wake that follows its insertion.
 	 */
 	pool_lock(&wq->pool);
-	if (list_empty(&wq->pool.worklist)) {
+	if (pool_list_empty(&wq->pool.worklist)) {
 		pool_unlock(&wq->pool);
 		atomic_store(&wq->busy, 0);
 		return;
 	}
-	list_del_init(&wq->pool.entry);
+	pool_list_del_init(&wq->pool.entry);
 	atomic_fetch_and(wq->data, ~WORK_STRUCT_PENDING);
 	pool_unlock(&wq->pool);
 	wq->fn(cpu);
@@ -86,42 +121,11 @@ void pcb_run_work(struct pcb_cpu *cpu)
 	atomic_store(&wq->busy, 0);
 }
 
-/* one instruction each: atomic against a thread interrupted on this CPU */
-static inline void set_need_resched(struct pcb_cpu *cpu)
-{
-	__asm__ __volatile__("andl %1, %0" : "+m"(cpu->preempt_count)
-			     : "i"(~PREEMPT_NEED_RESCHED) : "memory");
-}
-
-static inline void clear_need_resched(struct pcb_cpu *cpu)
-{
-	__asm__ __volatile__("orl %1, %0" : "+m"(cpu->preempt_count)
-			     : "i"(PREEMPT_NEED_RESCHED) : "memory");
-}
-
-static inline int enter_cpu(struct pcb_cpu *cpu)
-{
-	unsigned int old = PREEMPT_ENABLED;
-
-	/* cmpxchg without lock: atomic against this CPU, which is all it races with */
-	__asm__ __volatile__("cmpxchgl %2, %1" : "+a"(old), "+m"(cpu->preempt_count)
-			     : "r"(PREEMPT_ENABLED + 1) : "memory", "cc");
-	if (old == PREEMPT_ENABLED)
-		pcb_tsan_acquire(&cpu->preempt_count);
-	return old == PREEMPT_ENABLED;
-}
-
-static inline void leave_cpu(struct pcb_cpu *cpu)
-{
-	pcb_tsan_release(&cpu->preempt_count);
-	__asm__ __volatile__("decl %0" : "+m"(cpu->preempt_count) :: "memory", "cc");
-}
-
 void pcb_preempt_schedule(struct pcb_cpu *this)
 {
 	struct pcb_workq *wq = this->h.wq;
 
-	clear_need_resched(this);
+	clear_preempt_need_resched(this);
 	if (!wq)
 		return;
 	if (wq->mode == PCB_DELIVER_KWORKER) {
@@ -144,7 +148,7 @@ static void on_signal(int sig)
 	if (cpu && cpu->h.wq && pcb_work_pending(cpu->h.wq)) {
 		if (preempt_nesting(cpu)) {
 			/* inside a section: the owner's preempt_enable() runs it */
-			set_need_resched(cpu);
+			set_preempt_need_resched(cpu);
 			atomic_fetch_add_explicit(&cpu->h.wq->deferred, 1, memory_order_relaxed);
 		} else {
 			preempt_disable(cpu);
@@ -177,15 +181,15 @@ static void *kworker(void *arg)
 		if (atomic_load(&wq->stop))
 			break;
 		/* on the worklist: PENDING alone may be set before the insert, and its wake follows */
-		if (list_empty(&wq->pool.worklist)) {
+		if (pool_list_empty(&wq->pool.worklist)) {
 			futex_wait(&wq->futex, seen);
 			continue;
 		}
-		if (enter_cpu(cpu)) {
+		if (pcb_cpu_enter(cpu)) {
 			pcb_run_work(cpu);
-			leave_cpu(cpu);
+			pcb_cpu_leave(cpu);
 		} else {
-			set_need_resched(cpu);
+			set_preempt_need_resched(cpu);
 			atomic_fetch_add_explicit(&wq->deferred, 1, memory_order_relaxed);
 			futex_wait(&wq->futex, seen);
 		}
@@ -193,16 +197,15 @@ static void *kworker(void *arg)
 	return NULL;
 }
 
-static void workq_init(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		       void (*fn)(struct pcb_cpu *), atomic_long *data)
+static void workq_init(struct pcb_workq *wq, const struct pcb_work *work, enum pcb_delivery mode)
 {
 	memset(wq, 0, sizeof(*wq));
-	INIT_LIST_HEAD(&wq->pool.worklist);
-	INIT_LIST_HEAD(&wq->pool.entry);
+	pool_list_init(&wq->pool.worklist);
+	pool_list_init(&wq->pool.entry);
 	wq->mode = mode;
-	wq->fn = fn;
-	wq->data = data;
-	wq->cpu = cpu;
+	wq->fn = work->func;
+	wq->data = work->data;
+	wq->cpu = work->cpu;
 }
 
 /* from here on drainers see the work queue of cpu */
@@ -213,52 +216,55 @@ static void workq_publish(struct pcb_workq *wq)
 	__atomic_store_n(&wq->cpu->h.wq, wq, __ATOMIC_RELEASE);
 }
 
-int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
-		    char *err, size_t errlen)
+/*
+ * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
+ * section, the helper runs until it blocks, so the owner cannot enter the
+ * stock while the drain is half done.
+ */
+static int start_kworker(struct pcb_workq *wq, int os_cpu, char *err, size_t errlen)
 {
-	workq_init(wq, cpu, mode, fn, data);
+	struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int rc;
+
+	if (os_cpu < 0) {
+		snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
+		return -EINVAL;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(os_cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &prio);
+	rc = pthread_create(&wq->helper, &attr, kworker, wq);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
+			 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
+			 "or use run.work_delivery = signal)" : "");
+		return -rc;
+	}
+	wq->helper_started = 1;
+	return 0;
+}
+
+int pcb_workq_start(struct pcb_workq *wq, const struct pcb_work *work, enum pcb_delivery mode,
+		    int os_cpu, char *err, size_t errlen)
+{
+	workq_init(wq, work, mode);
 	wq->owner = pthread_self();
 	workq_publish(wq);
-	self_cpu = cpu;
+	self_cpu = work->cpu;
 
 	if (mode == PCB_DELIVER_SIGNAL) {
 		static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 		pthread_once(&once, install_handler);
 	} else if (mode == PCB_DELIVER_KWORKER) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-		int rc;
-
-		struct sched_param prio = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
-
-		if (os_cpu < 0) {
-			snprintf(err, errlen, "kworker delivery needs a real CPU to pin the helper to");
-			return -EINVAL;
-		}
-
-		/*
-		 * SCHED_FIFO on the owner's CPU: like a kworker in its non-preemptible
-		 * section, the helper runs until it blocks, so the owner cannot enter
-		 * the stock while the drain is half done.
-		 */
-		CPU_ZERO(&set);
-		CPU_SET(os_cpu, &set);
-		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		pthread_attr_setschedparam(&attr, &prio);
-		rc = pthread_create(&wq->helper, &attr, kworker, wq);
-		pthread_attr_destroy(&attr);
-		if (rc) {
-			snprintf(err, errlen, "cannot start the kworker of CPU %d: %s%s", os_cpu,
-				 strerror(rc), rc == EPERM ? " (SCHED_FIFO needs CAP_SYS_NICE; "
-				 "or use run.work_delivery = signal)" : "");
-			return -rc;
-		}
-		wq->helper_started = 1;
+		return start_kworker(wq, os_cpu, err, errlen);
 	}
 	return 0;
 }
@@ -287,10 +293,9 @@ int pcb_workq_fifo_permitted(void)
 	return 1;
 }
 
-void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			     void (*fn)(struct pcb_cpu *), atomic_long *data)
+void pcb_workq_start_virtual(struct pcb_workq *wq, const struct pcb_work *work)
 {
-	workq_init(wq, cpu, PCB_DELIVER_IDLE, fn, data);
+	workq_init(wq, work, PCB_DELIVER_IDLE);
 	workq_publish(wq);
 }
 
@@ -314,7 +319,7 @@ void pcb_workq_stop(struct pcb_workq *wq)
 		wq->helper_started = 0;
 	}
 	if (wq->cpu && wq->cpu->h.wq == wq) {
-		clear_need_resched(wq->cpu);
+		clear_preempt_need_resched(wq->cpu);
 		pcb_run_work(wq->cpu);
 	}
 }
@@ -329,8 +334,18 @@ int pcb_work_wait_idle(struct pcb_cpu *const *cpus, int nr, uint64_t timeout, in
 		for (int i = 0; i < nr; i++) {
 			struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
 
-			busy += wq && (atomic_load(&wq->busy) ||
-				       ((polled || wq->mode != PCB_DELIVER_POLL) && pcb_work_pending(wq)));
+			if (!wq)
+				continue;
+			/*
+			 * PENDING before busy: pcb_run_work() sets busy before it
+			 * clears PENDING, so work that starts between the two looks
+			 * is seen by the second (acquire: and what came before it)
+			 */
+			if ((polled || wq->mode != PCB_DELIVER_POLL) &&
+			    (atomic_load_explicit(wq->data, memory_order_acquire) & WORK_STRUCT_PENDING))
+				busy++;
+			else
+				busy += atomic_load(&wq->busy);
 		}
 		if (!busy)
 			return 0;

@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../kernels/list.h"
-#include "../../kernels/percpu.h"
+#include "../cpu.h"
+#include "../model.h"
 
 enum pcb_delivery {
 	PCB_DELIVER_KWORKER,
@@ -33,20 +33,25 @@ enum pcb_delivery {
 
 extern const char *const pcb_delivery_name[4];
 
+/* a list_head of include/linux/list.h, for the pool's worklist (work.c) */
+struct pcb_list {
+	struct pcb_list *next, *prev;
+};
+
 /*
  * The target CPU's worker pool as queue_work_on() touches it: the pool's
  * lock and its worklist, with the work's entry, on a line of their own.
  */
 struct pcb_pool {
-	atomic_int lock ____cacheline_aligned;
-	struct list_head worklist;
-	struct list_head entry;		/* work->entry */
+	atomic_int lock __attribute__((aligned(PCB_CACHE_LINE)));
+	struct pcb_list worklist;
+	struct pcb_list entry;		/* work->entry */
 };
 
 struct pcb_workq {
 	struct pcb_pool pool;		/* first: on its own line */
 	/* an idle CPU's task flags, which waking it sets (TIF_NEED_RESCHED): another line */
-	atomic_uint wake ____cacheline_aligned;
+	atomic_uint wake __attribute__((aligned(PCB_CACHE_LINE)));
 	enum pcb_delivery mode;
 	/*
 	 * The stock's own work->data: queue_work_on() sets WORK_STRUCT_PENDING
@@ -66,22 +71,32 @@ struct pcb_workq {
 	atomic_long queued, ran, deferred;
 };
 
+/* the work item a queue delivers: to its CPU, work->func run on work->data */
+struct pcb_work {
+	struct pcb_cpu *cpu;
+	void (*func)(struct pcb_cpu *cpu);	/* the model's local drain */
+	atomic_long *data;		/* the stock's work->data */
+};
+
+/* the drain work of variant v's cache on cpu */
+static inline struct pcb_work pcb_drain_work(const struct pcb_variant *v, struct pcb_cpu *cpu)
+{
+	return (struct pcb_work){ .cpu = cpu, .func = v->drain_local, .data = v->work_data(cpu) };
+}
+
 /*
- * Set up delivery to cpu, whose owner is the calling thread (pinned to
- * os_cpu for kworker mode); data is its stock's work->data. 0, or -errno
- * with a message.
+ * Set up delivery of work to its CPU, whose owner is the calling thread
+ * (pinned to os_cpu for kworker mode). 0, or -errno with a message.
  */
-int pcb_workq_start(struct pcb_workq *wq, struct pcb_cpu *cpu, enum pcb_delivery mode,
-		    void (*fn)(struct pcb_cpu *), atomic_long *data, int os_cpu,
-		    char *err, size_t errlen);
+int pcb_workq_start(struct pcb_workq *wq, const struct pcb_work *work, enum pcb_delivery mode,
+		    int os_cpu, char *err, size_t errlen);
 /* may this process start SCHED_FIFO threads (kworker delivery)? */
 int pcb_workq_fifo_permitted(void);
 /*
  * A virtual CPU's delivery: no owner and no thread of its own; queueing
  * work wakes it with a store, and pcb_virtual_run() runs what it woke.
  */
-void pcb_workq_start_virtual(struct pcb_workq *wq, struct pcb_cpu *cpu,
-			     void (*fn)(struct pcb_cpu *), atomic_long *data);
+void pcb_workq_start_virtual(struct pcb_workq *wq, const struct pcb_work *work);
 /* the work of the woken idle virtual CPUs among cpus[], as their kworkers would run it */
 void pcb_virtual_run(struct pcb_cpu *const *cpus, int nr);
 /* ticks the drainer spent waking real CPUs' workers (futex, signal), since the last call */

@@ -34,6 +34,7 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 	struct run_shared *s = t->shared;
 	uint64_t period = s->warmup_ticks && w->gaps.checks ? s->warmup_ticks / w->gaps.checks : 0;
 	uint64_t floor = (uint64_t)(s->tsc_hz * PCB_GAP_FLOOR_NS / 1e9);
+	uint64_t periods = PCB_GAP_PERIODS * period;
 
 	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
 	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
@@ -45,7 +46,7 @@ static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 	w->gaps.period = period;
 	w->gaps.threshold = s->sc->gap_threshold_ns ?
 		(uint64_t)(s->tsc_hz * (double)s->sc->gap_threshold_ns / 1e9) :
-		pcb_max(floor, PCB_GAP_PERIODS * period);
+		(floor > periods ? floor : periods);
 	w->failed = w->misses = w->ops = 0;
 	w->ops_limit = (uint64_t)s->sc->ops;
 	/* a timed region longer than an interruption is set aside, not summed */
@@ -80,14 +81,15 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	if (s->sc->counters.per_call)
 		t->w->dbg.pmc = &t->pmc;
 	if (s->delivery >= 0) {
+		struct pcb_work work = pcb_drain_work(v, cpu);
+
 		t->wq = pcb_alloc_on_node(sizeof(*t->wq), t->node);
 		if (!t->wq) {
 			t->error = -ENOMEM;
 			return -1;
 		}
-		if (pcb_workq_start(t->wq, cpu, (enum pcb_delivery)s->delivery, v->drain_local,
-				    v->work_data(cpu), (int)t->cpu, t->errmsg,
-				    sizeof(t->errmsg)) < 0) {
+		if (pcb_workq_start(t->wq, &work, (enum pcb_delivery)s->delivery, (int)t->cpu,
+				    t->errmsg, sizeof(t->errmsg)) < 0) {
 			pcb_free_on_node(t->wq, sizeof(*t->wq));
 			t->wq = NULL;
 			t->error = -EINVAL;

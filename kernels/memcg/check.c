@@ -27,50 +27,108 @@ static int stocks_of(const struct pcb_cpu *cpu, const void *out[2])
 }
 
 /* object bytes belonging to memcg alone: allocated, stocked, remainder */
-static long obj_bytes(const struct pcb_variant *v, const struct mem_cgroup *memcg,
-		      struct pcb_worker *const *w, int nr_workers,
-		      struct pcb_cpu *const *cpus, int nr_cpus, long *slab)
+static long obj_bytes(const struct pcb_quiescent *q, const struct mem_cgroup *memcg, long *slab)
 {
 	long bytes = atomic_load(&memcg->objcg->nr_charged_bytes), allocated = 0, stocked_slab = 0;
 
-	for (int i = 0; i < nr_workers; i++)
-		allocated += memcg_worker(w[i])->objs[memcg->css.id] *
-			     (long)memcg_worker(w[i])->obj_size;
-	for (int c = 0; c < nr_cpus; c++) {
+	for (int i = 0; i < q->nr_workers; i++)
+		allocated += memcg_worker(q->w[i])->objs[memcg->css.id] *
+			     (long)memcg_worker(q->w[i])->obj_size;
+	for (int c = 0; c < q->nr_cpus; c++) {
 		const void *st[2];
-		int n = stocks_of(cpus[c], st);
+		int n = stocks_of(q->cpus[c], st);
 
 		for (int s = 0; s < n; s++) {
 			struct memcg_stock_view view;
 
-			memcg_ops(v)->stock_view(st[s], &view);
+			memcg_ops(q->v)->stock_view(st[s], &view);
 			if (view.objcg == memcg->objcg) {
 				bytes += view.nr_bytes;
 				stocked_slab += view.slab_reclaimable + view.slab_unreclaimable;
 			}
 		}
 	}
-	*slab = memcg_stat_sum(memcg, NR_SLAB_RECLAIMABLE_B, cpus, nr_cpus) +
-		memcg_stat_sum(memcg, NR_SLAB_UNRECLAIMABLE_B, cpus, nr_cpus) + stocked_slab - allocated;
+	*slab = memcg_stat_sum(memcg, NR_SLAB_RECLAIMABLE_B, q->cpus, q->nr_cpus) +
+		memcg_stat_sum(memcg, NR_SLAB_UNRECLAIMABLE_B, q->cpus, q->nr_cpus) +
+		stocked_slab - allocated;
 	return bytes + allocated;
 }
 
-int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree,
-		      struct pcb_worker *const *w, int nr_workers,
-		      struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+/* what usage(memcg) counts: the subtree's held, stocked and object pages */
+static long expected_usage(const struct memcg_tree *tree, const struct pcb_quiescent *q,
+			   struct mem_cgroup *memcg)
+{
+	long expect = 0;
+
+	for (int d = 0; d < tree->nr; d++) {
+		struct mem_cgroup *desc = tree->memcg[d];
+		long dslab;
+
+		if (!mem_cgroup_is_descendant(desc, memcg))
+			continue;
+		expect += obj_bytes(q, desc, &dslab) / (long)PAGE_SIZE;
+		for (int i = 0; i < q->nr_workers; i++)
+			expect += memcg_worker(q->w[i])->held[desc->css.id];
+		for (int c = 0; c < q->nr_cpus; c++) {
+			const void *st[2];
+			int n = stocks_of(q->cpus[c], st);
+
+			for (int s = 0; s < n; s++)
+				expect += memcg_ops(q->v)->stock_pages(st[s], desc);
+		}
+	}
+	return expect;
+}
+
+/* css and objcg references of a memcg that is not the root: its charges' and stocks' */
+static int check_refs(const struct pcb_quiescent *q, struct mem_cgroup *memcg,
+		      char *msg, size_t len)
+{
+	long refs_expect = 0, objrefs_expect = 0;
+
+	for (int i = 0; i < q->nr_workers; i++)
+		refs_expect += memcg_worker(q->w[i])->css_held[memcg->css.id];
+	for (int c = 0; c < q->nr_cpus; c++) {
+		const void *st[2];
+		int n = stocks_of(q->cpus[c], st);
+
+		for (int s = 0; s < n; s++) {
+			struct memcg_stock_view view;
+
+			refs_expect += memcg_ops(q->v)->stock_refs(st[s], memcg);
+			memcg_ops(q->v)->stock_view(st[s], &view);
+			objrefs_expect += view.objcg == memcg->objcg;
+		}
+	}
+	if (memcg_css_refs(memcg, q->cpus, q->nr_cpus) != refs_expect) {
+		snprintf(msg, len, "memcg level %d (id %u): %ld css references, expected %ld",
+			 memcg_level(memcg), memcg->css.id,
+			 memcg_css_refs(memcg, q->cpus, q->nr_cpus), refs_expect);
+		return -1;
+	}
+	if (memcg_objcg_refs(memcg, q->cpus, q->nr_cpus) != objrefs_expect) {
+		snprintf(msg, len, "memcg level %d (id %u): %ld objcg references, expected %ld",
+			 memcg_level(memcg), memcg->css.id,
+			 memcg_objcg_refs(memcg, q->cpus, q->nr_cpus), objrefs_expect);
+		return -1;
+	}
+	return 0;
+}
+
+int memcg_check_charges(const struct memcg_tree *tree, const struct pcb_quiescent *q,
+			char *msg, size_t len)
 {
 	for (int m = 0; m < tree->nr; m++) {
 		struct mem_cgroup *memcg = tree->memcg[m];
-		long usage = (long)page_counter_read(&memcg->memory), expect = 0, slab;
-		long bytes = obj_bytes(v, memcg, w, nr_workers, cpus, nr_cpus, &slab);
-		long refs_expect = 0, objrefs_expect = 0, kmem;
+		long usage = (long)page_counter_read(&memcg->memory), expect, slab;
+		long bytes = obj_bytes(q, memcg, &slab);
+		long kmem = memcg_stat_sum(memcg, MEMCG_KMEM, q->cpus, q->nr_cpus);
 
 		if (bytes % (long)PAGE_SIZE) {
 			snprintf(msg, len, "memcg level %d (id %u): %ld object bytes are not whole pages",
 				 memcg_level(memcg), memcg->css.id, bytes);
 			return -1;
 		}
-		kmem = memcg_stat_sum(memcg, MEMCG_KMEM, cpus, nr_cpus);
 		if (kmem != bytes / (long)PAGE_SIZE) {
 			snprintf(msg, len, "memcg level %d (id %u): MEMCG_KMEM %ld, object pages %ld",
 				 memcg_level(memcg), memcg->css.id, kmem, bytes / (long)PAGE_SIZE);
@@ -81,61 +139,17 @@ int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tr
 				 memcg_level(memcg), memcg->css.id, slab);
 			return -1;
 		}
-
 		/* usage counts the whole subtree */
-		for (int d = 0; d < tree->nr; d++) {
-			struct mem_cgroup *desc = tree->memcg[d];
-			long dslab;
-
-			if (!mem_cgroup_is_descendant(desc, memcg))
-				continue;
-			expect += obj_bytes(v, desc, w, nr_workers, cpus, nr_cpus, &dslab) /
-				  (long)PAGE_SIZE;
-			for (int i = 0; i < nr_workers; i++)
-				expect += memcg_worker(w[i])->held[desc->css.id];
-			for (int c = 0; c < nr_cpus; c++) {
-				const void *st[2];
-				int n = stocks_of(cpus[c], st);
-
-				for (int s = 0; s < n; s++)
-					expect += memcg_ops(v)->stock_pages(st[s], desc);
-			}
-		}
+		expect = expected_usage(tree, q, memcg);
 		if (usage != expect) {
 			snprintf(msg, len, "memcg level %d (id %u): page_counter usage %ld, "
 				 "but held + stocked + object pages are %ld", memcg_level(memcg),
 				 memcg->css.id, usage, expect);
 			return -1;
 		}
-
-		if (mem_cgroup_is_root(memcg))
-			continue;	/* CSS_NO_REF */
-		for (int i = 0; i < nr_workers; i++)
-			refs_expect += memcg_worker(w[i])->css_held[memcg->css.id];
-		for (int c = 0; c < nr_cpus; c++) {
-			const void *st[2];
-			int n = stocks_of(cpus[c], st);
-
-			for (int s = 0; s < n; s++) {
-				struct memcg_stock_view view;
-
-				refs_expect += memcg_ops(v)->stock_refs(st[s], memcg);
-				memcg_ops(v)->stock_view(st[s], &view);
-				objrefs_expect += view.objcg == memcg->objcg;
-			}
-		}
-		if (memcg_css_refs(memcg, cpus, nr_cpus) != refs_expect) {
-			snprintf(msg, len, "memcg level %d (id %u): %ld css references, expected %ld",
-				 memcg_level(memcg), memcg->css.id, memcg_css_refs(memcg, cpus, nr_cpus),
-				 refs_expect);
+		/* the root is CSS_NO_REF */
+		if (!mem_cgroup_is_root(memcg) && check_refs(q, memcg, msg, len) < 0)
 			return -1;
-		}
-		if (memcg_objcg_refs(memcg, cpus, nr_cpus) != objrefs_expect) {
-			snprintf(msg, len, "memcg level %d (id %u): %ld objcg references, expected %ld",
-				 memcg_level(memcg), memcg->css.id, memcg_objcg_refs(memcg, cpus, nr_cpus),
-				 objrefs_expect);
-			return -1;
-		}
 	}
 	snprintf(msg, len, "ok");
 	return 0;

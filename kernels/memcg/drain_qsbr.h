@@ -10,22 +10,7 @@
 #ifndef PCB_MEMCG_DRAIN_QSBR_H
 #define PCB_MEMCG_DRAIN_QSBR_H
 
-#include "../qsbr.h"
-
-/* each CPU has a spare stock to swap in */
-#define MEMCG_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
-
-static inline void memcg_drain_between_ops(struct pcb_cpu *this)
-{
-	(void)this;
-	qsbr_reader_quiescent();
-}
-
-/* a worker is an RCU reader while its loop runs, offline otherwise */
-#define memcg_drain_online qsbr_reader_online
-#define memcg_drain_offline qsbr_reader_offline
-#define MEMCG_DRAIN_THREAD_START qsbr_thread_start
-#define MEMCG_DRAIN_THREAD_STOP qsbr_thread_stop
+#include "../drain/qsbr.h"
 
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)

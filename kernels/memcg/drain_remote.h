@@ -3,21 +3,16 @@
  * The remote drain of seed 000's series (patches 4 and 5): drain_all_stock()
  * takes each stock's lock from the calling CPU and drains it there
  * (drain_stock_from()), with no work and no flags. A drain flavour:
- * included at the end of memcg_stock.h; drain_rseq.h includes it with its
- * own name and thread hooks.
+ * included at the end of memcg_stock.h; drain_rseq.h includes it after
+ * its own glue.
  */
 #ifndef PCB_MEMCG_DRAIN_REMOTE_H
 #define PCB_MEMCG_DRAIN_REMOTE_H
 
-#ifndef MEMCG_DRAIN_FLAVOUR
-#define MEMCG_DRAIN_FLAVOUR { .name = "remote" }
-#include "drain_unregistered.h"
+/* the remote drain's glue, unless rseq's, which drains the same way, came first */
+#ifndef PCB_DRAIN_FLAVOUR
+#include "../drain/remote.h"
 #endif
-
-static inline void memcg_drain_between_ops(struct pcb_cpu *this)
-{
-	(void)this;
-}
 
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)

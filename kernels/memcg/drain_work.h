@@ -5,7 +5,7 @@
  * drain_local_stock() on its CPU (schedule_work_on()); the caller's own
  * stock is drained in place. MEMCG_STOCK_SKIP_ISOLATED leaves
  * cpu_is_isolated() CPUs alone (Michal Hocko's patch in seed 000, today's
- * upstream). MEMCG_STOCK_QPW drains them from the calling CPU instead,
+ * upstream). PCB_DRAIN_QPW drains them from the calling CPU instead,
  * under their spinlock, as queue_percpu_work_on() does with qpw=1 (the QPW
  * series, Bras and Tosatti). A drain flavour: included at the end of
  * memcg_stock.h.
@@ -13,24 +13,7 @@
 #ifndef PCB_MEMCG_DRAIN_WORK_H
 #define PCB_MEMCG_DRAIN_WORK_H
 
-#ifndef MEMCG_STOCK_QPW
-#define MEMCG_STOCK_QPW 0
-#endif
-
-/* what the harness must do for it: deliver work, wait for its completion */
-#if MEMCG_STOCK_QPW
-#define MEMCG_DRAIN_FLAVOUR { .name = "work+qpw", .queues_work = true }
-#else
-#define MEMCG_DRAIN_FLAVOUR { .name = "work", .queues_work = true }
-#endif
-
-/* between two operations: a polled work item (poll delivery) */
-static inline void memcg_drain_between_ops(struct pcb_cpu *this)
-{
-	pcb_hook_work_poll(this, &this->h);
-}
-
-#include "drain_unregistered.h"
+#include "../drain/work.h"
 
 /*
  * drain_all_stock(): cpus[] are the online CPUs, `this` the caller's. The
@@ -53,7 +36,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 					__ATOMIC_SEQ_CST) & (1UL << FLUSHING_CACHED_CHARGE))) {
 			if (cpu == this) {
 				drain_local_stock(this);
-			} else if (MEMCG_STOCK_QPW && cpu->isolated) {
+			} else if (PCB_DRAIN_QPW && cpu->isolated) {
 				/* queue_percpu_work_on(): the work runs here, under cpu's lock */
 				this->h.remote_drains++;
 				pcb_drain_window(cpu);

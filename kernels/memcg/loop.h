@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The memcg model's worker loop, instantiated once per design and build
- * variant by variant.c: a design header first, then this file.
+ * variant by the design template (variant.h): a design header first, then
+ * this file.
  *
  * call timing: the workload runs the kernel's callers and every stock call
  * is timed by its own pair of TSC reads, like the cover letter's
@@ -183,7 +184,7 @@ pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
 				pcb_obj_op(w, this, memcg, r);
 			else
 				pcb_page_op(w, this, memcg, r);
-			memcg_drain_between_ops(this);
+			pcb_drain_between_ops(this);
 			if (w->think_ticks)
 				memcg_think(w);
 			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
@@ -260,7 +261,7 @@ static inline void pcb_loop_batch_charge(struct memcg_worker *w)
 				w->charged += miss;
 			}
 			w->w.ops += 2 * n;
-			memcg_drain_between_ops(this);
+			pcb_drain_between_ops(this);
 			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
 		}
 		pcb_dbg_time_empty(dbg);
@@ -293,12 +294,12 @@ static inline void pcb_loop_batch_kmalloc(struct memcg_worker *w)
 				PCB_NO_LIMIT);
 		w->w.failed += w->burst - n;
 		w->objs[id] += (long)n;
-		memcg_drain_between_ops(this);
+		pcb_drain_between_ops(this);
 		for (uint64_t i = 0; i < n; i++)
 			memcg_slab_free_hook(this, objcg, w->pgdat, w->obj_size);
 		w->objs[id] -= (long)n;
 		w->w.ops += w->burst;
-		memcg_drain_between_ops(this);
+		pcb_drain_between_ops(this);
 	} while (!pcb_loop_done(&w->w));
 }
 

@@ -7,6 +7,7 @@
 #ifndef PCB_MEMCG_MODEL_H
 #define PCB_MEMCG_MODEL_H
 
+#include "../../harness/model.h"
 #include "../jump_label.h"
 #include "memcontrol.h"
 
@@ -148,9 +149,8 @@ extern struct static_key_false memcg_in_use_key;
 extern int mem_cgroup_subsys_disabled;
 
 /* the invariant (check.c): see check.h */
-int memcg_check_charges(const struct pcb_variant *v, const struct memcg_tree *tree,
-			struct pcb_worker *const *w, int nr_workers,
-			struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len);
+int memcg_check_charges(const struct memcg_tree *tree, const struct pcb_quiescent *q,
+			char *msg, size_t len);
 /* pages a stock holds for root's subtree in tree (every memcg of it: root NULL) */
 unsigned long memcg_stock_pages_under(const struct pcb_variant *v, const void *stock,
 				      const struct memcg_tree *tree, const struct mem_cgroup *root);

@@ -7,8 +7,11 @@
  * A template: include a design header from designs/ first. It defines
  *   memcg_stock_lock_t			the type of stock_lock
  *   MEMCG_STOCK_LAYOUT			MEMCG_STOCK_V6_2 (work + flags) or MEMCG_STOCK_REMOTE
- *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h",
- *					"drain_remote.h" or "drain_qsbr.h"
+ *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h" (the
+ *					V6_2 layout), "drain_remote.h", "drain_qsbr.h"
+ *					or "drain_rseq.h" (the REMOTE layout); a model
+ *					that only charges through the stock (pcp's
+ *					faults) leaves it undefined
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
  *   MEMCG_STOCK_TRYLOCK		a failed lock falls back to the page_counter
  *   MEMCG_STOCK_NOCACHE		CPUs with this->nocache bypass both stocks
@@ -16,7 +19,7 @@
  *   memcg_stock_unlock(this, stock, flags)
  *   memcg_stock_lock_init(cpu, stock)
  *   MEMCG_STOCK_FAST			the hit paths try memcg_stock_fast() first (rseq)
- *   MEMCG_DESIGN_UNAVAILABLE		why this machine cannot run the design, or NULL
+ *   DESIGN_UNAVAILABLE			why this machine cannot run the design, or NULL
  *   MEMCG_STOCK_BYPASS_STOPPED		mod_objcg_state() bypasses a stock it cannot
  *					take at once, as the others do with TRYLOCK
  * MEMCG_STOCK_SLOTS (1, or NR_MEMCG_STOCK = 7 for seed 002's layout) comes
@@ -38,7 +41,7 @@
 #define MEMCG_STOCK_V6_2	1	/* upstream before the series: work + flags */
 #define MEMCG_STOCK_REMOTE	2	/* after patches 1-5: no work, no flags */
 
-#if !defined(MEMCG_STOCK_LAYOUT) || !defined(MEMCG_STOCK_DRAIN_HEADER)
+#if !defined(MEMCG_STOCK_LAYOUT)
 #error "include a design header from kernels/memcg/designs/ before memcg_stock.h"
 #endif
 #ifndef MEMCG_STOCK_SLOTS
@@ -52,9 +55,6 @@
 #endif
 #ifndef MEMCG_STOCK_NOCACHE
 #define MEMCG_STOCK_NOCACHE 0
-#endif
-#ifndef MEMCG_DESIGN_UNAVAILABLE
-#define MEMCG_DESIGN_UNAVAILABLE NULL	/* runs wherever pcpbench does */
 #endif
 #ifndef MEMCG_STOCK_BYPASS_STOPPED
 #define MEMCG_STOCK_BYPASS_STOPPED 0
@@ -285,6 +285,8 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 }
 
 /* drain_all_stock(), as the design's drain flavour does it */
+#ifdef MEMCG_STOCK_DRAIN_HEADER
 #include MEMCG_STOCK_DRAIN_HEADER
+#endif
 
 #endif

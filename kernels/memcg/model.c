@@ -10,20 +10,28 @@
 #include <string.h>
 
 #include "../locks/irq.h"
+#include "../template/template.h"
 #include "../../harness/model_output.h"
 
 #include "memcg_model.h"
 
-#define MEMCG_DESIGN_ENTRY(d) extern const struct pcb_design memcg_design_##d;
+/* each built by the design template (kernels/template/) */
+#define PCB_DESIGN(d) extern const struct pcb_design memcg_design_##d;
 #include "designs.def"
-#undef MEMCG_DESIGN_ENTRY
+#undef PCB_DESIGN
 
 static const struct pcb_design *const memcg_designs[] = {
-#define MEMCG_DESIGN_ENTRY(d) &memcg_design_##d,
+#define PCB_DESIGN(d) &memcg_design_##d,
 #include "designs.def"
-#undef MEMCG_DESIGN_ENTRY
+#undef PCB_DESIGN
 	NULL,
 };
+
+#define PCB_AXIS PCB_AXIS_ENTRY
+static const struct pcb_axis memcg_axes[] = {
+#include "variants.def"
+};
+#undef PCB_AXIS
 
 static const char *const memcg_fn_name[MEMCG_FN_NR] = {
 	[MEMCG_FN_CONSUME_STOCK] = "consume_stock",
@@ -73,12 +81,14 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
 
-/* variant[] of a design: [slots > 1][irq_model] */
+/* variant[] of a design, by variants.def: the stock's slots, the irq_model */
 static int memcg_variant_index(const void *config)
 {
 	const struct memcg_config *c = config;
 
-	return (c->slots > 1) * PCB_IRQ_MODELS + c->irq_model;
+	long value[] = { c->slots, c->irq_model };
+
+	return pcb_variant_index(memcg_axes, PCB_NR_AXES(memcg_axes), value);
 }
 
 /* the seed 003 jump label: rewritten where the text can be, else a test, and said so */
@@ -105,8 +115,7 @@ void memcg_static_key_teardown(int patched)
 	memcg_in_use_key.enabled = 0;
 }
 
-static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_cpus,
-			 char *note, size_t notelen, char *err, size_t errlen)
+static void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
 	struct memcg_shared *s = calloc(1, sizeof(*s));
 
@@ -114,8 +123,8 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->cfg = *(const struct memcg_config *)config;
-	s->design = d;
+	s->cfg = *(const struct memcg_config *)ms->config;
+	s->design = ms->d;
 	if (memcg_tree_create(&s->tree, s->cfg.depth,
 			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ||
 			      s->cfg.workload == MEMCG_WL_NETPERF ? s->cfg.memcgs : 1) < 0) {
@@ -123,10 +132,10 @@ static void *memcg_setup(const void *config, const struct pcb_design *d, int nr_
 		free(s);
 		return NULL;
 	}
-	pcb_nr_online_cpus = nr_cpus;
+	pcb_nr_online_cpus = ms->nr_cpus;
 	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
 		s->key_patched = memcg_static_key_setup(s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON,
-							note, notelen);
+							ms->note, ms->notelen);
 	return s;
 }
 
@@ -208,13 +217,11 @@ static unsigned long memcg_stranded(void *shared, const struct pcb_variant *v, v
 	return memcg_stock_pages_under(v, cpu->stock, &s->tree, target);
 }
 
-static int memcg_check(void *shared, const struct pcb_variant *v, struct pcb_worker *const *w,
-		       int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus,
-		       char *msg, size_t len)
+static int memcg_check(const struct pcb_quiescent *q, char *msg, size_t len)
 {
-	struct memcg_shared *s = shared;
+	struct memcg_shared *s = q->shared;
 
-	return memcg_check_charges(v, &s->tree, w, nr_workers, cpus, nr_cpus, msg, len);
+	return memcg_check_charges(&s->tree, q, msg, len);
 }
 
 static bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)

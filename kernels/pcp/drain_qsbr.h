@@ -10,21 +10,7 @@
 #ifndef PCB_PCP_DRAIN_QSBR_H
 #define PCB_PCP_DRAIN_QSBR_H
 
-#include "../qsbr.h"
-
-#define PCP_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
-
-static inline void pcp_drain_between_ops(struct pcb_cpu *this)
-{
-	(void)this;
-	qsbr_reader_quiescent();
-}
-
-/* a worker is an RCU reader while its loop runs, offline otherwise */
-#define pcp_drain_online qsbr_reader_online
-#define pcp_drain_offline qsbr_reader_offline
-#define PCP_DRAIN_THREAD_START qsbr_thread_start
-#define PCP_DRAIN_THREAD_STOP qsbr_thread_stop
+#include "../drain/qsbr.h"
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)

@@ -8,14 +8,7 @@
 #ifndef PCB_PCP_DRAIN_REMOTE_H
 #define PCB_PCP_DRAIN_REMOTE_H
 
-#include "drain_unregistered.h"
-
-#define PCP_DRAIN_FLAVOUR { .name = "remote" }
-
-static inline void pcp_drain_between_ops(struct pcb_cpu *this)
-{
-	(void)this;
-}
+#include "../drain/remote.h"
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)

@@ -4,7 +4,7 @@
  * (cpus_with_pcps) get drain_local_pages_wq() queued (queue_work_on()),
  * and the caller flushes every work item before it returns. The caller's
  * own lists are drained by its own work item too in the kernel; here by a
- * direct call, the same drain on the same CPU. PCP_QPW drains isolated
+ * direct call, the same drain on the same CPU. PCB_DRAIN_QPW drains isolated
  * CPUs from the calling CPU instead, under their lock, as
  * queue_percpu_work_on() does with qpw=1 (designs/qpw.h). A drain flavour:
  * included at the end of page_alloc.h.
@@ -12,22 +12,7 @@
 #ifndef PCB_PCP_DRAIN_WORK_H
 #define PCB_PCP_DRAIN_WORK_H
 
-#include "drain_unregistered.h"
-
-#ifndef PCP_QPW
-#define PCP_QPW 0
-#endif
-
-#if PCP_QPW
-#define PCP_DRAIN_FLAVOUR { .name = "work+qpw", .queues_work = true }
-#else
-#define PCP_DRAIN_FLAVOUR { .name = "work", .queues_work = true }
-#endif
-
-static inline void pcp_drain_between_ops(struct pcb_cpu *this)
-{
-	pcb_hook_work_poll(this, &this->h);
-}
+#include "../drain/work.h"
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
@@ -42,7 +27,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 	for (int i = 0; i < nr; i++) {
 		if (!READ_ONCE(this_cpu_pcp(cpus[i])->count))
 			continue;
-		if (PCP_QPW && cpus[i]->isolated && cpus[i] != this) {
+		if (PCB_DRAIN_QPW && cpus[i]->isolated && cpus[i] != this) {
 			/* queue_percpu_work_on(): the work runs here, under the CPU's lock */
 			this->h.remote_drains++;
 			pcb_drain_window(cpus[i]);

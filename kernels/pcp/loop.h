@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The page allocator model's worker loops, instantiated once per design
- * and build variant by variant.c.
+ * and build variant by the design template (variant.h).
  *
  * pcp_alloc_free: workload.burst order-0 allocations, then as many frees
  * (the series' own micro-benchmark shape). call timing: every
@@ -24,7 +24,7 @@
 /* after each operation: a quiescent state or polled work, and a look at the clock */
 static __always_inline void pcp_between_ops(struct pcp_worker *w, struct pcb_cpu *this)
 {
-	pcp_drain_between_ops(this);
+	pcb_drain_between_ops(this);
 	pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
 }
 

@@ -9,19 +9,27 @@
 #include <string.h>
 
 #include "../locks/irq.h"
+#include "../template/template.h"
 
 #include "pcp_model.h"
 
-#define PCP_DESIGN_ENTRY(d) extern const struct pcb_design pcp_design_##d;
+/* each built by the design template (kernels/template/) */
+#define PCB_DESIGN(d) extern const struct pcb_design pcp_design_##d;
 #include "designs.def"
-#undef PCP_DESIGN_ENTRY
+#undef PCB_DESIGN
 
 static const struct pcb_design *const pcp_designs[] = {
-#define PCP_DESIGN_ENTRY(d) &pcp_design_##d,
+#define PCB_DESIGN(d) &pcp_design_##d,
 #include "designs.def"
-#undef PCP_DESIGN_ENTRY
+#undef PCB_DESIGN
 	NULL,
 };
+
+#define PCB_AXIS PCB_AXIS_ENTRY
+static const struct pcb_axis pcp_axes[] = {
+#include "variants.def"
+};
+#undef PCB_AXIS
 
 static const char *const pcp_fn_name[PCP_FN_NR] = {
 	[PCP_FN_RMQUEUE_PCPLIST] = "rmqueue_pcplist",
@@ -53,16 +61,17 @@ extern const struct pcb_key pcp_keys[];
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
 
-/* variant[] of a design: [lock in the first line][irq_model] */
+/* variant[] of a design, by variants.def: where the lock sits, the irq_model */
 static int pcp_variant_index(const void *config)
 {
 	const struct pcp_config *c = config;
 
-	return (c->lock_first != 0) * PCB_IRQ_MODELS + c->irq_model;
+	long value[] = { c->lock_first != 0, c->irq_model };
+
+	return pcb_variant_index(pcp_axes, PCB_NR_AXES(pcp_axes), value);
 }
 
-static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cpus,
-		       char *note, size_t notelen, char *err, size_t errlen)
+static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
 	/* the zone's lock and the LRU's each start a cache line */
 	size_t size = (sizeof(struct pcp_shared) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1);
@@ -74,8 +83,8 @@ static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cp
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->cfg = *(const struct pcp_config *)config;
-	s->design = d;
+	s->cfg = *(const struct pcp_config *)ms->config;
+	s->design = ms->d;
 	spin_lock_init(&s->lruvec.lru_lock);
 	INIT_LIST_HEAD(&s->lruvec.list);
 	if (pcp_zone_create(&s->zone, (unsigned long)s->cfg.zone_pages, err, errlen) < 0 ||
@@ -86,9 +95,9 @@ static void *pcp_setup(const void *config, const struct pcb_design *d, int nr_cp
 		free(s);
 		return NULL;
 	}
-	pcb_nr_online_cpus = nr_cpus;
+	pcb_nr_online_cpus = ms->nr_cpus;
 	if (s->cfg.workload == PCP_WL_PAGE_FAULT && s->cfg.accounting == PCP_ACCT_STATIC_KEY)
-		s->key_patched = memcg_static_key_setup(false, note, notelen);
+		s->key_patched = memcg_static_key_setup(false, ms->note, ms->notelen);
 	return s;
 }
 
@@ -138,13 +147,6 @@ static void *pcp_drain_target(void *shared)
 	return &((struct pcp_shared *)shared)->zone;
 }
 
-static int pcp_check_model(void *shared, const struct pcb_variant *v,
-			   struct pcb_worker *const *w, int nr_workers,
-			   struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
-{
-	return pcp_check(shared, v, w, nr_workers, cpus, nr_cpus, msg, len);
-}
-
 static bool pcp_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)
 {
 	(void)shared;
@@ -190,7 +192,7 @@ const struct pcb_model pcp_model = {
 	.worker_size = sizeof(struct pcp_worker),
 	.worker_setup = pcp_worker_setup,
 	.drain_target = pcp_drain_target,
-	.check = pcp_check_model,
+	.check = pcp_check,
 	.cache_empty = pcp_cache_empty,
 	.result_json = pcp_result_json,
 	.note_key = "accounting",

@@ -63,10 +63,14 @@ static long mark_list(struct list_head *head, int mark, long *twice)
 }
 
 /* the charges of page faults: usage and references of every memcg of the tree */
-static int check_charges(struct pcp_shared *s, const struct pcb_variant *v,
-			 struct pcb_worker *const *w, int nr_workers,
-			 struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+static int check_charges(const struct pcb_quiescent *q, char *msg, size_t len)
 {
+	struct pcp_shared *s = q->shared;
+	const struct pcb_variant *v = q->v;
+	struct pcb_worker *const *w = q->w;
+	struct pcb_cpu *const *cpus = q->cpus;
+	int nr_workers = q->nr_workers, nr_cpus = q->nr_cpus;
+
 	for (int m = 0; m < s->tree.nr; m++) {
 		struct mem_cgroup *memcg = s->tree.memcg[m];
 		long usage = (long)page_counter_read(&memcg->memory), expect = 0, refs = 0;
@@ -104,9 +108,13 @@ static int check_charges(struct pcp_shared *s, const struct pcb_variant *v,
 	return 0;
 }
 
-int pcp_check(struct pcp_shared *s, const struct pcb_variant *v, struct pcb_worker *const *w,
-	      int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 {
+	struct pcp_shared *s = q->shared;
+	const struct pcb_variant *v = q->v;
+	struct pcb_worker *const *w = q->w;
+	struct pcb_cpu *const *cpus = q->cpus;
+	int nr_workers = q->nr_workers, nr_cpus = q->nr_cpus;
 	struct zone *zone = &s->zone;
 	long free = 0, on_pcp = 0, held = 0, twice = 0;
 
@@ -156,5 +164,5 @@ int pcp_check(struct pcp_shared *s, const struct pcb_variant *v, struct pcb_work
 		return -1;
 	}
 	snprintf(msg, len, "ok");
-	return check_charges(s, v, w, nr_workers, cpus, nr_cpus, msg, len);
+	return check_charges(q, msg, len);
 }

@@ -146,7 +146,6 @@ extern const struct pcb_model pcp_model;
 /* page_alloc.c: the zone and its pages, and the invariant */
 int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t errlen);
 void pcp_zone_destroy(struct zone *zone);
-int pcp_check(struct pcp_shared *s, const struct pcb_variant *v, struct pcb_worker *const *w,
-	      int nr_workers, struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len);
+int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len);
 
 #endif

@@ -6,7 +6,7 @@
  * spin_lock_irqsave() on the CPU's spinlock where other CPUs may take it;
  * drain_all_stock()'s queue_percpu_work_on() is schedule_work_on() for the
  * first kind and, for the second, runs drain_local_stock() on the calling
- * CPU under the target's spinlock (drain_work.h, MEMCG_STOCK_QPW). The
+ * CPU under the target's spinlock (drain_work.h, PCB_DRAIN_QPW). The
  * posted series chooses with a boot parameter (qpw=); here the choice is
  * made once at start per CPU, spinlock on the CPUs named isolated, and
  * kept in the lock (kernels/locks/qpw.h).
@@ -25,7 +25,7 @@
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_V6_2
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_work.h"
-#define MEMCG_STOCK_QPW			1
+#define PCB_DRAIN_QPW			1
 
 typedef qpw_lock_t memcg_stock_lock_t;
 

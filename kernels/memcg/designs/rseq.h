@@ -32,7 +32,7 @@
 #define MEMCG_STOCK_BYPASS_STOPPED	1
 #define MEMCG_STOCK_FAST		1
 #define MEMCG_STOCK_RSEQ		1
-#define MEMCG_DESIGN_UNAVAILABLE	pcb_rseq_unavailable
+#define DESIGN_UNAVAILABLE		pcb_rseq_unavailable
 
 typedef rseq_stock_lock_t memcg_stock_lock_t;
 

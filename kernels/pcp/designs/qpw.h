@@ -7,7 +7,7 @@
  * seed 004 puts it) where other CPUs may take it; queue_percpu_work_on()
  * is queue_work_on() for the first kind and, for the second, runs
  * drain_local_pages() on the calling CPU under the target's lock
- * (drain_work.h, PCP_QPW). The series chooses with a boot parameter
+ * (drain_work.h, PCB_DRAIN_QPW). The series chooses with a boot parameter
  * (qpw=) and did not convert page_alloc.c, which took pcp->lock upstream
  * instead; here the choice is made once at start per CPU, the spinlock on
  * the CPUs named isolated, and kept in the lock (kernels/locks/qpw.h).
@@ -25,7 +25,7 @@
 		       "ones drained in place, the others' work flushed)"
 
 #define PCP_DRAIN_HEADER "drain_work.h"
-#define PCP_QPW 1
+#define PCB_DRAIN_QPW 1
 
 typedef qpw_lock_t pcp_lock_t;
 

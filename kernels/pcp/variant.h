@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One build variant of one page allocator design: meson compiles this file
- * once per design of designs.def (PCP_DESIGN) and variant (PCP_LOCK_FIRST:
- * the lock after the lists, as the series has it, or beside count, high
- * and batch; PCB_IRQ_MODEL: with or without the irq_model cost). The first
- * variant also defines the design's registry entry.
+ * The page allocator model's part of the design template (kernels/template/):
+ * one design (PCB_DESIGN_HEADER) in one build variant (PCP_LOCK_FIRST: the
+ * lock after the lists, as the series has it, or beside count, high and
+ * batch; PCB_IRQ_MODEL: the irq_model cost; its variants.def).
  *
  * Page faults charge memcgs as seed 002's base kernel does: the memcg model's
  * local_trylock stock, kept in this CPU's struct pcp_cpu.
  */
-#define PCB_CAT_(a, b) a##b
-#define PCB_CAT(a, b) PCB_CAT_(a, b)
-#define PCB_STR_(a) #a
-#define PCB_STR(a) PCB_STR_(a)
+#ifndef PCB_PCP_VARIANT_H
+#define PCB_PCP_VARIANT_H
 
 #include "pcp_model.h"
 
 /* the memcg charge path of a fault */
 #define MEMCG_STOCK_OF(cpu) ((void *)pcp_cpu(cpu)->memcg_stock)
 #include "../memcg/designs/local_trylock.h"
+#undef MEMCG_STOCK_DRAIN_HEADER		/* pcp's drain is the design's, not the stock's */
 #include "../memcg/memcg_stock.h"
 #include "../memcg/memcg_charge.h"
 #include "../memcg/memcg_hooks.h"
@@ -28,23 +26,24 @@
 _Static_assert(sizeof(struct memcg_stock_pcp) <= PCP_MEMCG_STOCK_BYTES,
 	       "the memcg stock fits the room struct pcp_cpu keeps for it");
 
-#include PCB_STR(designs/PCP_DESIGN.h)
+#include PCB_DESIGN_HEADER
 #include "loop.h"
 
-#define VARIANT_SUFFIX PCB_CAT(PCB_CAT(_l, PCP_LOCK_FIRST), PCB_CAT(_i, PCB_IRQ_MODEL))
-#define FN(name) PCB_CAT(PCB_CAT(pcp_, PCP_DESIGN), PCB_CAT(_##name, VARIANT_SUFFIX))
-#define VARIANT_OF(design, suffix) PCB_CAT(PCB_CAT(pcp_variant_, design), suffix)
+#define MODEL_CPU		struct pcp_cpu
+#define MODEL_STOCK		struct per_cpu_pages
+#define MODEL_STOCK_HOT_BYTES	(offsetof(struct per_cpu_pages, lists) + \
+				 sizeof(struct list_head) * MIGRATE_PCPTYPES)
 
 static void FN(run)(struct pcb_worker *pw)
 {
 	struct pcp_worker *w = pcp_worker(pw);
 
-	pcp_drain_online();
+	pcb_drain_online();
 	if (w->workload == PCP_WL_PAGE_FAULT)
 		pcp_loop_page_fault(w);
 	else
 		pcp_loop_alloc_free(w);
-	pcp_drain_offline();
+	pcb_drain_offline();
 }
 
 static void FN(release)(struct pcb_worker *w)
@@ -130,37 +129,4 @@ static const struct pcp_ops FN(ops) = {
 	.memcg_stock_refs = FN(memcg_stock_refs),
 };
 
-const struct pcb_variant VARIANT_OF(PCP_DESIGN, VARIANT_SUFFIX) = {
-	.cpu_size = sizeof(struct pcp_cpu),
-	.stock_size = sizeof(struct per_cpu_pages),
-	.stock_hot_bytes = offsetof(struct per_cpu_pages, lists) +
-			   sizeof(struct list_head) * MIGRATE_PCPTYPES,
-	.stock_init = FN(stock_init),
-	.thread_start = PCP_DRAIN_THREAD_START,
-	.thread_stop = PCP_DRAIN_THREAD_STOP,
-	.run = FN(run),
-	.release = FN(release),
-	.work_data = FN(work_data),
-	.drain_local = FN(drain_local),
-	.drain_all = FN(drain_all),
-	.prefill = FN(prefill),
-	.ops = &FN(ops),
-};
-
-#if PCP_LOCK_FIRST == 0 && PCB_IRQ_MODEL == 0
-extern const struct pcb_variant VARIANT_OF(PCP_DESIGN, _l0_i1), VARIANT_OF(PCP_DESIGN, _l0_i2),
-	VARIANT_OF(PCP_DESIGN, _l1_i0), VARIANT_OF(PCP_DESIGN, _l1_i1), VARIANT_OF(PCP_DESIGN, _l1_i2);
-
-const struct pcb_design PCB_CAT(pcp_design_, PCP_DESIGN) = {
-	.name = PCB_STR(PCP_DESIGN),
-	.summary = DESIGN_SUMMARY,
-	.follows = DESIGN_FOLLOWS,
-	.promise = DESIGN_PROMISE,
-	.drain = PCP_DRAIN_FLAVOUR,
-	.variant = {
-		&VARIANT_OF(PCP_DESIGN, _l0_i0), &VARIANT_OF(PCP_DESIGN, _l0_i1),
-		&VARIANT_OF(PCP_DESIGN, _l0_i2), &VARIANT_OF(PCP_DESIGN, _l1_i0),
-		&VARIANT_OF(PCP_DESIGN, _l1_i1), &VARIANT_OF(PCP_DESIGN, _l1_i2),
-	},
-};
 #endif

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR, as
- * both models' drain_qsbr.h use it: an owner is a reader while its loop
- * runs, offline otherwise, and reports a quiescent state between
- * operations; the drainer swaps each cache for the CPU's empty spare
- * (rcu_xchg_pointer()), waits in synchronize_rcu(), then owns the old one.
+ * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR: each
+ * CPU has a spare cache; the drainer swaps each cache for the CPU's empty
+ * spare (rcu_xchg_pointer()), waits in synchronize_rcu(), then owns the old
+ * one. A worker is a registered reader, online while its loop runs and
+ * offline otherwise, and reports a quiescent state between two operations.
+ * A model's drain_qsbr.h includes this and defines its drain with
+ * qsbr_swap_in_spare() and qsbr_take_old().
  */
-#ifndef PCB_KERNELS_QSBR_H
-#define PCB_KERNELS_QSBR_H
+#ifndef PCB_DRAIN_QSBR_H
+#define PCB_DRAIN_QSBR_H
 
 #include <urcu-qsbr.h>
 
-#include "percpu.h"
+#include "../percpu.h"
+
+#define PCB_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
 
 static inline void qsbr_reader_online(void)
 {
@@ -58,5 +62,16 @@ static inline void qsbr_take_old(struct pcb_cpu *cpu)
 {
 	pcb_tsan_acquire(&cpu->preempt_count);
 }
+
+static inline void pcb_drain_between_ops(struct pcb_cpu *this)
+{
+	(void)this;
+	qsbr_reader_quiescent();
+}
+
+#define pcb_drain_online qsbr_reader_online
+#define pcb_drain_offline qsbr_reader_offline
+#define PCB_DRAIN_THREAD_START qsbr_thread_start
+#define PCB_DRAIN_THREAD_STOP qsbr_thread_stop
 
 #endif

@@ -1,28 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One build variant of one memcg design: meson compiles this file once per
- * design of designs.def (MEMCG_DESIGN) and variant (MEMCG_STOCK_SLOTS: one
- * slot or seed 002's seven; PCB_IRQ_MODEL: with or without the irq_model
- * cost). The first variant also defines the design's registry entry, from
- * the metadata its header states.
+ * The memcg model's part of the design template (kernels/template/): one
+ * design (PCB_DESIGN_HEADER) in one build variant (MEMCG_STOCK_SLOTS: one
+ * slot or seed 002's seven; PCB_IRQ_MODEL: the irq_model cost; its
+ * variants.def), its loop and the operations its invariant and tests use.
  */
-#define PCB_CAT_(a, b) a##b
-#define PCB_CAT(a, b) PCB_CAT_(a, b)
-#define PCB_STR_(a) #a
-#define PCB_STR(a) PCB_STR_(a)
+#ifndef PCB_MEMCG_VARIANT_H
+#define PCB_MEMCG_VARIANT_H
 
-#include PCB_STR(designs/MEMCG_DESIGN.h)
+#include PCB_DESIGN_HEADER
 #include "loop.h"
 
-#define VARIANT_SUFFIX PCB_CAT(PCB_CAT(_s, MEMCG_STOCK_SLOTS), PCB_CAT(_i, PCB_IRQ_MODEL))
-#define FN(name) PCB_CAT(PCB_CAT(memcg_, MEMCG_DESIGN), PCB_CAT(_##name, VARIANT_SUFFIX))
-#define VARIANT_OF(design, suffix) PCB_CAT(PCB_CAT(memcg_variant_, design), suffix)
+#define MODEL_CPU		struct memcg_cpu
+#define MODEL_STOCK		struct memcg_stock_pcp
+#define MODEL_STOCK_HOT_BYTES	PCB_MEMCG_STOCK_HOT_BYTES
+#define MODEL_SKIPS_ISOLATED	MEMCG_STOCK_SKIP_ISOLATED
+#define MODEL_NOCACHE		MEMCG_STOCK_NOCACHE
 
 static void FN(run)(struct pcb_worker *pw)
 {
 	struct memcg_worker *w = memcg_worker(pw);
 
-	memcg_drain_online();
+	pcb_drain_online();
 	if (w->accounting == MEMCG_ACCT_NONE)
 		pcb_loop_acct_none(w);
 	else if (w->accounting == MEMCG_ACCT_ALWAYS)
@@ -37,7 +36,7 @@ static void FN(run)(struct pcb_worker *pw)
 		pcb_loop_batch_charge(w);
 	else
 		pcb_loop_call(w);
-	memcg_drain_offline();
+	pcb_drain_offline();
 }
 
 static void FN(release)(struct pcb_worker *w)
@@ -138,41 +137,4 @@ static const struct memcg_ops FN(ops) = {
 	.stock_view = FN(stock_view),
 };
 
-const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, VARIANT_SUFFIX) = {
-	.cpu_size = sizeof(struct memcg_cpu),
-	.stock_size = sizeof(struct memcg_stock_pcp),
-	.stock_hot_bytes = PCB_MEMCG_STOCK_HOT_BYTES,
-	.stock_init = FN(stock_init),
-	.thread_start = MEMCG_DRAIN_THREAD_START,
-	.thread_stop = MEMCG_DRAIN_THREAD_STOP,
-	.run = FN(run),
-	.release = FN(release),
-	.work_data = FN(work_data),
-	.drain_local = FN(drain_local),
-	.drain_all = FN(drain_all),
-	.prefill = FN(prefill),
-	.ops = &FN(ops),
-};
-
-#if MEMCG_STOCK_SLOTS == 1 && PCB_IRQ_MODEL == 0
-/* the registry entry: variant[] is indexed as memcg_variant_index() says */
-extern const struct pcb_variant VARIANT_OF(MEMCG_DESIGN, _s1_i1), VARIANT_OF(MEMCG_DESIGN, _s1_i2),
-	VARIANT_OF(MEMCG_DESIGN, _s7_i0), VARIANT_OF(MEMCG_DESIGN, _s7_i1),
-	VARIANT_OF(MEMCG_DESIGN, _s7_i2);
-
-const struct pcb_design PCB_CAT(memcg_design_, MEMCG_DESIGN) = {
-	.name = PCB_STR(MEMCG_DESIGN),
-	.summary = DESIGN_SUMMARY,
-	.follows = DESIGN_FOLLOWS,
-	.promise = DESIGN_PROMISE,
-	.drain = MEMCG_DRAIN_FLAVOUR,
-	.skips_isolated = MEMCG_STOCK_SKIP_ISOLATED,
-	.nocache = MEMCG_STOCK_NOCACHE,
-	.unavailable = MEMCG_DESIGN_UNAVAILABLE,
-	.variant = {
-		&VARIANT_OF(MEMCG_DESIGN, _s1_i0), &VARIANT_OF(MEMCG_DESIGN, _s1_i1),
-		&VARIANT_OF(MEMCG_DESIGN, _s1_i2), &VARIANT_OF(MEMCG_DESIGN, _s7_i0),
-		&VARIANT_OF(MEMCG_DESIGN, _s7_i1), &VARIANT_OF(MEMCG_DESIGN, _s7_i2),
-	},
-};
 #endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A throwaway model of the tests: the zone counters of mm/vmstat.c. An
+ * owner adds a page count to its CPU's vm_stat_diff[]
+ * (__mod_zone_page_state()) and folds it into the zone's atomic counter
+ * once it passes the CPU's stat_threshold; a drain folds every CPU's
+ * differences, by vmstat_update work on each owner (vmstat_shepherd(),
+ * refresh_cpu_vm_stats()) or from the draining CPU under the CPU's lock
+ * (cpu_vm_stats_fold()). Invariant: every count is in the zone's counter
+ * or in one CPU's difference, once.
+ */
+#ifndef PCB_VMSTAT_H
+#define PCB_VMSTAT_H
+
+#include "harness/model.h"
+#include "kernels/percpu.h"
+#include "kernels/workqueue.h"
+
+/* enum zone_stat_item, some of it */
+enum zone_stat_item {
+	NR_FREE_PAGES,
+	NR_ZONE_ACTIVE_ANON,
+	NR_ZONE_INACTIVE_FILE,
+	NR_MLOCK,
+	NR_VM_ZONE_STAT_ITEMS,
+};
+
+enum { VMSTAT_FN_MOD_ZONE_PAGE_STATE, VMSTAT_FN_NR };
+enum { VMSTAT_EV_FOLD, VMSTAT_NR_EV };		/* a difference past the threshold */
+
+/* zone->vm_stat[], alone on its line */
+struct zone {
+	atomic_long vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;
+};
+
+struct vmstat_config {
+	int irq_model;
+	int threshold;			/* pcp->stat_threshold */
+};
+
+/* the model's per-CPU data: DEFINE_PER_CPU(struct delayed_work, vmstat_work) */
+struct vmstat_cpu {
+	struct pcb_cpu cpu;
+	struct zone *zone;
+	int threshold;
+	struct work_struct work ____cacheline_aligned;
+} ____cacheline_aligned;
+
+struct vmstat_worker {
+	struct pcb_worker w;		/* the harness's part, first */
+	struct zone *zone;
+	long added[NR_VM_ZONE_STAT_ITEMS];	/* what this worker's operations added */
+};
+
+/* the state one design's runs share; the zone first, on its own line */
+struct vmstat_shared {
+	struct zone zone;
+	struct vmstat_config cfg;
+	const struct pcb_design *design;
+	atomic_long prefilled[NR_VM_ZONE_STAT_ITEMS];	/* what idle CPUs were given */
+};
+
+/* what each build exports for the invariant: a CPU's difference of one item */
+struct vmstat_ops {
+	long (*diff)(const void *pzstats, int item);
+	void (*set_threshold)(void *pzstats, int threshold);
+};
+
+static inline struct vmstat_cpu *vmstat_cpu(struct pcb_cpu *cpu)
+{
+	return (struct vmstat_cpu *)cpu;
+}
+
+extern const struct pcb_model vmstat_model;
+
+#endif

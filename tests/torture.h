@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A model's torture through the seam alone, as the runner drives it: its
+ * struct pcb_model sets up the shared state, each CPU and each worker, and
+ * each design's variants run their loops on workers pinned two to a CPU
+ * while another thread fires the design's drain as fast as it can. At each
+ * quiescent point the model's check() must hold; a drain then empties
+ * every cache (work-based designs once the work ran) and check() holds
+ * again; at the end every owner drains its own and every cache is empty.
+ * The last worker's CPU is isolated. Work-based designs run with each
+ * delivery (poll only under ThreadSanitizer, as test_invariant.c says).
+ *
+ * A test includes testing.h, then this, and calls pcb_torture() with one
+ * configuration of the model's per variant (each must pick a different
+ * one, and every variant must be picked).
+ */
+#ifndef PCB_TESTS_TORTURE_H
+#define PCB_TESTS_TORTURE_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/hooks.h"
+#include "harness/model.h"
+#include "harness/run/cpu_area.h"
+#include "harness/run/work.h"
+
+#define TORTURE_WORKERS 4
+#define TORTURE_ROUNDS 3
+
+struct torture {
+	const struct pcb_model *m;
+	const struct pcb_design *d;
+	const struct pcb_variant *v;
+	enum pcb_delivery delivery;
+	uint64_t ops;			/* each worker's, a round */
+	void *shared;
+	void *target;
+	struct pcb_worker *w[TORTURE_WORKERS];
+	struct pcb_cpu *cpu[TORTURE_WORKERS + 1];	/* the last is the drainer's */
+	struct pcb_workq wq[TORTURE_WORKERS];
+	pthread_barrier_t bar;
+	atomic_int stop_drainer;
+	atomic_long drains;
+	int ncpu, failed_setup;
+	char name[160];
+};
+
+struct torture_arg {
+	struct torture *t;
+	int i;
+};
+
+static void torture_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *torture_worker(void *arg)
+{
+	struct torture_arg *a = arg;
+	struct torture *t = a->t;
+	struct pcb_worker *w = t->w[a->i];
+	struct pcb_work work = pcb_drain_work(t->v, w->cpu);
+	int os = a->i % t->ncpu;
+	char err[256];
+
+	torture_pin(os);
+	if (t->d->drain.queues_work &&
+	    pcb_workq_start(&t->wq[a->i], &work, t->delivery, os, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", t->name, err);
+		t->failed_setup = 1;
+	}
+	if (t->v->thread_start)
+		t->v->thread_start();
+	for (int r = 0; r < TORTURE_ROUNDS; r++) {
+		pthread_barrier_wait(&t->bar);	/* round starts */
+		w->ops = 0;
+		w->ops_limit = t->ops;
+		t->v->run(w);
+		pthread_barrier_wait(&t->bar);	/* quiescent */
+		pthread_barrier_wait(&t->bar);	/* checked and drained */
+	}
+	if (t->d->drain.queues_work)
+		pcb_workq_stop(&t->wq[a->i]);
+	t->v->release(w);
+	t->v->drain_local(w->cpu);
+	if (t->v->thread_stop)
+		t->v->thread_stop();
+	return NULL;
+}
+
+static void *torture_drainer(void *arg)
+{
+	struct torture *t = arg;
+
+	if (t->v->thread_start)
+		t->v->thread_start();
+	/* at least one drain a round, however quickly the workers finish */
+	do {
+		/* flush_work() of the work designs waits a moment at most */
+		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)2e8);
+		t->v->drain_all(t->cpu[TORTURE_WORKERS], t->target, t->cpu, TORTURE_WORKERS);
+		atomic_fetch_add(&t->drains, 1);
+	} while (!atomic_load(&t->stop_drainer));
+	if (t->v->thread_stop)
+		t->v->thread_stop();
+	return NULL;
+}
+
+/* the model's invariant over the workers, their CPUs and the drainer's */
+static int torture_check(struct torture *t, char *msg, size_t len)
+{
+	struct pcb_quiescent q = {
+		.shared = t->shared, .v = t->v, .w = t->w, .nr_workers = TORTURE_WORKERS,
+		.cpus = t->cpu, .nr_cpus = TORTURE_WORKERS + 1,
+	};
+
+	return t->m->check(&q, msg, len);
+}
+
+/* what is queued has run: polled work only while owners run, so not polled */
+static void torture_wait_for_work(struct torture *t)
+{
+	pcb_work_wait_idle(t->cpu, TORTURE_WORKERS, (uint64_t)3e9, 0);
+}
+
+static int torture_set_up(struct torture *t, const void *config)
+{
+	char note[256] = "", err[256] = "";
+	struct pcb_model_setup ms = { .config = config, .d = t->d, .nr_cpus = TORTURE_WORKERS,
+				      .note = note, .notelen = sizeof(note) };
+
+	t->shared = t->m->setup(&ms, err, sizeof(err));
+	CHECK(t->shared != NULL, "%s: setup: %s", t->name, err);
+	if (!t->shared)
+		return -1;
+	t->target = t->m->drain_target(t->shared);
+	t->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (t->ncpu < 1)
+		t->ncpu = 1;
+	for (int i = 0; i <= TORTURE_WORKERS; i++) {
+		size_t size = (pcb_cpu_area_size(t->d, t->v) + 4095) & ~(size_t)4095;
+
+		/* a worker's CPU is the one it runs on (two to a CPU); the last worker's isolated */
+		t->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), t->d, t->v,
+					      (unsigned int)(i < TORTURE_WORKERS ? i % t->ncpu : i),
+					      0, i == TORTURE_WORKERS - 1);
+		t->m->cpu_setup(t->shared, t->d, t->cpu[i]);
+	}
+	for (int i = 0; i < TORTURE_WORKERS; i++) {
+		size_t size = (t->m->worker_size + PCB_CACHE_LINE - 1) & ~(size_t)(PCB_CACHE_LINE - 1);
+		struct pcb_worker *w = aligned_alloc(PCB_CACHE_LINE, size);
+
+		memset(w, 0, t->m->worker_size);
+		w->cpu = t->cpu[i];
+		w->timing = PCB_TIMING_CALL;
+		w->rng = 0x1234567ULL * (uint64_t)(i + 1);
+		w->dbg.limit = PCB_NO_LIMIT;
+		t->cpu[i]->h.dbg = &w->dbg;
+		t->m->worker_setup(t->shared, w);
+		t->w[i] = w;
+	}
+	return 0;
+}
+
+static void torture_round(struct torture *t, int r)
+{
+	pthread_t drainer;
+	char msg[256];
+
+	atomic_store(&t->stop_drainer, 0);
+	pthread_barrier_wait(&t->bar);	/* round starts: every work queue is set up */
+	pthread_create(&drainer, NULL, torture_drainer, t);
+	pthread_barrier_wait(&t->bar);	/* quiescent */
+	atomic_store(&t->stop_drainer, 1);
+	pthread_join(drainer, NULL);
+	torture_wait_for_work(t);
+	CHECK(torture_check(t, msg, sizeof(msg)) == 0, "%s, round %d: %s", t->name, r, msg);
+
+	/* a drain now empties every cache it promises to, work-based ones once the work ran */
+	t->v->drain_all(t->cpu[TORTURE_WORKERS], t->target, t->cpu, TORTURE_WORKERS);
+	torture_wait_for_work(t);
+	for (int i = 0; i < TORTURE_WORKERS; i++)
+		if ((!t->d->drain.queues_work || t->delivery != PCB_DELIVER_POLL) &&
+		    !(t->d->skips_isolated && t->cpu[i]->isolated))
+			CHECK(t->m->cache_empty(t->shared, t->v, t->cpu[i]),
+			      "%s, round %d: CPU %d's cache not drained", t->name, r, i);
+	CHECK(torture_check(t, msg, sizeof(msg)) == 0, "%s, after a drain: %s", t->name, msg);
+	pthread_barrier_wait(&t->bar);	/* checked and drained */
+}
+
+static void torture_one(const struct pcb_model *m, const struct pcb_design *d, const void *config,
+			enum pcb_delivery delivery, uint64_t ops)
+{
+	struct torture t = { .m = m, .d = d, .v = d->variant[m->variant_index(config)],
+			     .delivery = delivery, .ops = ops };
+	pthread_t tid[TORTURE_WORKERS];
+	struct torture_arg args[TORTURE_WORKERS];
+	uint64_t done = 0;
+	char msg[256];
+
+	snprintf(t.name, sizeof(t.name), "%s %s %s%s%s", m->name, d->name, t.v->name,
+		 d->drain.queues_work ? " delivery=" : "",
+		 d->drain.queues_work ? pcb_delivery_name[delivery] : "");
+	if (torture_set_up(&t, config) < 0)
+		return;
+	pthread_barrier_init(&t.bar, NULL, TORTURE_WORKERS + 1);
+	for (int i = 0; i < TORTURE_WORKERS; i++) {
+		args[i] = (struct torture_arg){ .t = &t, .i = i };
+		pthread_create(&tid[i], NULL, torture_worker, &args[i]);
+	}
+	for (int r = 0; r < TORTURE_ROUNDS; r++)
+		torture_round(&t, r);
+	for (int i = 0; i < TORTURE_WORKERS; i++)
+		pthread_join(tid[i], NULL);
+	CHECK(!t.failed_setup, "%s: setup", t.name);
+	CHECK(torture_check(&t, msg, sizeof(msg)) == 0, "%s, at the end: %s", t.name, msg);
+	for (int i = 0; i < TORTURE_WORKERS; i++) {
+		CHECK(m->cache_empty(t.shared, t.v, t.cpu[i]), "%s: CPU %d's cache not empty at "
+		      "the end", t.name, i);
+		done += t.w[i]->ops;
+	}
+	CHECK(done > 0, "%s: the workers did work", t.name);
+	CHECK(atomic_load(&t.drains) > 0, "%s: the drainer ran", t.name);
+	printf("%s: %lu operations, %ld drains\n", t.name, (unsigned long)done,
+	       atomic_load(&t.drains));
+	for (int i = 0; i < TORTURE_WORKERS; i++)
+		free(t.w[i]);
+	for (int i = 0; i <= TORTURE_WORKERS; i++)
+		free(t.cpu[i]);
+	pthread_barrier_destroy(&t.bar);
+	m->teardown(t.shared);
+}
+
+/*
+ * Every design of m in every variant: configs[] holds one configuration a
+ * variant (config_size bytes each), ops each worker's operations a round.
+ */
+static void pcb_torture(const struct pcb_model *m, const void *configs, int nr_configs,
+			uint64_t ops)
+{
+	for (int i = 0; m->designs[i]; i++) {
+		const struct pcb_design *d = m->designs[i];
+		int seen = 0;
+
+		for (int c = 0; c < nr_configs; c++) {
+			const void *config = (const char *)configs + (size_t)c * m->config_size;
+			int index = m->variant_index(config);
+
+			CHECK(index >= 0 && index < PCB_MAX_VARIANTS && d->variant[index] &&
+			      !(seen & 1 << index), "%s %s: configuration %d picks variant %d",
+			      m->name, d->name, c, index);
+			if (index < 0 || index >= PCB_MAX_VARIANTS || !d->variant[index])
+				continue;
+			seen |= 1 << index;
+			for (int del = 0; del <= PCB_DELIVER_POLL; del++) {
+#if defined(__SANITIZE_THREAD__)
+				if (d->drain.queues_work && del != PCB_DELIVER_POLL)
+					continue;
+#endif
+				if (!d->drain.queues_work && del != PCB_DELIVER_POLL)
+					continue;
+				if (d->drain.queues_work && del == PCB_DELIVER_KWORKER &&
+				    !pcb_workq_fifo_permitted()) {
+					printf("%s %s: kworker delivery skipped: SCHED_FIFO is not "
+					       "permitted here (CAP_SYS_NICE)\n", m->name, d->name);
+					continue;
+				}
+				torture_one(m, d, config, (enum pcb_delivery)del, ops);
+			}
+		}
+		for (int k = 0; k < PCB_MAX_VARIANTS && d->variant[k]; k++)
+			CHECK(seen & 1 << k, "%s %s: variant %s never tortured", m->name, d->name,
+			      d->variant[k]->name);
+	}
+}
+
+#endif
