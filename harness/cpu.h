@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The modeled CPU: one of the three seam headers (cpu.h, hooks.h,
- * model.h), the only headers of the harness a model's folder includes.
+ * The modeled CPU: one of the four seam headers (cpu.h, hooks.h,
+ * model.h, model_output.h), the only headers of the harness a model's folder includes.
  *
  * A modeled CPU is the per-CPU area one worker thread owns. The kernel
  * reaches per-CPU data through this_cpu_ptr(); a model passes the owning

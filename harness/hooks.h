@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The harness as a model calls it while it measures: one of the three seam
- * headers (cpu.h, hooks.h, model.h), the only headers of the harness a
- * model's folder includes. It gives a model
+ * The harness as a model calls it while it measures: one of the four seam
+ * headers (cpu.h, hooks.h, model.h, model_output.h), the only headers of
+ * the harness a model's folder includes. It gives a model
  *
  *  - the clock and the statistics of a timed region (measure/),
  *  - the generic part of a worker (struct pcb_worker), which a model's own

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a model registers: one of the three seam headers (cpu.h, hooks.h,
- * model.h), the only headers of the harness a model's folder includes. A
+ * What a model registers: one of the four seam headers (cpu.h, hooks.h,
+ * model.h, model_output.h), the only headers of the harness a model's folder includes. A
  * model is one folder that defines one struct pcb_model; the harness knows
  * it only through this header. A model's designs are one header each,
  * built once per variant (the model's build parameters, for example one

@@ -1,9 +1,10 @@
-# Drain cost against the stocks it walks, a line a design (seed 000's
+# Drain cost against the caches it walks, a line a design (seed 000's
 # drain_all_stock() table), log-log. NAME.dat: a block a line, its title
-# first, then stocks, mean cycles per drain, stddev.
+# first, then caches, mean cycles per drain, stddev. xname: the model's
+# caches in the plural (stocks).
 load scripts.'/common.gp'
 set logscale xy
-set xlabel "stocks holding charges"
+set xlabel xname." walked by a drain"
 set ylabel "cycles per drain"
 set grid
 set key top left

@@ -319,6 +319,8 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 			 "%s(): cycles per drain against %s", *fn ? fn : "drain",
 			 m && m->caches_name ? m->caches_name : "caches");
+		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars), "xname='%s'",
+			 m && m->caches_name ? m->caches_name : "caches");
 		rc = pcb_plot_close(set, f, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
