@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The remote drain of seed 000's series (patches 4 and 5): drain_all_stock()
- * takes each stock's lock from the calling CPU and drains it there
- * (drain_stock_from()), with no work and no flags. A drain flavour:
- * included at the end of memcg_stock.h; drain_rseq.h includes it after
- * its own glue.
+ * The remote drain of seed 000's series (patch 4, and patch 5 without the
+ * flags): drain_all_stock() takes each stock's lock from the calling CPU
+ * and drains it there (drain_stock_from()), with no work. After patch 4
+ * alone, as the seed measured, a stock is still claimed first with
+ * test_and_set_bit(FLUSHING_CACHED_CHARGE) and drain_stock_from() clears
+ * it; patch 5 removes both. A drain flavour: included at the end of
+ * memcg_stock.h; drain_rseq.h includes it after its own glue.
  */
 #ifndef PCB_MEMCG_DRAIN_REMOTE_H
 #define PCB_MEMCG_DRAIN_REMOTE_H
@@ -24,7 +26,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		struct pcb_cpu *cpu = cpus[i];
 		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
 
-		if (is_drain_needed(this, stock, root_memcg)) {
+		if (is_drain_needed(this, stock, root_memcg) && stock_claim_flush(stock)) {
 			this->h.remote_drains++;
 			drain_stock_from(this, stock, this_cpu_stock(this));
 		}

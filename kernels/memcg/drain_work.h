@@ -31,9 +31,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
 		bool flush = is_drain_needed(this, stock, root_memcg);
 
-		if (flush &&
-		    !(__atomic_fetch_or(&stock->flags, 1UL << FLUSHING_CACHED_CHARGE,
-					__ATOMIC_SEQ_CST) & (1UL << FLUSHING_CACHED_CHARGE))) {
+		if (flush && stock_claim_flush(stock)) {
 			if (cpu == this) {
 				drain_local_stock(this);
 			} else if (PCB_DRAIN_QPW && cpu->isolated) {

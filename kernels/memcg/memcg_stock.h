@@ -6,10 +6,12 @@
  *
  * A template: include a design header from designs/ first. It defines
  *   memcg_stock_lock_t			the type of stock_lock
- *   MEMCG_STOCK_LAYOUT			MEMCG_STOCK_V6_2 (work + flags) or MEMCG_STOCK_REMOTE
+ *   MEMCG_STOCK_LAYOUT			MEMCG_STOCK_V6_2 (work + flags),
+ *					MEMCG_STOCK_REMOTE_FLAGS (patches 1-4: flags, no
+ *					work) or MEMCG_STOCK_REMOTE (patches 1-5)
  *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h" (the
  *					V6_2 layout), "drain_remote.h", "drain_qsbr.h"
- *					or "drain_rseq.h" (the REMOTE layout); a model
+ *					or "drain_rseq.h" (the REMOTE layouts); a model
  *					that only charges through the stock (pcp's
  *					faults) leaves it undefined
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
@@ -40,6 +42,10 @@
 
 #define MEMCG_STOCK_V6_2	1	/* upstream before the series: work + flags */
 #define MEMCG_STOCK_REMOTE	2	/* after patches 1-5: no work, no flags */
+#define MEMCG_STOCK_REMOTE_FLAGS 3	/* after patches 1-4, as seed 000 measured: flags, no work */
+
+/* FLUSHING_CACHED_CHARGE in stock->flags: every layout but patch 5's */
+#define MEMCG_STOCK_FLAGS	(MEMCG_STOCK_LAYOUT != MEMCG_STOCK_REMOTE)
 
 #if !defined(MEMCG_STOCK_LAYOUT)
 #error "include a design header from kernels/memcg/designs/ before memcg_stock.h"
@@ -108,6 +114,8 @@ struct memcg_stock_pcp {
 	int nr_slab_unreclaimable_b;
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	struct work_struct work;
+#endif
+#if MEMCG_STOCK_FLAGS
 	unsigned long flags;
 #define FLUSHING_CACHED_CHARGE	0
 #endif
@@ -127,6 +135,14 @@ _Static_assert(sizeof(memcg_stock_lock_t) > 1 ||
 	       "memcg_stock_pcp: v6.2 layout");
 _Static_assert(sizeof(memcg_stock_lock_t) != 0 || sizeof(struct memcg_stock_pcp) == 88,
 	       "memcg_stock_pcp: 88 bytes in v6.2");
+#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_REMOTE_FLAGS
+/* patches 1-4: lock at 0, nr_pages at 4, cached at 8, flags at 48 of 56 bytes */
+_Static_assert(sizeof(memcg_stock_lock_t) != 4 ||
+	       (offsetof(struct memcg_stock_pcp, nr_pages) == 4 &&
+		offsetof(struct memcg_stock_pcp, cached) == 8 &&
+		offsetof(struct memcg_stock_pcp, flags) == 48 &&
+		sizeof(struct memcg_stock_pcp) == 56),
+	       "memcg_stock_pcp: 56-byte layout after patches 1-4");
 #else
 /* the 48-byte layout of patches 1-5: lock at 0, nr_pages at 4, cached at 8 */
 _Static_assert(sizeof(memcg_stock_lock_t) != 4 ||
@@ -246,12 +262,28 @@ static inline void drain_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp
 	flags = memcg_stock_lock(this, stock);
 	old = drain_obj_stock(this, stock, mine);
 	drain_stock_fully(this, stock);
-#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
+#if MEMCG_STOCK_FLAGS
+	/* clear_bit(): a locked and on x86; patch 5 removes it */
 	__atomic_fetch_and(&stock->flags, ~(1UL << FLUSHING_CACHED_CHARGE), __ATOMIC_SEQ_CST);
 #endif
 	memcg_stock_unlock(this, stock, flags);
 	if (old)
 		obj_cgroup_put(this, old);
+}
+
+/*
+ * drain_all_stock()'s claim of a stock, !test_and_set_bit(FLUSHING_CACHED_CHARGE,
+ * &stock->flags): a locked bts on x86. Patch 5 removes it: always claimed.
+ */
+static inline bool stock_claim_flush(struct memcg_stock_pcp *stock)
+{
+#if MEMCG_STOCK_FLAGS
+	return !(__atomic_fetch_or(&stock->flags, 1UL << FLUSHING_CACHED_CHARGE,
+				   __ATOMIC_SEQ_CST) & (1UL << FLUSHING_CACHED_CHARGE));
+#else
+	(void)stock;
+	return true;
+#endif
 }
 
 /* the work item drain_all_stock() schedules runs this on the owner */
