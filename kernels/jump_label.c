@@ -3,30 +3,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "../harness/hooks.h"
 #include "jump_label.h"
 
 extern struct pcb_jump_entry __start_pcb_jump_table[] __attribute__((weak));
 extern struct pcb_jump_entry __stop_pcb_jump_table[] __attribute__((weak));
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-
-static int text_poke(void *addr, const void *bytes, size_t len)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(page - 1);
-	size_t span = (uintptr_t)addr + len - start;
-
-	if (mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC) < 0)
-		return -errno;
-	memcpy(addr, bytes, len);
-	__builtin___clear_cache((char *)addr, (char *)addr + len);
-	if (mprotect((void *)start, span, PROT_READ | PROT_EXEC) < 0)
-		return -errno;
-	return 0;
-}
 
 int pcb_static_key_set(struct static_key_false *key, bool enabled)
 {
@@ -44,7 +28,7 @@ int pcb_static_key_set(struct static_key_false *key, bool enabled)
 		} else {
 			memcpy(insn, nop5, 5);
 		}
-		rc = text_poke((void *)e->code, insn, 5);
+		rc = pcb_text_poke((void *)e->code, insn, 5);
 		if (rc < 0)
 			return rc;
 	}
@@ -71,7 +55,7 @@ int pcb_static_key_patchable(char *why, size_t len)
 		return -ENOENT;
 	}
 	/* write the site's own bytes back: a real rewrite that changes nothing */
-	rc = text_poke((void *)e->code, (const void *)e->code, 5);
+	rc = pcb_text_poke((void *)e->code, (const void *)e->code, 5);
 	if (rc < 0)
 		snprintf(why, len, "mprotect() of the text refused: %s", strerror(-rc));
 	return rc;

@@ -1,15 +1,99 @@
 /* SPDX-License-Identifier: MIT */
 #include <cpuid.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tsc.h"
 
 #define OVERHEAD_SAMPLES 200000
+
+extern struct pcb_tsc_site __start_pcb_tsc_sites[] __attribute__((weak));
+extern struct pcb_tsc_site __stop_pcb_tsc_sites[] __attribute__((weak));
+
+static enum pcb_timer timer_mode = PCB_TIMER_HARNESS;
+
+int pcb_text_poke(void *addr, const void *bytes, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(page - 1);
+	size_t span = (uintptr_t)addr + len - start;
+
+	if (mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC) < 0)
+		return -errno;
+	memcpy(addr, bytes, len);
+	__builtin___clear_cache((char *)addr, (char *)addr + len);
+	if (mprotect((void *)start, span, PROT_READ | PROT_EXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* X86_FEATURE_RDTSCP: CPUID 0x80000001, EDX bit 27 */
+static bool cpu_has_rdtscp(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+}
+
+/* a site's bytes in a mode, by its kind */
+static const unsigned char *site_bytes(enum pcb_timer mode, unsigned long kind)
+{
+	static const unsigned char harness[2][PCB_TSC_SITE_BYTES] = {
+		{ 0x90, 0x0f, 0xae, 0xe8, 0x0f, 0x31 },	/* nop; lfence; rdtsc */
+		{ 0x0f, 0x01, 0xf9, 0x0f, 0xae, 0xe8 },	/* rdtscp; lfence */
+	};
+	/* rdtsc_ordered(): ALTERNATIVE_2's choice, padded after with a nop */
+	static const unsigned char rdtscp[PCB_TSC_SITE_BYTES] = {
+		0x0f, 0x01, 0xf9, 0x0f, 0x1f, 0x00,		/* rdtscp; nopl (%rax) */
+	};
+	static const unsigned char lfence_rdtsc[PCB_TSC_SITE_BYTES] = {
+		0x0f, 0xae, 0xe8, 0x0f, 0x31, 0x90,		/* lfence; rdtsc; nop */
+	};
+
+	if (mode == PCB_TIMER_HARNESS)
+		return harness[kind == PCB_TSC_SITE_END];
+	return cpu_has_rdtscp() ? rdtscp : lfence_rdtsc;
+}
+
+int pcb_timer_set(enum pcb_timer mode)
+{
+	if (mode == timer_mode)
+		return 0;
+	for (struct pcb_tsc_site *e = __start_pcb_tsc_sites; e && e < __stop_pcb_tsc_sites; e++) {
+		int rc = pcb_text_poke((void *)e->code, site_bytes(mode, e->kind),
+				       PCB_TSC_SITE_BYTES);
+
+		if (rc < 0)
+			return rc;
+	}
+	timer_mode = mode;
+	return 0;
+}
+
+enum pcb_timer pcb_timer_get(void)
+{
+	return timer_mode;
+}
+
+const char *pcb_timer_name(enum pcb_timer mode)
+{
+	return mode == PCB_TIMER_KERNEL ? "kernel" : "harness";
+}
+
+const char *pcb_timer_insns(enum pcb_timer mode)
+{
+	if (mode == PCB_TIMER_HARNESS)
+		return "lfence; rdtsc ... rdtscp; lfence";
+	return cpu_has_rdtscp() ? "rdtscp ... rdtscp (rdtsc_ordered())" :
+				  "lfence; rdtsc ... lfence; rdtsc (rdtsc_ordered())";
+}
 
 static double mono_raw_ns(void)
 {

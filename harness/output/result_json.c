@@ -181,6 +181,8 @@ static json_t *scenario_json(const struct pcb_scenario *sc)
 	rj_set_sc_baseline(o, sc->baseline->name);
 	rj_set_sc_order(o, pcb_order_name[sc->order]);
 	rj_set_sc_timing(o, pcb_timing_name((enum pcb_timing)sc->timing));
+	rj_set_sc_timer(o, pcb_timer_name((enum pcb_timer)sc->timer));
+	rj_set_sc_timer_insns(o, pcb_timer_insns((enum pcb_timer)sc->timer));
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
 	rj_set_sc_workers(o, buf);
 	return o;

@@ -166,6 +166,10 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
 			"region %s per call)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
+	if (rj_sc_has_timer(sc) && strcmp(rj_sc_timer(sc), "harness"))
+		fprintf(out, "timer: %s, %s: raw, the timer in every figure, as seed 000's "
+			"instrument\n", rj_sc_timer(sc), rj_sc_has_timer_insns(sc) ?
+			rj_sc_timer_insns(sc) : "?");
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "interrupted: the result has only the runs that finished "
 			"(complete: false)\n");
@@ -527,12 +531,18 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 {
 	json_t *designs = rj_top_designs(result);
 	json_t *notes = rj_top_notes(result);
+	json_t *sc = rj_top_scenario(result);
+	struct pcb_table_opts o = *opts;
 	json_t *dj;
 	size_t i;
 
 	/* a result just built has not been read back: it goes through the same check */
 	if (rj_check(result, RJ_K_top, err, errlen) < 0)
 		return -1;
+	/* the kernel's timer is the seed's instrument, read as the seed printed it */
+	if (rj_sc_has_timer(sc) && !strcmp(rj_sc_timer(sc), "kernel"))
+		o.raw = 1;
+	opts = &o;
 	print_header(out, result, opts);
 
 	pcb_tables_functions(out, result, opts);

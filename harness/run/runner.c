@@ -500,6 +500,15 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 	};
 	int rc = -1;
 
+	/* the timer's sites rewritten while no thread of the run is started */
+	rc = pcb_timer_set((enum pcb_timer)sc->timer);
+	if (rc < 0) {
+		snprintf(err, errlen, "run.timer = %s: the timer's code cannot be rewritten "
+			 "(mprotect() of the text: %s)", pcb_timer_name((enum pcb_timer)sc->timer),
+			 strerror(-rc));
+		return -1;
+	}
+	rc = -1;
 	s.t = calloc((size_t)s.nr, sizeof(*s.t));
 	s.ws = calloc((size_t)s.nr, sizeof(*s.ws));
 	s.cpus = calloc((size_t)s.nr, sizeof(*s.cpus));

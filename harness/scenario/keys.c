@@ -6,6 +6,8 @@
 #include "scenario.h"
 
 static const char *const timings[] = { "call", "batch", NULL };
+/* enum pcb_timer */
+static const char *const timers[] = { "harness", "kernel", NULL };
 /* run.work_delivery: enum pcb_delivery up to PCB_DELIVER_POLL (idle is the virtual CPUs') */
 static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
 static const char *const arrivals[] = { "periodic", "poisson", NULL };
@@ -37,6 +39,9 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		PCB_FIELD(SC, order), .no_sweep = true },
 	[K_RUN_TIMING] = PCB_KEY_CHOICE_FIELD("run", "timing", "batch", timings, SC, timing,
 		"call: every call timed; batch: many calls between two reads"),
+	[K_RUN_TIMER] = PCB_KEY_CHOICE_FIELD("run", "timer", "harness", timers, SC, timer,
+		"the timed region's reads: harness (lfence; rdtsc ... rdtscp; lfence) or kernel "
+		"(rdtsc_ordered() at both ends, as the kernel picks it on this CPU; seed 000's)"),
 	[K_RUN_RUNS] = PCB_KEY_INT_FIELD("run", "runs", "6", 1, 1000, SC, runs,
 		"repetitions; a row is the mean of the run means"),
 	[K_RUN_DURATION_MS] = PCB_KEY_INT_FIELD("run", "duration_ms", "2000", 1, 3600000, SC,

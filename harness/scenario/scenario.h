@@ -42,6 +42,7 @@ enum pcb_key_id {
 	K_RUN_BASELINE,
 	K_RUN_ORDER,
 	K_RUN_TIMING,
+	K_RUN_TIMER,
 	K_RUN_RUNS,
 	K_RUN_DURATION_MS,
 	K_RUN_OPS,
@@ -101,6 +102,7 @@ struct pcb_scenario {
 	const struct pcb_design *baseline;	/* what the Diff blocks compare with */
 	int order;			/* enum pcb_order */
 	int timing;			/* enum pcb_timing */
+	int timer;			/* enum pcb_timer */
 	int runs;
 	long duration_ms;
 	long ops;			/* per worker and run; 0: bounded by time */
