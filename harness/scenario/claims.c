@@ -220,89 +220,108 @@ bad:
 	return -1;
 }
 
-static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, size_t errlen)
+/* what check_claim() found wrong: the key (-1: the claim as a whole) and why */
+struct claim_fault {
+	int key;
+	char msg[512];
+};
+
+static int fault(struct claim_fault *f, int key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* the fault at key: -1, for a check to return */
+static int fault(struct claim_fault *f, int key, const char *fmt, ...)
+{
+	va_list ap;
+
+	f->key = key;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* the keys every claim has, none of them empty */
+static int check_required(const struct pcb_claim *c, struct claim_fault *f)
 {
 	static const int required[] = { CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_MACHINE,
 					 CK_SCENARIO, CK_A, CK_EXPECT };
-	char msg[256];
 
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-		if (!c->v[required[i]] || !*c->v[required[i]]) {
-			pcb_claim_error(cl, c, -1, err, errlen, "no %s",
-					pcb_claim_key_name[required[i]]);
-			return -1;
-		}
-	if (parse_line(c->v[CK_LINE], &c->seed_line) < 0) {
-		pcb_claim_error(cl, c, CK_LINE, err, errlen, "'%s' is not a line number",
-				c->v[CK_LINE]);
-		return -1;
-	}
-	if (!is_figure(c->v[CK_FIGURE])) {
-		pcb_claim_error(cl, c, CK_FIGURE, err, errlen, "'%s' is not a number as the seed "
-				"prints it", c->v[CK_FIGURE]);
-		return -1;
-	}
-	if (!c->v[CK_BASE_FIGURE] != !c->v[CK_BASE_LINE]) {
-		pcb_claim_error(cl, c, c->v[CK_BASE_FIGURE] ? CK_BASE_FIGURE : CK_BASE_LINE, err,
-				errlen, "base_figure and base_line go together");
-		return -1;
-	}
-	if (c->v[CK_BASE_FIGURE] && !is_figure(c->v[CK_BASE_FIGURE])) {
-		pcb_claim_error(cl, c, CK_BASE_FIGURE, err, errlen, "'%s' is not a number",
-				c->v[CK_BASE_FIGURE]);
-		return -1;
-	}
-	if (c->v[CK_BASE_LINE] && parse_line(c->v[CK_BASE_LINE], &c->base_line) < 0) {
-		pcb_claim_error(cl, c, CK_BASE_LINE, err, errlen, "'%s' is not a line number",
-				c->v[CK_BASE_LINE]);
-		return -1;
-	}
-	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 3) : PCB_CLAIM_DIFF_PCT;
-	if (c->value < 0) {
-		pcb_claim_error(cl, c, CK_VALUE, err, errlen, "'%s': diff_pct, ratio or value",
-				c->v[CK_VALUE]);
-		return -1;
-	}
-	c->expect = pick(c->v[CK_EXPECT], expect_name, 3);
-	if (c->expect < 0) {
-		pcb_claim_error(cl, c, CK_EXPECT, err, errlen, "'%s': positive, negative or below",
-				c->v[CK_EXPECT]);
-		return -1;
-	}
-	if ((c->expect == PCB_EXPECT_BELOW) != (c->v[CK_LIMIT] != NULL)) {
-		pcb_claim_error(cl, c, c->v[CK_LIMIT] ? CK_LIMIT : CK_EXPECT, err, errlen,
-				"a limit goes with expect = below, and only with it");
-		return -1;
-	}
-	if (c->v[CK_LIMIT]) {
-		char *end;
+		if (!c->v[required[i]] || !*c->v[required[i]])
+			return fault(f, -1, "no %s", pcb_claim_key_name[required[i]]);
+	return 0;
+}
 
-		c->limit = strtod(c->v[CK_LIMIT], &end);
-		if (!*c->v[CK_LIMIT] || *end || !isfinite(c->limit)) {
-			pcb_claim_error(cl, c, CK_LIMIT, err, errlen, "'%s' is not a number",
-					c->v[CK_LIMIT]);
-			return -1;
-		}
-	}
-	if (pcb_selector_check(c->v[CK_A], msg, sizeof(msg)) < 0) {
-		pcb_claim_error(cl, c, CK_A, err, errlen, "%s", msg);
-		return -1;
-	}
-	if ((c->value == PCB_CLAIM_VALUE) != !c->v[CK_B]) {
-		pcb_claim_error(cl, c, c->v[CK_B] ? CK_B : CK_VALUE, err, errlen,
-				"b goes with value = diff_pct or ratio, and only with them");
-		return -1;
-	}
-	if (c->v[CK_B] && pcb_selector_check(c->v[CK_B], msg, sizeof(msg)) < 0) {
-		pcb_claim_error(cl, c, CK_B, err, errlen, "%s", msg);
-		return -1;
-	}
+/* the seed's figure and the base figure, each with its line in the seed file */
+static int check_figures(struct pcb_claim *c, struct claim_fault *f)
+{
+	if (parse_line(c->v[CK_LINE], &c->seed_line) < 0)
+		return fault(f, CK_LINE, "'%s' is not a line number", c->v[CK_LINE]);
+	if (!is_figure(c->v[CK_FIGURE]))
+		return fault(f, CK_FIGURE, "'%s' is not a number as the seed prints it",
+			     c->v[CK_FIGURE]);
+	if (!c->v[CK_BASE_FIGURE] != !c->v[CK_BASE_LINE])
+		return fault(f, c->v[CK_BASE_FIGURE] ? CK_BASE_FIGURE : CK_BASE_LINE,
+			     "base_figure and base_line go together");
+	if (c->v[CK_BASE_FIGURE] && !is_figure(c->v[CK_BASE_FIGURE]))
+		return fault(f, CK_BASE_FIGURE, "'%s' is not a number", c->v[CK_BASE_FIGURE]);
+	if (c->v[CK_BASE_LINE] && parse_line(c->v[CK_BASE_LINE], &c->base_line) < 0)
+		return fault(f, CK_BASE_LINE, "'%s' is not a line number", c->v[CK_BASE_LINE]);
+	return 0;
+}
+
+/* what the claim compares and what it expects of it: value, expect, limit */
+static int check_expect(struct pcb_claim *c, struct claim_fault *f)
+{
+	char *end;
+
+	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 3) : PCB_CLAIM_DIFF_PCT;
+	if (c->value < 0)
+		return fault(f, CK_VALUE, "'%s': diff_pct, ratio or value", c->v[CK_VALUE]);
+	c->expect = pick(c->v[CK_EXPECT], expect_name, 3);
+	if (c->expect < 0)
+		return fault(f, CK_EXPECT, "'%s': positive, negative or below", c->v[CK_EXPECT]);
+	if ((c->expect == PCB_EXPECT_BELOW) != (c->v[CK_LIMIT] != NULL))
+		return fault(f, c->v[CK_LIMIT] ? CK_LIMIT : CK_EXPECT,
+			     "a limit goes with expect = below, and only with it");
+	if (!c->v[CK_LIMIT])
+		return 0;
+	c->limit = strtod(c->v[CK_LIMIT], &end);
+	if (!*c->v[CK_LIMIT] || *end || !isfinite(c->limit))
+		return fault(f, CK_LIMIT, "'%s' is not a number", c->v[CK_LIMIT]);
+	return 0;
+}
+
+/* the selectors a and b, and the scenario they select from */
+static int check_selectors(const struct pcb_claim *c, struct claim_fault *f)
+{
+	char msg[256];
+
+	if (pcb_selector_check(c->v[CK_A], msg, sizeof(msg)) < 0)
+		return fault(f, CK_A, "%s", msg);
+	if ((c->value == PCB_CLAIM_VALUE) != !c->v[CK_B])
+		return fault(f, c->v[CK_B] ? CK_B : CK_VALUE,
+			     "b goes with value = diff_pct or ratio, and only with them");
+	if (c->v[CK_B] && pcb_selector_check(c->v[CK_B], msg, sizeof(msg)) < 0)
+		return fault(f, CK_B, "%s", msg);
 	for (const char *p = c->v[CK_SCENARIO]; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
-			pcb_claim_error(cl, c, CK_SCENARIO, err, errlen, "'%s': a scenario's name, "
-					"as scenarios/NAME.scn", c->v[CK_SCENARIO]);
-			return -1;
-		}
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			return fault(f, CK_SCENARIO, "'%s': a scenario's name, as "
+				     "scenarios/NAME.scn", c->v[CK_SCENARIO]);
+	return 0;
+}
+
+/* one claim's keys, each as the seeds' data file may write it */
+static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, size_t errlen)
+{
+	struct claim_fault f;
+
+	if (check_required(c, &f) < 0 || check_figures(c, &f) < 0 || check_expect(c, &f) < 0 ||
+	    check_selectors(c, &f) < 0) {
+		pcb_claim_error(cl, c, f.key, err, errlen, "%s", f.msg);
+		return -1;
+	}
 	return 0;
 }
 
