@@ -84,6 +84,7 @@ static int scn_index(struct repro_scn *s, int n, const char *name)
 static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c, int key,
 			 const struct scn_group *g)
 {
+	const struct pcb_claim_at at = { .cl = cl, .c = c, .key = key };
 	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
 
 	pcb_selector_design(c->v[key], want, sizeof(want));
@@ -94,7 +95,7 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(fn, ":"), fn);
 		if (strcmp(name, "*") && pcb_fn_find(g->cfg[0].model, name) < 0) {
-			pcb_claim_error(cl, c, key, err, sizeof(err), "'%s': the %s model has no "
+			pcb_claim_error(&at, err, sizeof(err), "'%s': the %s model has no "
 					"function '%s'", c->v[key], g->cfg[0].model->name, name);
 			die_usage("%s", err);
 		}
@@ -108,7 +109,7 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
 				 names[0] ? ", " : "", label);
 		}
-	pcb_claim_error(cl, c, key, err, sizeof(err), "'%s': scenario %s runs no design '%s' "
+	pcb_claim_error(&at, err, sizeof(err), "'%s': scenario %s runs no design '%s' "
 			"(it runs %s)", c->v[key], c->v[CK_SCENARIO], want, names);
 	die_usage("%s", err);
 }
@@ -361,8 +362,10 @@ static int claim_scenario(struct repro *rp, const struct pcb_claim *cm)
 		return k;
 	scenario_path(cm->v[CK_SCENARIO], p, sizeof(p));
 	if (access(p, R_OK) < 0) {
-		pcb_claim_error(&rp->cl, cm, CK_SCENARIO, err, sizeof(err), "no scenario '%s' "
-				"(%s: %s)", cm->v[CK_SCENARIO], p, strerror(errno));
+		const struct pcb_claim_at at = { .cl = &rp->cl, .c = cm, .key = CK_SCENARIO };
+
+		pcb_claim_error(&at, err, sizeof(err), "no scenario '%s' (%s: %s)",
+				cm->v[CK_SCENARIO], p, strerror(errno));
 		die_usage("%s", err);
 	}
 	k = rp->ns++;

@@ -29,21 +29,22 @@ struct claims_state {
 	int header;		/* the line of the last [section] */
 };
 
-void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int key, char *err,
-		     size_t errlen, const char *fmt, ...)
+void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, const char *fmt,
+		     ...)
 {
+	const struct pcb_claim *c = at->c;
 	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (key >= 0)
-		snprintf(err, errlen, "%s:%d: [%s] %s: %s", cl->file,
-			 c->line[key] ? c->line[key] : c->section_line, c->id,
-			 pcb_claim_key_name[key], msg);
+	if (at->key >= 0)
+		snprintf(err, errlen, "%s:%d: [%s] %s: %s", at->cl->file,
+			 c->line[at->key] ? c->line[at->key] : c->section_line, c->id,
+			 pcb_claim_key_name[at->key], msg);
 	else
-		snprintf(err, errlen, "%s:%d: [%s]: %s", cl->file, c->section_line, c->id, msg);
+		snprintf(err, errlen, "%s:%d: [%s]: %s", at->cl->file, c->section_line, c->id, msg);
 }
 
 /* one line at a time, comments cut, so that inih's lines are the file's */
@@ -319,7 +320,9 @@ static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, si
 
 	if (check_required(c, &f) < 0 || check_figures(c, &f) < 0 || check_expect(c, &f) < 0 ||
 	    check_selectors(c, &f) < 0) {
-		pcb_claim_error(cl, c, f.key, err, errlen, "%s", f.msg);
+		const struct pcb_claim_at at = { .cl = cl, .c = c, .key = f.key };
+
+		pcb_claim_error(&at, err, errlen, "%s", f.msg);
 		return -1;
 	}
 	return 0;

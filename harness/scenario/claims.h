@@ -52,9 +52,16 @@ struct pcb_claims {
 /* read and check a claims file; -1 with "FILE:LINE: key: why" in err */
 int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t errlen);
 void pcb_claims_free(struct pcb_claims *cl);
-/* "FILE:LINE: [id] key: msg" for a key of claim c */
-void pcb_claim_error(const struct pcb_claims *cl, const struct pcb_claim *c, int key, char *err,
-		     size_t errlen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* what an error about a claim names: key of claim c in cl's file, -1 for the claim itself */
+struct pcb_claim_at {
+	const struct pcb_claims *cl;
+	const struct pcb_claim *c;
+	int key;
+};
+
+/* "FILE:LINE: [id] key: msg" for the key at names */
+void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5)));
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
  * contention:DESIGN:FUNCTION|*[:FIELD]; -1 with why in err */
 int pcb_selector_check(const char *sel, char *err, size_t errlen);
