@@ -131,12 +131,12 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 		return;
 	if (c->v[CK_B] && pcb_figure_get(result, c->v[CK_B], &b, o->why, sizeof(o->why)) < 0)
 		return;
-	if (c->value != PCB_CLAIM_VALUE && b == 0) {
+	if ((c->value == PCB_CLAIM_DIFF_PCT || c->value == PCB_CLAIM_RATIO) && b == 0) {
 		snprintf(o->why, sizeof(o->why), "%s is 0", c->v[CK_B]);
 		return;
 	}
 	o->here = c->value == PCB_CLAIM_DIFF_PCT ? 100 * (a - b) / b :
-		  c->value == PCB_CLAIM_RATIO ? a / b : a;
+		  c->value == PCB_CLAIM_RATIO ? a / b : c->value == PCB_CLAIM_DIFF ? a - b : a;
 	o->ok = isfinite(o->here);
 	if (c->v[CK_B] && c->value != PCB_CLAIM_VALUE) {
 		double ra[PCB_MAX_RUN_MEANS], rb[PCB_MAX_RUN_MEANS];
@@ -163,6 +163,8 @@ static void here_text(const struct pcb_claim *c, const struct outcome *o, char *
 		snprintf(buf, len, "n/a");
 	else if (c->value == PCB_CLAIM_DIFF_PCT)
 		snprintf(buf, len, "%+.2f %%", o->here);
+	else if (c->value == PCB_CLAIM_DIFF)
+		snprintf(buf, len, "%+.2f", o->here);
 	else
 		snprintf(buf, len, "%.4g", o->here);
 }
@@ -184,10 +186,18 @@ static const char *verdict(const struct pcb_claim *c, const struct outcome *o, c
 	return buf;
 }
 
-/* the widths of the table's columns: claim, seed, this machine, agrees? */
+/* the claim's size verdict on its outcome */
+static const char *size_text(const struct pcb_claim *c, const struct outcome *o, char *buf,
+			     size_t len, const char **why)
+{
+	return pcb_claim_size(c, o->ok, o->here, buf, len, why);
+}
+
+/* the widths of the table's columns: claim, seed, this machine, agrees?, size */
 static void column_widths(const struct repro *rp, int *w)
 {
 	char s[512], h[64], v[64];
+	const char *why;
 
 	for (int i = 0; i < rp->cl.n; i++) {
 		const struct pcb_claim *c = &rp->cl.c[i];
@@ -201,6 +211,8 @@ static void column_widths(const struct repro *rp, int *w)
 		w[2] = (int)strlen(h) > w[2] ? (int)strlen(h) : w[2];
 		verdict(c, &rp->res[i], v, sizeof(v));
 		w[3] = (int)strlen(v) > w[3] ? (int)strlen(v) : w[3];
+		l = (int)strlen(size_text(c, &rp->res[i], v, sizeof(v), &why));
+		w[4] = l > w[4] ? l : w[4];
 	}
 }
 
@@ -220,16 +232,18 @@ static void print_machine(FILE *f, json_t *context)
 
 static void print_table(FILE *f, const struct repro *rp)
 {
-	int w[4] = { 5, 4, 12, 7 };
-	char s[512], h[64], v[64];
+	int w[5] = { 5, 4, 12, 7, 4 };
+	char s[512], h[64], v[64], z[64];
+	const char *why, *size;
 
 	column_widths(rp, w);
 	if (rp->context)
 		print_machine(f, rp->context);
 	if (rp->note[0])
 		fprintf(f, "%s\n\n", rp->note);
-	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1], "seed (figure [seed:line], machine)",
-		w[2], "this machine", w[3], "agrees?", "result");
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1],
+		"seed (figure [seed:line], machine)", w[2], "this machine", w[3], "agrees?", w[4],
+		"size", "result");
 	for (int i = 0; i < rp->cl.n; i++) {
 		const struct pcb_claim *c = &rp->cl.c[i];
 		const struct outcome *o = &rp->res[i];
@@ -238,13 +252,19 @@ static void print_table(FILE *f, const struct repro *rp)
 		seed_text(c, s, sizeof(s));
 		snprintf(seed, sizeof(seed), "%s, %s", s, c->v[CK_MACHINE]);
 		here_text(c, o, h, sizeof(h));
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], c->v[CK_CLAIM], w[1], seed, w[2], h,
-			w[3], verdict(c, o, v, sizeof(v)), rp->dirs[i] ? rp->dirs[i] : "-");
+		size = size_text(c, o, z, sizeof(z), &why);
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], c->v[CK_CLAIM], w[1], seed,
+			w[2], h, w[3], verdict(c, o, v, sizeof(v)), w[4], size,
+			rp->dirs[i] ? rp->dirs[i] : "-");
 		if (!o->ok && o->why[0])
 			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", o->why);
+		if (why)
+			fprintf(f, "%-*s  (%s: %s)\n", w[0], "", size, why);
 	}
 	fprintf(f, "\nn.s.: the two rows' run means do not differ at 95%% confidence (Welch's "
-		"t-test): this run settles no direction; more runs (without --quick) may\n");
+		"t-test): this run settles no direction; more runs (without --quick) may\n"
+		"size: where this machine's figure is the seed's quantity, its ratio to the "
+		"seed's (within 2x: a factor of 2 either way)\n");
 }
 
 static void csv_field(FILE *f, const char *s, const char *sep)
@@ -261,11 +281,12 @@ static void csv_field(FILE *f, const char *s, const char *sep)
 static void write_csv(FILE *f, const struct repro *rp)
 {
 	fprintf(f, "id,claim,seed,line,seed_figure,base_line,base_figure,unit,seed_machine,"
-		"scenario,value,here,expect,agrees,result,significant\n");
+		"scenario,value,here,expect,agrees,result,significant,size\n");
 	for (int i = 0; i < rp->cl.n; i++) {
 		const struct pcb_claim *c = &rp->cl.c[i];
 		const struct outcome *o = &rp->res[i];
 		char h[64], v[64];
+		const char *why;
 
 		csv_field(f, c->id, ",");
 		csv_field(f, c->v[CK_CLAIM], ",");
@@ -288,7 +309,8 @@ static void write_csv(FILE *f, const struct repro *rp)
 		csv_field(f, v, ",");
 		fprintf(f, "%s,", !o->ok ? "n/a" : o->agrees ? "yes" : "no");
 		csv_field(f, rp->dirs[i], ",");
-		fprintf(f, "%s\n", !o->tested ? "" : o->significant ? "1" : "0");
+		fprintf(f, "%s,", !o->tested ? "" : o->significant ? "1" : "0");
+		csv_field(f, size_text(c, o, v, sizeof(v), &why), "\n");
 	}
 }
 

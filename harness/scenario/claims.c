@@ -18,9 +18,10 @@ const char *const pcb_claim_key_name[CK_NR] = {
 	[CK_BASE_FIGURE] = "base_figure", [CK_BASE_LINE] = "base_line", [CK_UNIT] = "unit",
 	[CK_MACHINE] = "machine", [CK_SCENARIO] = "scenario", [CK_VALUE] = "value",
 	[CK_A] = "a", [CK_B] = "b", [CK_EXPECT] = "expect", [CK_LIMIT] = "limit",
+	[CK_SIZE] = "size", [CK_MECHANISM] = "mechanism",
 };
 
-static const char *const value_name[] = { "diff_pct", "ratio", "value" };
+static const char *const value_name[] = { "diff_pct", "ratio", "value", "diff" };
 static const char *const expect_name[] = { "positive", "negative", "below" };
 
 struct claims_state {
@@ -277,9 +278,9 @@ static int check_expect(struct pcb_claim *c, struct claim_fault *f)
 {
 	char *end;
 
-	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 3) : PCB_CLAIM_DIFF_PCT;
+	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 4) : PCB_CLAIM_DIFF_PCT;
 	if (c->value < 0)
-		return fault(f, CK_VALUE, "'%s': diff_pct, ratio or value", c->v[CK_VALUE]);
+		return fault(f, CK_VALUE, "'%s': diff_pct, ratio, value or diff", c->v[CK_VALUE]);
 	c->expect = pick(c->v[CK_EXPECT], expect_name, 3);
 	if (c->expect < 0)
 		return fault(f, CK_EXPECT, "'%s': positive, negative or below", c->v[CK_EXPECT]);
@@ -303,7 +304,7 @@ static int check_selectors(const struct pcb_claim *c, struct claim_fault *f)
 		return fault(f, CK_A, "%s", msg);
 	if ((c->value == PCB_CLAIM_VALUE) != !c->v[CK_B])
 		return fault(f, c->v[CK_B] ? CK_B : CK_VALUE,
-			     "b goes with value = diff_pct or ratio, and only with them");
+			     "b goes with value = diff_pct, ratio or diff, and only with them");
 	if (c->v[CK_B] && pcb_selector_check(c->v[CK_B], msg, sizeof(msg)) < 0)
 		return fault(f, CK_B, "%s", msg);
 	for (const char *p = c->v[CK_SCENARIO]; *p; p++)
@@ -313,13 +314,47 @@ static int check_selectors(const struct pcb_claim *c, struct claim_fault *f)
 	return 0;
 }
 
+/*
+ * size: same (this machine's figure is the seed's quantity, so its size is
+ * judged, and mechanism may name what differs where it is off) or "not:
+ * why" (it cannot be: the seed's unit is another)
+ */
+static int check_size(struct pcb_claim *c, struct claim_fault *f)
+{
+	const char *v = c->v[CK_SIZE];
+
+	c->seed_figure = strtod(c->v[CK_FIGURE], NULL);
+	if (c->v[CK_BASE_FIGURE]) {
+		/* the seed gives both figures: its quantity is what value makes of them */
+		double b = strtod(c->v[CK_BASE_FIGURE], NULL), a = c->seed_figure;
+
+		c->seed_figure = c->value == PCB_CLAIM_DIFF_PCT ? (b ? 100 * (a - b) / b : NAN) :
+				 c->value == PCB_CLAIM_RATIO ? (b ? a / b : NAN) :
+				 c->value == PCB_CLAIM_DIFF ? a - b : a;
+	}
+	if (!v)
+		return fault(f, -1, "no size (same, or not: why the seed's figure is another "
+			     "quantity)");
+	if (!strcmp(v, "same"))
+		c->same_quantity = 1;
+	else if (!strncmp(v, "not:", 4) && v[4 + strspn(v + 4, " ")])
+		c->not_same = v + 4 + strspn(v + 4, " ");
+	else
+		return fault(f, CK_SIZE, "'%s': same, or not: why", v);
+	if (c->v[CK_MECHANISM] && !c->same_quantity)
+		return fault(f, CK_MECHANISM, "a mechanism goes with size = same, and only with it");
+	if (c->same_quantity && c->expect == PCB_EXPECT_BELOW)
+		return fault(f, CK_SIZE, "a bound (expect = below) has no size to judge: not: why");
+	return 0;
+}
+
 /* one claim's keys, each as the seeds' data file may write it */
 static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, size_t errlen)
 {
 	struct claim_fault f;
 
 	if (check_required(c, &f) < 0 || check_figures(c, &f) < 0 || check_expect(c, &f) < 0 ||
-	    check_selectors(c, &f) < 0) {
+	    check_selectors(c, &f) < 0 || check_size(c, &f) < 0) {
 		const struct pcb_claim_at at = { .cl = cl, .c = c, .key = f.key };
 
 		pcb_claim_error(&at, err, errlen, "%s", f.msg);
@@ -384,4 +419,36 @@ void pcb_claims_free(struct pcb_claims *cl)
 	free(cl->c);
 	cl->c = NULL;
 	cl->n = 0;
+}
+
+/*
+ * The size of this machine's figure against the seed's, where they are the
+ * same quantity: within 2x (a factor of 2 either way), Nx off, or of the
+ * opposite sign; why is the mechanism the data file names, or why the two
+ * are not the same quantity.
+ */
+const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char *buf, size_t len,
+			   const char **why)
+{
+	double f;
+
+	*why = c->not_same;
+	if (!c->same_quantity)
+		return "not comparable";
+	*why = NULL;
+	if (!ok)
+		return "n/a";
+	if (!isfinite(c->seed_figure))
+		return "n/a";
+	if (c->seed_figure == 0 || here == 0 || (c->seed_figure < 0) != (here < 0)) {
+		*why = c->v[CK_MECHANISM];
+		return "opposite sign";
+	}
+	f = here / c->seed_figure;
+	f = f < 1 ? 1 / f : f;
+	if (f <= 2)
+		return "within 2x";
+	*why = c->v[CK_MECHANISM];
+	snprintf(buf, len, "%.1fx off", f);
+	return buf;
 }

@@ -17,6 +17,7 @@ enum pcb_claim_value {
 	PCB_CLAIM_DIFF_PCT,		/* 100 * (a - b) / b, as a Diff % */
 	PCB_CLAIM_RATIO,		/* a / b */
 	PCB_CLAIM_VALUE,		/* a */
+	PCB_CLAIM_DIFF,			/* a - b, as a Diff (cycles) */
 };
 
 /* what of this machine's figure agrees with the seed */
@@ -29,7 +30,8 @@ enum pcb_claim_expect {
 /* the keys of a claim, for errors that name the line */
 enum pcb_claim_key {
 	CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_BASE_FIGURE, CK_BASE_LINE, CK_UNIT,
-	CK_MACHINE, CK_SCENARIO, CK_VALUE, CK_A, CK_B, CK_EXPECT, CK_LIMIT, CK_NR,
+	CK_MACHINE, CK_SCENARIO, CK_VALUE, CK_A, CK_B, CK_EXPECT, CK_LIMIT, CK_SIZE,
+	CK_MECHANISM, CK_NR,
 };
 extern const char *const pcb_claim_key_name[CK_NR];
 
@@ -41,6 +43,9 @@ struct pcb_claim {
 	int seed_line, base_line;	/* 0 when there is no base figure */
 	int value, expect;
 	double limit;
+	double seed_figure;		/* the figure, as a number */
+	int same_quantity;		/* size = same: this machine's figure is the seed's quantity */
+	const char *not_same;		/* size = not: why it cannot be, else NULL */
 };
 
 struct pcb_claims {
@@ -62,6 +67,13 @@ struct pcb_claim_at {
 /* "FILE:LINE: [id] key: msg" for the key at names */
 void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, const char *fmt,
 		     ...) __attribute__((format(printf, 4, 5)));
+/*
+ * The size of this machine's figure here (ok: it exists) against the seed's:
+ * "within 2x", "Nx off" (into buf), "opposite sign", "n/a" or "not
+ * comparable"; *why the mechanism or the reason the claim gives, or NULL
+ */
+const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char *buf, size_t len,
+			   const char **why);
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
  * contention:DESIGN:FUNCTION|*[:FIELD]; -1 with why in err */
 int pcb_selector_check(const char *sel, char *err, size_t errlen);

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seeds' claims as reproduce reads them: the seed's quantity made from
+ * its figures by the claim's value (a Diff %, a ratio, a Diff in cycles),
+ * and the size verdict of this machine's figure against it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/scenario/claims.h"
+#include "testing.h"
+
+static const char fixture[] =
+	"[pct]\n"
+	"claim = a Diff %\nseed = 000.txt\nline = 130\nfigure = 19.15\nunit = %\n"
+	"machine = m\nscenario = s\na = functions:x:f\nb = functions:y:f\nexpect = positive\n"
+	"size = same\nmechanism = the calls run back to back\n"
+	"[both]\n"
+	"claim = two times\nseed = 000.txt\nline = 4006\nfigure = 99918\nbase_figure = 81341\n"
+	"base_line = 4001\nmachine = m\nscenario = s\na = functions:x:f\nb = functions:y:f\n"
+	"expect = positive\nsize = same\n"
+	"[cycles]\n"
+	"claim = a Diff (cycles)\nseed = 000.txt\nline = 130\nfigure = 10.25\nunit = cycles\n"
+	"machine = m\nscenario = s\nvalue = diff\na = functions:x:f\nb = functions:y:f\n"
+	"expect = positive\nsize = same\n"
+	"[other]\n"
+	"claim = throughput\nseed = 002.txt\nline = 50\nfigure = 14.13\nmachine = m\n"
+	"scenario = s\na = functions:x:f\nb = functions:y:f\nexpect = negative\n"
+	"size = not: throughput in the seed\n";
+
+static const struct pcb_claim *find(const struct pcb_claims *cl, const char *id)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (!strcmp(cl->c[i].id, id))
+			return &cl->c[i];
+	return NULL;
+}
+
+/* the verdict on here, and the why it gives */
+static void check_size(const struct pcb_claim *c, int ok, double here, const char *want,
+		       const char *want_why)
+{
+	char buf[64];
+	const char *why = (const char *)1;
+	const char *got = pcb_claim_size(c, ok, here, buf, sizeof(buf), &why);
+
+	CHECK(!strcmp(got, want), "%s at %g: '%s', not '%s'", c->id, here, got, want);
+	CHECK(want_why ? why && !strcmp(why, want_why) : !why, "%s at %g: why '%s'", c->id, here,
+	      why ? why : "(none)");
+}
+
+int main(void)
+{
+	char path[] = "/tmp/pcpbench-claims-XXXXXX", err[512] = "";
+	struct pcb_claims cl = { 0 };
+	const struct pcb_claim *c;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0 && write(fd, fixture, sizeof(fixture) - 1) == (ssize_t)sizeof(fixture) - 1,
+	      "fixture written");
+	if (fd >= 0)
+		close(fd);
+	CHECK(pcb_claims_load(&cl, path, err, sizeof(err)) == 0, "fixture read: %s", err);
+	unlink(path);
+	if (cl.n != 4) {
+		CHECK(cl.n == 4, "4 claims, not %d", cl.n);
+		return check_summary();
+	}
+
+	c = find(&cl, "pct");
+	CHECK_NEAR(c->seed_figure, 19.15, 1e-9);
+	check_size(c, 1, 38.3, "within 2x", NULL);		/* a factor 2.0 exactly */
+	check_size(c, 1, 9.575, "within 2x", NULL);
+	check_size(c, 1, 813.05, "42.5x off", "the calls run back to back");
+	check_size(c, 1, 9.5, "2.0x off", "the calls run back to back");
+	check_size(c, 1, -3, "opposite sign", "the calls run back to back");
+	check_size(c, 0, 0, "n/a", NULL);
+
+	/* the seed's two times make its Diff %: 100 (99918 - 81341) / 81341 */
+	c = find(&cl, "both");
+	CHECK_NEAR(c->seed_figure, 100.0 * (99918 - 81341) / 81341, 1e-9);
+	check_size(c, 1, 404.42, "17.7x off", NULL);
+	check_size(c, 1, 30, "within 2x", NULL);
+
+	c = find(&cl, "cycles");
+	CHECK(c->value == PCB_CLAIM_DIFF, "value = diff");
+	CHECK_NEAR(c->seed_figure, 10.25, 1e-9);
+	check_size(c, 1, 13.01, "within 2x", NULL);
+	check_size(c, 1, 1.0, "10.2x off", NULL);
+
+	c = find(&cl, "other");
+	CHECK(!c->same_quantity && c->not_same && !strcmp(c->not_same, "throughput in the seed"),
+	      "size = not: its reason");
+	check_size(c, 1, 1.04, "not comparable", "throughput in the seed");
+	check_size(c, 0, 0, "not comparable", "throughput in the seed");
+
+	pcb_claims_free(&cl);
+	return check_summary();
+}
