@@ -138,13 +138,24 @@ grep -q "counters.per_call: per-call counter reads need run.timing = call" "$tmp
 expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=200 --set run.warmup_ms=10 \
 	--set drain.count=40 --set run.designs=local_lock,spinlock --set counters.events= \
 	--set run.timing=call --out "$tmp/drains"
-grep -Eq '^local_lock +40 ' "$tmp/out" && ok || bad "40 drains not reported: $(cat "$tmp/out")"
+# exactly drain.count a run, or a note naming the drains that a late schedule lost
+# (a loaded machine delays them past the run's end)
+short() { grep -q "^note: $1: drain.count = 40 a run, but [0-9]* of 40 drains fired" "$tmp/out"; }
+{ grep -Eq '^local_lock +40 ' "$tmp/out" || short local_lock; } && ok ||
+	bad "40 drains not reported: $(cat "$tmp/out")"
 grep -q '^interruptions' "$tmp/out" && ok || bad "no interruptions table"
-grep -q '^spinlock: drain_all_stock: 40 calls' "$tmp/out" && ok || bad "no contention summary"
+{ grep -q '^spinlock: drain_all_stock: 40 calls' "$tmp/out" ||
+	{ short spinlock && grep -q '^spinlock: drain_all_stock: [0-9]* calls' "$tmp/out"; }; } &&
+	ok || bad "no contention summary: $(cat "$tmp/out")"
 dir=$(ls -d "$tmp/drains"/default-*/ | head -1)
 for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stolen_ns"'; do
 	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
 done
+# more drains than a run can fire: the shortfall is named, not hidden
+expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
+	--set drain.count=100000000 --set run.designs=spinlock --set counters.events= --out "$tmp/short"
+grep -q "^note: spinlock: drain.count = 100000000 a run, but [0-9]* of 100000000 drains fired" \
+	"$tmp/out" && ok || bad "no note of the drains not fired: $(cat "$tmp/out")"
 expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
 grep -q "drain.rate_hz: 'fast' is not a number in 0..1000000" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
 

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -364,6 +365,13 @@ static void drain_notes(json_t *notes, const struct pcb_design_result *r)
 	if (dr->shares_cpu) {
 		snprintf(note, sizeof(note), "%s: the coordinator shares CPU %d with a worker",
 			 r->label, dr->cpu);
+		json_array_append_new(notes, json_string(note));
+	}
+	if (r->sc->drain_count > 0 && dr->count < (uint64_t)r->sc->drain_count * (uint64_t)r->runs_done) {
+		snprintf(note, sizeof(note), "%s: drain.count = %ld a run, but %" PRIu64 " of %" PRIu64
+			 " drains fired: drains ran late and the runs ended first", r->label,
+			 r->sc->drain_count, dr->count,
+			 (uint64_t)r->sc->drain_count * (uint64_t)r->runs_done);
 		json_array_append_new(notes, json_string(note));
 	}
 }
