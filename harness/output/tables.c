@@ -167,9 +167,9 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 			"region %s per call)\n", sub,
 			opts->raw ? "included, not subtracted" : "subtracted");
 	if (rj_sc_has_timer(sc) && strcmp(rj_sc_timer(sc), "harness"))
-		fprintf(out, "timer: %s, %s: raw, the timer in every figure, as seed 000's "
-			"instrument\n", rj_sc_timer(sc), rj_sc_has_timer_insns(sc) ?
-			rj_sc_timer_insns(sc) : "?");
+		fprintf(out, "timer: %s, %s: means raw (the timer in them) as seed 000's "
+			"instrument printed them; percentiles net\n", rj_sc_timer(sc),
+			rj_sc_has_timer_insns(sc) ? rj_sc_timer_insns(sc) : "?");
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "interrupted: the result has only the runs that finished "
 			"(complete: false)\n");
