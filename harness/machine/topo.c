@@ -64,17 +64,9 @@ static int cmp_node(const void *a, const void *b)
 	return (x->os > y->os) - (x->os < y->os);
 }
 
-int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen)
+/* t->hw: the hwloc XML file or synthetic description spec, else this machine */
+static int open_hw(struct pcb_topo *t, const char *spec, char *err, size_t errlen)
 {
-	hwloc_obj_t obj;
-	int i;
-
-	memset(t, 0, sizeof(*t));
-	if (!spec || !*spec)
-		spec = getenv("PCPBENCH_TOPOLOGY");
-	if (spec && !*spec)
-		spec = NULL;
-
 	if (hwloc_topology_init(&t->hw) < 0) {
 		snprintf(err, errlen, "hwloc: cannot initialise a topology");
 		return -1;
@@ -104,7 +96,12 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 		return -1;
 	}
 	t->synthetic = !hwloc_topology_is_thissystem(t->hw);
+	return 0;
+}
 
+/* how many CPUs, cores and nodes there are, and room for them and the CPU sets */
+static int alloc_topo(struct pcb_topo *t, char *err, size_t errlen)
+{
 	t->nr_cpus = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU);
 	t->nr_cores = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
 	t->nr_nodes = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
@@ -118,16 +115,26 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 		pcb_topo_destroy(t);
 		return -1;
 	}
+	return 0;
+}
 
-	for (i = 0; i < t->nr_nodes; i++) {
-		obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned int)i);
+/* each NUMA node with its CPUs, ordered by OS index */
+static void read_nodes(struct pcb_topo *t)
+{
+	for (int i = 0; i < t->nr_nodes; i++) {
+		hwloc_obj_t obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned int)i);
+
 		t->node[i].os = obj->os_index;
 		t->node[i].cpus = hwloc_bitmap_dup(obj->cpuset);
 	}
 	qsort(t->node, (size_t)t->nr_nodes, sizeof(*t->node), cmp_node);
+}
 
-	for (i = 0; i < t->nr_cpus; i++) {
-		hwloc_obj_t core;
+/* each CPU with its core and node, ordered by OS index, and the set of them all */
+static void read_cpus(struct pcb_topo *t)
+{
+	for (int i = 0; i < t->nr_cpus; i++) {
+		hwloc_obj_t obj, core;
 
 		obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PU, (unsigned int)i);
 		core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, obj);
@@ -140,13 +147,18 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 		hwloc_bitmap_set(t->all, obj->os_index);
 	}
 	qsort(t->cpu, (size_t)t->nr_cpus, sizeof(*t->cpu), cmp_cpu);
+}
+
+/* the first data or unified cache of each level */
+static void read_caches(struct pcb_topo *t)
+{
+	static const hwloc_obj_type_t type[] = {
+		HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+	};
 
 	for (int level = 1; level <= 3; level++) {
-		static const hwloc_obj_type_t type[] = {
-			HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
-		};
+		hwloc_obj_t obj = hwloc_get_obj_by_type(t->hw, type[level], 0);
 
-		obj = hwloc_get_obj_by_type(t->hw, type[level], 0);
 		if (!obj || !obj->attr)
 			continue;
 		t->cache[level].size = obj->attr->cache.size;
@@ -154,8 +166,13 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 		t->cache[level].cpus = hwloc_bitmap_weight(obj->cpuset);
 		t->cache[level].count = hwloc_get_nbobjs_by_type(t->hw, type[level]);
 	}
+}
 
-	obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
+/* the CPU model as hwloc names it, else as /proc/cpuinfo does */
+static void read_cpu_model(struct pcb_topo *t)
+{
+	hwloc_obj_t obj = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
+
 	if (obj && hwloc_obj_get_info_by_name(obj, "CPUModel"))
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "%s",
 			 hwloc_obj_get_info_by_name(obj, "CPUModel"));
@@ -163,7 +180,22 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 		snprintf(t->cpu_model, sizeof(t->cpu_model), "synthetic");
 	else
 		cpu_model_fallback(t->cpu_model, sizeof(t->cpu_model));
+}
 
+int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	if (!spec || !*spec)
+		spec = getenv("PCPBENCH_TOPOLOGY");
+	if (spec && !*spec)
+		spec = NULL;
+
+	if (open_hw(t, spec, err, errlen) < 0 || alloc_topo(t, err, errlen) < 0)
+		return -1;
+	read_nodes(t);
+	read_cpus(t);
+	read_caches(t);
+	read_cpu_model(t);
 	if (!t->synthetic)
 		read_sysfs_list("/sys/devices/system/cpu/nohz_full", t->nohz_full);
 	return pcb_topo_set_isolated(t, "sysfs", err, errlen);
