@@ -392,7 +392,7 @@ static int claim_scenario(struct repro *rp, const struct pcb_claim *cm)
 	}
 	k = rp->ns++;
 	rp->s[k].name = cm->v[CK_SCENARIO];
-	if (group_load(&rp->s[k].g, p, &rp->o, &rp->topo, NULL, NULL, err, sizeof(err)) < 0)
+	if (group_load(&rp->s[k].g, p, &rp->o, &rp->topo, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	rp->estimate += group_seconds(&rp->s[k].g);
 	return k;

@@ -153,7 +153,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 	grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
 	for (int i = 0; i < (nsc ? nsc : 1); i++)
 		if (group_load(&grp[i], nsc ? argv[optind + i] : default_scenario(), &o, &topo,
-			       NULL, NULL, err, sizeof(err)) < 0)
+			       err, sizeof(err)) < 0)
 			die_usage("%s", err);
 	if (nsc == 0)
 		nsc = 1;

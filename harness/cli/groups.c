@@ -71,7 +71,7 @@ void group_free(struct scn_group *g)
 }
 
 int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
-	       struct pcb_topo *topo, group_hook hook, void *arg, char *err, size_t errlen)
+	       struct pcb_topo *topo, char *err, size_t errlen)
 {
 	struct pcb_scenario base;
 	int n, rc = -1;
@@ -105,8 +105,8 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 			pcb_scenario_override(sc, K_RUN_RUNS, o->runs, "--runs");
 		if (o->events)
 			pcb_scenario_override(sc, K_COUNTERS_EVENTS, o->events, "--events");
-		if (hook)
-			hook(sc, c, arg);
+		if (o->hook)
+			o->hook(sc, c, o->hook_arg);
 		if (pcb_scenario_finish(sc, topo, err, errlen) < 0)
 			goto fail;
 		if (o->quick)

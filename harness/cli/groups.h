@@ -9,13 +9,21 @@
 
 #include "../scenario/scenario.h"
 
-/* what the command line asks of every scenario */
+/*
+ * Called on configuration c after the sweep and the options, before the
+ * checks: the per-node runs set cpus.workers and drain.cpu there.
+ */
+typedef void (*group_hook)(struct pcb_scenario *sc, int c, void *arg);
+
+/* what the command line asks of every scenario, and what the per-node runs add */
 struct run_opts {
 	const char **sets;		/* "section.key=value" */
 	int nsets;
 	const char *runs;		/* --runs, or NULL */
 	const char *events;		/* --events, or NULL */
 	int quick;
+	group_hook hook;		/* NULL if none */
+	void *hook_arg;			/* what hook is passed */
 };
 
 /* a scenario's configurations */
@@ -24,15 +32,9 @@ struct scn_group {
 	struct pcb_scenario *cfg;
 };
 
-/*
- * Called on configuration c after the sweep and the options, before the
- * checks: the per-node runs set cpus.workers and drain.cpu there.
- */
-typedef void (*group_hook)(struct pcb_scenario *sc, int c, void *arg);
-
 /* load and check; -1 with "FILE:LINE: section.key: why" in err */
 int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
-	       struct pcb_topo *topo, group_hook hook, void *arg, char *err, size_t errlen);
+	       struct pcb_topo *topo, char *err, size_t errlen);
 void group_free(struct scn_group *g);
 /* seconds the group's runs take, warm-up included */
 double group_seconds(const struct scn_group *g);

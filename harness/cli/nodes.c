@@ -200,7 +200,7 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 	char err[1024], tmp[PATH_MAX], final[PATH_MAX], ts[32];
 	struct progress pg = { .node = -1 };
 
-	if (group_load(&base, path, o, topo, NULL, NULL, err, sizeof(err)) < 0)
+	if (group_load(&base, path, o, topo, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	if (no->coord_node >= 0)
 		want = node_index(topo, no->coord_node);
@@ -214,8 +214,11 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 			continue;
 		plan_node(topo, &base, i, want, &plans[n]);
 		if (!plans[n].empty) {
-			if (group_load(&grp[n], path, o, topo, set_node, &plans[n], err,
-				       sizeof(err)) < 0)
+			struct run_opts on = *o;
+
+			on.hook = set_node;
+			on.hook_arg = &plans[n];
+			if (group_load(&grp[n], path, &on, topo, err, sizeof(err)) < 0)
 				die_usage("%s", err);
 			*estimate += group_seconds(&grp[n]);
 			runnable++;
