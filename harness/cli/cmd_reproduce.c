@@ -440,6 +440,9 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 	struct progress pg = { .node = -1 };
 	char path[PATH_MAX], err[PATH_MAX + 512];
 	struct pcb_clock clk;
+	/* each scenario's tables are in its result's tables.txt: stdout has the claims */
+	const struct session ss = { .topo = &rp->topo, .clk = &clk, .command = command,
+				    .out = out };
 	int rc = 0;
 
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
@@ -448,8 +451,7 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 	pg.estimate = rp->estimate;
 	for (int k = 0; k < rp->ns && !session_interrupted(); k++) {
 		struct repro_scn *s = &rp->s[k];
-		/* each scenario's tables are in its result's tables.txt: stdout has the claims */
-		int r = run_scenario(&rp->topo, &clk, s->g.cfg, s->g.n, command, out, NULL, &pg);
+		int r = run_scenario(&ss, s->g.cfg, s->g.n, &pg);
 
 		rc = rc ? rc : r;
 		snprintf(s->result, sizeof(s->result), "%s", pg.result);

@@ -121,6 +121,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 	struct pcb_topo topo;
 	struct pcb_clock clk;
 	struct pcb_table_opts tables = { 0 };
+	struct session ss = { .topo = &topo, .command = command, .tables = &tables };
 	struct progress pg = { .node = -1 };
 	char err[1024];
 
@@ -142,6 +143,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		}
 	}
 	nsc = argc - optind;
+	ss.out = out;
 	load_topology(&topo, topo_spec);
 	check_nodes(&topo, &no);
 	by_node = (no.each || no.node >= 0) && nodes_with_cpus(&topo) > 1;
@@ -166,8 +168,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 				  "pinned to its CPUs; use --dry-run to see the plan", topo.source);
 		/* every node's configurations are checked before the first run */
 		for (int i = 0; i < nsc; i++) {
-			rc = nodes_run(&topo, NULL, grp[i].cfg[0].file, &o, &no, 1, out, command,
-				       &tables, &estimate);
+			rc = nodes_run(&ss, grp[i].cfg[0].file, &o, &no, 1, &estimate);
 			if (rc)
 				goto out;
 		}
@@ -177,11 +178,11 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 			die_usage("%s", err);
 		session_catch_signals();
 		calibrate(&clk);
+		ss.clk = &clk;
 		fprintf(stderr, "%s: each node: about %.0f s\n", prog, estimate);
 		for (int i = 0; i < nsc && rc == 0 && !session_interrupted(); i++) {
 			estimate = 0;
-			rc = nodes_run(&topo, &clk, grp[i].cfg[0].file, &o, &no, 0, out, command,
-				       &tables, &estimate);
+			rc = nodes_run(&ss, grp[i].cfg[0].file, &o, &no, 0, &estimate);
 		}
 		goto out;
 	}
@@ -200,6 +201,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		die_usage("%s", err);
 	session_catch_signals();
 	calibrate(&clk);
+	ss.clk = &clk;
 
 	pg.tty = isatty(2);
 	pg.start = now_s();
@@ -208,7 +210,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		pg.estimate += group_seconds(&grp[i]);
 
 	for (int i = 0; i < nsc && rc == 0; i++) {
-		rc = run_scenario(&topo, &clk, grp[i].cfg, grp[i].n, command, out, &tables, &pg);
+		rc = run_scenario(&ss, grp[i].cfg, grp[i].n, &pg);
 		if (i + 1 < nsc && !session_interrupted())
 			printf("\n");
 		if (session_interrupted())

@@ -190,10 +190,10 @@ out:
 	return rc;
 }
 
-int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *path,
-	      const struct run_opts *o, const struct node_opts *no, int dry, const char *out,
-	      const char *command, const struct pcb_table_opts *tables, double *estimate)
+int nodes_run(const struct session *ss, const char *path, const struct run_opts *o,
+	      const struct node_opts *no, int dry, double *estimate)
 {
+	struct pcb_topo *topo = ss->topo;
 	struct scn_group base, *grp;
 	struct node_plan *plans;
 	int n = 0, runnable = 0, rc = 0, *ran, want = -1, summarized;
@@ -253,8 +253,9 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 		goto out;
 
 	pcb_utc_timestamp(ts, sizeof(ts), 1);
-	snprintf(final, sizeof(final), "%s/%s-%s", out, base.cfg[0].name, ts);
-	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", out, base.cfg[0].name, ts, (int)getpid());
+	snprintf(final, sizeof(final), "%s/%s-%s", ss->out, base.cfg[0].name, ts);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", ss->out, base.cfg[0].name, ts,
+		 (int)getpid());
 	if (mkdir(tmp, 0777) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
 		rc = EXIT_RUNTIME;
@@ -280,7 +281,7 @@ int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *pa
 		pg.result_name = name;
 		printf("%snode %d (%d/%d)\n", k ? "\n" : "", plans[k].os, k + 1, n);
 		fflush(stdout);
-		rc = run_scenario(topo, clk, grp[k].cfg, grp[k].n, command, out, tables, &pg);
+		rc = run_scenario(ss, grp[k].cfg, grp[k].n, &pg);
 		ran[k] = pg.result[0] != 0;
 	}
 	summarized = write_summary(tmp, plans, ran, n);

@@ -9,6 +9,7 @@
 
 #include "../output/result.h"
 #include "groups.h"
+#include "session.h"
 
 struct node_opts {
 	int each;			/* --each-node */
@@ -24,8 +25,7 @@ int nodes_with_cpus(const struct pcb_topo *topo);
  * OUT/<scenario>-<UTC ts>/node<N>/, nodes.csv and nodes.txt. Exit status;
  * bad input exits 2 before anything is written.
  */
-int nodes_run(struct pcb_topo *topo, const struct pcb_clock *clk, const char *path,
-	      const struct run_opts *o, const struct node_opts *no, int dry, const char *out,
-	      const char *command, const struct pcb_table_opts *tables, double *estimate);
+int nodes_run(const struct session *ss, const char *path, const struct run_opts *o,
+	      const struct node_opts *no, int dry, double *estimate);
 
 #endif

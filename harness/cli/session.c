@@ -229,9 +229,8 @@ static int make_order(const struct slot *slots, int n, int mode, unsigned long s
 	return k / 2;
 }
 
-int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
-			struct pcb_scenario *cfg, int ncfg, const char *command, const char *out,
-			const struct pcb_table_opts *tables, struct progress *pg)
+int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
+		 struct progress *pg)
 {
 	struct pcb_scenario *first = &cfg[0];
 	int total = 0, nruns = 0, broken = 0, rc = 0, interrupted = -1, *order;
@@ -260,7 +259,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		for (int d = 0; d < cfg[c].nr_designs; d++) {
 			slots[total].sc = &cfg[c];
 			slots[total].d = cfg[c].design[d];
-			if (pcb_design_result_init(&res[total], &cfg[c], cfg[c].design[d], clk) < 0)
+			if (pcb_design_result_init(&res[total], &cfg[c], cfg[c].design[d], ss->clk) < 0)
 				rc = EXIT_RUNTIME;
 			total++;
 		}
@@ -271,7 +270,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		fprintf(stderr, "%s: note: another pcpbench holds CPU %s: its work disturbs these "
 			"figures\n", first->name, busy);
 	pcb_utc_timestamp(started, sizeof(started), 0);
-	context = pcb_result_context(topo, clk, command, started);
+	context = pcb_result_context(ss->topo, ss->clk, ss->command, started);
 	oj = json_array();
 	pg->scenario = first->name;
 	pg->result[0] = 0;
@@ -285,7 +284,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		}
 		pg->config = sl->sc->label;
 		progress_line(pg, sl->d, run, sl->sc->runs, k, nruns);
-		if (pcb_run_design(topo, clk, &res[order[2 * k]], run, err, sizeof(err)) < 0) {
+		if (pcb_run_design(ss->topo, ss->clk, &res[order[2 * k]], run, err, sizeof(err)) < 0) {
 			if (pg->tty)
 				fprintf(stderr, "\n");
 			fprintf(stderr, "%s: %s: %s\n", pg->scenario, res[order[2 * k]].label, err);
@@ -331,7 +330,8 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		oj = NULL;
 		if (pg->node >= 0)
 			json_object_set_new(result, "node", json_integer(pg->node));
-		if (tables && pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
+		if (ss->tables &&
+		    pcb_tables_print_opts(stdout, result, ss->tables, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", pg->scenario, err);
 			rc = EXIT_RUNTIME;
 		}
@@ -339,7 +339,7 @@ int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		if (pg->result_at)
 			snprintf(path, sizeof(path), "%s", pg->result_at);
 		if ((pg->result_at ? pcb_result_write_at(result, pg->result_at, err, sizeof(err)) :
-		     pcb_result_write(result, out, path, sizeof(path), err, sizeof(err))) < 0) {
+		     pcb_result_write(result, ss->out, path, sizeof(path), err, sizeof(err))) < 0) {
 			fprintf(stderr, "%s: %s\n", pg->scenario, err);
 			rc = EXIT_RUNTIME;
 		} else {

@@ -43,12 +43,20 @@ int session_prepare_out(const char *dir, char *err, size_t errlen);
 /* lock cpus against another pcpbench; their list in busy when one holds them */
 void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len);
 
+/* what every scenario of a session is run with */
+struct session {
+	struct pcb_topo *topo;			/* scenarios are checked against it */
+	const struct pcb_clock *clk;		/* NULL until calibrated */
+	const char *command;			/* the command line, for the result */
+	const char *out;			/* where results go */
+	const struct pcb_table_opts *tables;	/* NULL: the tables in the result alone */
+};
+
 /*
- * every configuration of one scenario: runs in order, tables (on stdout;
- * tables NULL: in the result alone), result; exit status
+ * every configuration of one scenario: runs in order, tables (on stdout,
+ * unless ss->tables is NULL), result; exit status
  */
-int run_scenario(const struct pcb_topo *topo, const struct pcb_clock *clk,
-		 struct pcb_scenario *cfg, int ncfg, const char *command, const char *out,
-		 const struct pcb_table_opts *tables, struct progress *pg);
+int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
+		 struct progress *pg);
 
 #endif
