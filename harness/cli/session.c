@@ -229,138 +229,242 @@ static int make_order(const struct slot *slots, int n, int mode, unsigned long s
 	return k / 2;
 }
 
-int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
-		 struct progress *pg)
-{
-	struct pcb_scenario *first = &cfg[0];
-	int total = 0, nruns = 0, broken = 0, rc = 0, interrupted = -1, *order;
-	char busy[512];
-	struct pcb_design_result *res;
+/* one scenario's runs as run_scenario() makes them, and what they leave */
+struct scn_run {
+	const struct session *ss;
+	struct pcb_scenario *cfg;
+	int ncfg;
+	struct progress *pg;
+	struct pcb_design_result *res;	/* one a slot */
 	struct slot *slots;
-	char started[32], path[PATH_MAX], err[1024];
-	json_t *context, *result, *oj;
+	int *order;			/* (slot, run) pairs */
+	int total, nruns;		/* slots, runs */
+	int interrupted;		/* the run a stop came before, -1 if none */
+	char busy[512];			/* CPUs another pcpbench holds */
+	json_t *context, *runs;		/* the result's context and run order */
+};
 
-	for (int c = 0; c < ncfg; c++) {
-		total += cfg[c].nr_designs;
-		nruns += cfg[c].nr_designs * cfg[c].runs;
+/* room for every design's result and slot, and the order of their runs; -1 if none */
+static int alloc_run(struct scn_run *r)
+{
+	int total = 0, nruns = 0;
+
+	for (int c = 0; c < r->ncfg; c++) {
+		total += r->cfg[c].nr_designs;
+		nruns += r->cfg[c].nr_designs * r->cfg[c].runs;
 	}
-	res = calloc((size_t)total, sizeof(*res));
-	slots = calloc((size_t)total, sizeof(*slots));
-	order = calloc((size_t)nruns * 2, sizeof(*order));
-	if (!res || !slots || !order) {
-		fprintf(stderr, "%s: out of memory\n", first->name);
-		free(res);
-		free(slots);
-		free(order);
-		return EXIT_RUNTIME;
+	r->res = calloc((size_t)total, sizeof(*r->res));
+	r->slots = calloc((size_t)total, sizeof(*r->slots));
+	r->order = calloc((size_t)nruns * 2, sizeof(*r->order));
+	if (!r->res || !r->slots || !r->order) {
+		fprintf(stderr, "%s: out of memory\n", r->cfg[0].name);
+		free(r->res);
+		free(r->slots);
+		free(r->order);
+		return -1;
 	}
-	total = 0;
-	for (int c = 0; c < ncfg; c++)
-		for (int d = 0; d < cfg[c].nr_designs; d++) {
-			slots[total].sc = &cfg[c];
-			slots[total].d = cfg[c].design[d];
-			if (pcb_design_result_init(&res[total], &cfg[c], cfg[c].design[d], ss->clk) < 0)
+	return 0;
+}
+
+/* a slot for each design of each configuration, its result made ready; 0 or EXIT_RUNTIME */
+static int init_slots(struct scn_run *r)
+{
+	int rc = 0;
+
+	r->total = 0;
+	for (int c = 0; c < r->ncfg; c++) {
+		struct pcb_scenario *sc = &r->cfg[c];
+
+		for (int d = 0; d < sc->nr_designs; d++) {
+			r->slots[r->total].sc = sc;
+			r->slots[r->total].d = sc->design[d];
+			if (pcb_design_result_init(&r->res[r->total], sc, sc->design[d],
+						   r->ss->clk) < 0)
 				rc = EXIT_RUNTIME;
-			total++;
+			r->total++;
 		}
-	nruns = make_order(slots, total, first->order, (unsigned long)first->seed, order);
-	for (int c = 0; c < ncfg; c++)
-		session_lock_cpus(cfg[c].workers, busy, sizeof(busy));
-	if (busy[0])
-		fprintf(stderr, "%s: note: another pcpbench holds CPU %s: its work disturbs these "
-			"figures\n", first->name, busy);
-	pcb_utc_timestamp(started, sizeof(started), 0);
-	context = pcb_result_context(ss->topo, ss->clk, ss->command, started);
-	oj = json_array();
-	pg->scenario = first->name;
-	pg->result[0] = 0;
-	for (int k = 0; k < nruns && rc == 0; k++) {
-		struct slot *sl = &slots[order[2 * k]];
-		int run = order[2 * k + 1];
-
-		if (session_interrupted()) {
-			interrupted = k;
-			break;
-		}
-		pg->config = sl->sc->label;
-		progress_line(pg, sl->d, run, sl->sc->runs, k, nruns);
-		if (pcb_run_design(ss->topo, ss->clk, &res[order[2 * k]], run, err, sizeof(err)) < 0) {
-			if (pg->tty)
-				fprintf(stderr, "\n");
-			fprintf(stderr, "%s: %s: %s\n", pg->scenario, res[order[2 * k]].label, err);
-			rc = EXIT_RUNTIME;
-		}
-		json_array_append_new(oj, json_pack("{s:s,s:i}", "design", res[order[2 * k]].label,
-						    "run", run + 1));
 	}
-	if (pg->tty)
-		fprintf(stderr, "\r\033[K");
-	if (rc == 0 && interrupted >= 0) {
-		/* what finished: designs with runs, each with the runs it has */
-		int kept = 0;
-
-		for (int d = 0; d < total; d++) {
-			if (!res[d].runs_done) {
-				pcb_design_result_free(&res[d]);
-				continue;
-			}
-			res[d].runs = res[d].runs_done;
-			res[kept++] = res[d];
-		}
-		fprintf(stderr, "%s: interrupted after %d of %d runs: the result has what finished "
-			"and says complete: false\n", first->name, interrupted, nruns);
-		total = kept;
-		rc = EXIT_RUNTIME;
-	}
-	if (total > 0 && (rc == 0 || interrupted >= 0)) {
-		for (int d = 0; d < total; d++)
-			broken |= res[d].check_failed;
-		json_object_set_new(context, "complete", json_boolean(interrupted < 0));
-		result = pcb_result_build(context, first, res, total);
-		if (busy[0]) {
-			char note[600];
-
-			snprintf(note, sizeof(note), "another pcpbench held CPU %s when this run "
-				 "started: its work disturbs these figures", busy);
-			json_array_append_new(json_object_get(result, "notes"), json_string(note));
-		}
-		json_object_set_new(result, "run_order", json_pack("{s:s,s:I,s:o}",
-			"mode", pcb_order_name[first->order], "seed", (json_int_t)first->seed,
-			"runs", oj));
-		oj = NULL;
-		if (pg->node >= 0)
-			json_object_set_new(result, "node", json_integer(pg->node));
-		if (ss->tables &&
-		    pcb_tables_print_opts(stdout, result, ss->tables, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: %s\n", pg->scenario, err);
-			rc = EXIT_RUNTIME;
-		}
-		fflush(stdout);
-		if (pg->result_at)
-			snprintf(path, sizeof(path), "%s", pg->result_at);
-		if ((pg->result_at ? pcb_result_write_at(result, pg->result_at, err, sizeof(err)) :
-		     pcb_result_write(result, ss->out, path, sizeof(path), err, sizeof(err))) < 0) {
-			fprintf(stderr, "%s: %s\n", pg->scenario, err);
-			rc = EXIT_RUNTIME;
-		} else {
-			fprintf(stderr, "%s: result in %s\n", first->name,
-				pg->result_name ? pg->result_name : path);
-			snprintf(pg->result, sizeof(pg->result), "%s", path);
-		}
-		if (broken) {
-			fprintf(stderr, "%s: the %s was broken (see the notes)\n", first->name,
-				first->model->invariant_name);
-			rc = EXIT_RUNTIME;
-		}
-		json_decref(result);
-	}
-	json_decref(oj);
-	for (int d = 0; d < total; d++)
-		pcb_design_result_free(&res[d]);
-	free(res);
-	free(slots);
-	free(order);
-	json_decref(context);
 	return rc;
 }
 
+/* every configuration's workers locked against another pcpbench, which a note names */
+static void lock_workers(struct scn_run *r)
+{
+	for (int c = 0; c < r->ncfg; c++)
+		session_lock_cpus(r->cfg[c].workers, r->busy, sizeof(r->busy));
+	if (r->busy[0])
+		fprintf(stderr, "%s: note: another pcpbench holds CPU %s: its work disturbs these "
+			"figures\n", r->cfg[0].name, r->busy);
+}
+
+/* the runs in their order, until one fails or a stop is asked for; 0 or EXIT_RUNTIME */
+static int run_in_order(struct scn_run *r)
+{
+	const struct session *ss = r->ss;
+	struct progress *pg = r->pg;
+	char err[1024];
+	int rc = 0;
+
+	for (int k = 0; k < r->nruns && rc == 0; k++) {
+		int i = r->order[2 * k], run = r->order[2 * k + 1];
+		struct slot *sl = &r->slots[i];
+
+		if (session_interrupted()) {
+			r->interrupted = k;
+			break;
+		}
+		pg->config = sl->sc->label;
+		progress_line(pg, sl->d, run, sl->sc->runs, k, r->nruns);
+		if (pcb_run_design(ss->topo, ss->clk, &r->res[i], run, err, sizeof(err)) < 0) {
+			if (pg->tty)
+				fprintf(stderr, "\n");
+			fprintf(stderr, "%s: %s: %s\n", pg->scenario, r->res[i].label, err);
+			rc = EXIT_RUNTIME;
+		}
+		json_array_append_new(r->runs, json_pack("{s:s,s:i}", "design", r->res[i].label,
+							 "run", run + 1));
+	}
+	return rc;
+}
+
+/* after a stop: what finished, designs with runs, each with the runs it has */
+static void keep_finished(struct scn_run *r)
+{
+	int kept = 0;
+
+	for (int d = 0; d < r->total; d++) {
+		if (!r->res[d].runs_done) {
+			pcb_design_result_free(&r->res[d]);
+			continue;
+		}
+		r->res[d].runs = r->res[d].runs_done;
+		r->res[kept++] = r->res[d];
+	}
+	fprintf(stderr, "%s: interrupted after %d of %d runs: the result has what finished "
+		"and says complete: false\n", r->cfg[0].name, r->interrupted, r->nruns);
+	r->total = kept;
+}
+
+/* the result's JSON: the designs' figures, whether it is complete, its notes, its run order */
+static json_t *build_result(struct scn_run *r)
+{
+	struct pcb_scenario *first = &r->cfg[0];
+	json_t *result;
+
+	json_object_set_new(r->context, "complete", json_boolean(r->interrupted < 0));
+	result = pcb_result_build(r->context, first, r->res, r->total);
+	if (r->busy[0]) {
+		char note[600];
+
+		snprintf(note, sizeof(note), "another pcpbench held CPU %s when this run "
+			 "started: its work disturbs these figures", r->busy);
+		json_array_append_new(json_object_get(result, "notes"), json_string(note));
+	}
+	json_object_set_new(result, "run_order", json_pack("{s:s,s:I,s:o}",
+		"mode", pcb_order_name[first->order], "seed", (json_int_t)first->seed,
+		"runs", r->runs));
+	r->runs = NULL;
+	if (r->pg->node >= 0)
+		json_object_set_new(result, "node", json_integer(r->pg->node));
+	return result;
+}
+
+/* the result's tables on stdout, unless the session keeps them in the result; -1 if not */
+static int print_tables(const struct scn_run *r, json_t *result)
+{
+	const struct pcb_table_opts *tables = r->ss->tables;
+	char err[1024];
+	int rc = 0;
+
+	if (tables && pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", r->pg->scenario, err);
+		rc = -1;
+	}
+	fflush(stdout);
+	return rc;
+}
+
+/* the result under the session's directory, or where pg says; -1 if it cannot be */
+static int write_result(const struct scn_run *r, json_t *result)
+{
+	struct progress *pg = r->pg;
+	char path[PATH_MAX], err[1024];
+
+	if (pg->result_at)
+		snprintf(path, sizeof(path), "%s", pg->result_at);
+	if ((pg->result_at ? pcb_result_write_at(result, pg->result_at, err, sizeof(err)) :
+	     pcb_result_write(result, r->ss->out, path, sizeof(path), err, sizeof(err))) < 0) {
+		fprintf(stderr, "%s: %s\n", pg->scenario, err);
+		return -1;
+	}
+	fprintf(stderr, "%s: result in %s\n", r->cfg[0].name,
+		pg->result_name ? pg->result_name : path);
+	snprintf(pg->result, sizeof(pg->result), "%s", path);
+	return 0;
+}
+
+/* the result of what ran, printed and written: rc, else EXIT_RUNTIME if that or a check failed */
+static int finish_result(struct scn_run *r, int rc)
+{
+	struct pcb_scenario *first = &r->cfg[0];
+	int broken = 0;
+	json_t *result;
+
+	for (int d = 0; d < r->total; d++)
+		broken |= r->res[d].check_failed;
+	result = build_result(r);
+	if (print_tables(r, result) < 0)
+		rc = EXIT_RUNTIME;
+	if (write_result(r, result) < 0)
+		rc = EXIT_RUNTIME;
+	if (broken) {
+		fprintf(stderr, "%s: the %s was broken (see the notes)\n", first->name,
+			first->model->invariant_name);
+		rc = EXIT_RUNTIME;
+	}
+	json_decref(result);
+	return rc;
+}
+
+/* what run_scenario() holds, freed */
+static void free_run(struct scn_run *r)
+{
+	json_decref(r->runs);
+	for (int d = 0; d < r->total; d++)
+		pcb_design_result_free(&r->res[d]);
+	free(r->res);
+	free(r->slots);
+	free(r->order);
+	json_decref(r->context);
+}
+
+int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
+		 struct progress *pg)
+{
+	struct scn_run r = { .ss = ss, .cfg = cfg, .ncfg = ncfg, .pg = pg, .interrupted = -1 };
+	char started[32];
+	int rc;
+
+	if (alloc_run(&r) < 0)
+		return EXIT_RUNTIME;
+	rc = init_slots(&r);
+	r.nruns = make_order(r.slots, r.total, cfg[0].order, (unsigned long)cfg[0].seed, r.order);
+	lock_workers(&r);
+	pcb_utc_timestamp(started, sizeof(started), 0);
+	r.context = pcb_result_context(ss->topo, ss->clk, ss->command, started);
+	r.runs = json_array();
+	pg->scenario = cfg[0].name;
+	pg->result[0] = 0;
+	if (rc == 0)
+		rc = run_in_order(&r);
+	if (pg->tty)
+		fprintf(stderr, "\r\033[K");
+	if (rc == 0 && r.interrupted >= 0) {
+		keep_finished(&r);
+		rc = EXIT_RUNTIME;
+	}
+	if (r.total > 0 && (rc == 0 || r.interrupted >= 0))
+		rc = finish_result(&r, rc);
+	free_run(&r);
+	return rc;
+}
