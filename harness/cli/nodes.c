@@ -143,11 +143,15 @@ static void interrupted_nodes(FILE *f, json_t *const *res, const int *nodes, int
 /* nodes.csv and nodes.txt of the nodes that ran: how many, or -1 */
 static int write_summary(const char *dir, const struct node_plan *plans, const int *ran, int n)
 {
-	json_t **res = calloc((size_t)n, sizeof(*res));
-	int *nodes = calloc((size_t)n, sizeof(*nodes)), k = 0, rc = 0;
 	char path[PATH_MAX], file[PATH_MAX + 16], err[PATH_MAX + 512];
+	json_t **res;
+	int *nodes, k = 0, rc = 0;
 	FILE *f;
 
+	if (n <= 0)
+		return -1;
+	res = calloc((size_t)n, sizeof(*res));
+	nodes = calloc((size_t)n, sizeof(*nodes));
 	for (int i = 0; i < n; i++) {
 		if (!ran[i])
 			continue;
@@ -190,121 +194,177 @@ out:
 	return rc;
 }
 
-int nodes_run(const struct session *ss, const char *path, const struct run_opts *o,
-	      const struct node_opts *no, int dry, double *estimate)
-{
-	struct pcb_topo *topo = ss->topo;
-	struct scn_group base, *grp;
-	struct node_plan *plans;
-	int n = 0, runnable = 0, rc = 0, *ran, want = -1, summarized;
-	char err[1024], tmp[PATH_MAX], final[PATH_MAX], ts[32];
-	struct progress pg = { .node = -1 };
+/* one scenario over the nodes: as written, and each node's plan, configurations and run */
+struct node_runs {
+	const struct session *ss;
+	const char *path;
+	struct scn_group base;		/* the scenario as written */
+	struct node_plan *plans;	/* one a node asked for */
+	struct scn_group *grp;		/* each node's configurations, none if it is empty */
+	int *ran;			/* whether the node's run left a result */
+	int n, runnable;		/* nodes planned, and those with a worker */
+	char tmp[PATH_MAX], final[PATH_MAX];	/* the run directory, and its name once done */
+};
 
-	if (group_load(&base, path, o, topo, err, sizeof(err)) < 0)
+/* each node's plan and configurations, their time added to *estimate; exit 2 on a bad one */
+static void plan_nodes(struct node_runs *nr, const struct run_opts *o, const struct node_opts *no,
+		       double *estimate)
+{
+	struct pcb_topo *topo = nr->ss->topo;
+	char err[1024];
+	int want = -1;
+
+	if (group_load(&nr->base, nr->path, o, topo, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	if (no->coord_node >= 0)
 		want = node_index(topo, no->coord_node);
-	plans = calloc((size_t)topo->nr_nodes, sizeof(*plans));
-	grp = calloc((size_t)topo->nr_nodes, sizeof(*grp));
-	ran = calloc((size_t)topo->nr_nodes, sizeof(*ran));
+	nr->plans = calloc((size_t)topo->nr_nodes, sizeof(*nr->plans));
+	nr->grp = calloc((size_t)topo->nr_nodes, sizeof(*nr->grp));
+	nr->ran = calloc((size_t)topo->nr_nodes, sizeof(*nr->ran));
 	for (int i = 0; i < topo->nr_nodes; i++) {
+		struct node_plan *p = &nr->plans[nr->n];
+
 		if (hwloc_bitmap_iszero(topo->node[i].cpus))
 			continue;
 		if (no->node >= 0 && (int)topo->node[i].os != no->node)
 			continue;
-		plan_node(topo, &base, i, want, &plans[n]);
-		if (!plans[n].empty) {
+		plan_node(topo, &nr->base, i, want, p);
+		if (!p->empty) {
 			struct run_opts on = *o;
 
 			on.hook = set_node;
-			on.hook_arg = &plans[n];
-			if (group_load(&grp[n], path, &on, topo, err, sizeof(err)) < 0)
+			on.hook_arg = p;
+			if (group_load(&nr->grp[nr->n], nr->path, &on, topo, err, sizeof(err)) < 0)
 				die_usage("%s", err);
-			*estimate += group_seconds(&grp[n]);
-			runnable++;
+			*estimate += group_seconds(&nr->grp[nr->n]);
+			nr->runnable++;
 		}
-		n++;
+		nr->n++;
 	}
-	if (dry || runnable == 0) {
-		int drains = 0;
+}
 
-		for (int c = 0; c < base.n; c++)
-			drains |= base.cfg[c].drain_rate_hz > 0 || base.cfg[c].drain_count > 0;
-		printf("scenario %s (%s): %s, %d of %d nodes%s\n", base.cfg[0].name, path,
-		       no->each ? "each node" : "one node", n, nodes_with_cpus(topo),
-		       drains ? "" : "; no drains: the coordinator's CPU is only kept free");
-		for (int k = 0; k < n; k++) {
-			if (plans[k].empty)
-				printf("node %d (%d/%d): no worker of cpus.workers there; skipped\n",
-				       plans[k].os, k + 1, n);
-			else
-				print_node(&base, &plans[k], k, n);
-		}
-		if (dry && runnable)
-			printf("  estimated time: %.0f s\n", *estimate);
+/* the plan: each node's workers and coordinator, or that it is skipped */
+static void print_plan(const struct node_runs *nr, int each, int dry, double estimate)
+{
+	const struct scn_group *base = &nr->base;
+	int drains = 0;
+
+	for (int c = 0; c < base->n; c++)
+		drains |= base->cfg[c].drain_rate_hz > 0 || base->cfg[c].drain_count > 0;
+	printf("scenario %s (%s): %s, %d of %d nodes%s\n", base->cfg[0].name, nr->path,
+	       each ? "each node" : "one node", nr->n, nodes_with_cpus(nr->ss->topo),
+	       drains ? "" : "; no drains: the coordinator's CPU is only kept free");
+	for (int k = 0; k < nr->n; k++) {
+		if (nr->plans[k].empty)
+			printf("node %d (%d/%d): no worker of cpus.workers there; skipped\n",
+			       nr->plans[k].os, k + 1, nr->n);
+		else
+			print_node(base, &nr->plans[k], k, nr->n);
 	}
-	if (runnable == 0) {
+	if (dry && nr->runnable)
+		printf("  estimated time: %.0f s\n", estimate);
+}
+
+/* each node's run in turn, its result under the run directory; the first exit status not 0 */
+static int run_each_node(struct node_runs *nr, double estimate)
+{
+	struct progress pg = { .node = -1 };
+	int rc = 0;
+
+	pg.tty = isatty(2);
+	pg.start = now_s();
+	pg.estimate = estimate;
+	pg.nr_nodes = nr->n;
+	for (int k = 0; k < nr->n && rc == 0 && !session_interrupted(); k++) {
+		const struct node_plan *p = &nr->plans[k];
+		char at[PATH_MAX], name[PATH_MAX];
+
+		if (p->empty) {
+			fprintf(stderr, "%s: node %d (%d/%d): no CPU of cpus.workers there; skipped\n",
+				nr->base.cfg[0].name, p->os, k + 1, nr->n);
+			continue;
+		}
+		snprintf(at, sizeof(at), "%s/node%d", nr->tmp, p->os);
+		pg.node = p->os;
+		pg.node_i = k;
+		pg.result_at = at;
+		snprintf(name, sizeof(name), "%s/node%d", nr->final, p->os);
+		pg.result_name = name;
+		printf("%snode %d (%d/%d)\n", k ? "\n" : "", p->os, k + 1, nr->n);
+		fflush(stdout);
+		rc = run_scenario(nr->ss, nr->grp[k].cfg, nr->grp[k].n, &pg);
+		nr->ran[k] = pg.result[0] != 0;
+	}
+	return rc;
+}
+
+/* the table of nodes, then the run directory renamed into place: the exit status after rc */
+static int finish_run_dir(struct node_runs *nr, int rc)
+{
+	const char *name = nr->base.cfg[0].name;
+	int summarized = write_summary(nr->tmp, nr->plans, nr->ran, nr->n);
+
+	if (summarized < 0) {
+		fprintf(stderr, "%s: no node's result to summarize\n", name);
+		session_remove_tree(nr->tmp);
+		rc = rc ? rc : EXIT_RUNTIME;
+	} else if (rename(nr->tmp, nr->final) < 0) {
+		fprintf(stderr, "%s: rename %s -> %s: %s\n", prog, nr->tmp, nr->final,
+			strerror(errno));
+		session_remove_tree(nr->tmp);
+		rc = EXIT_RUNTIME;
+	} else {
+		fprintf(stderr, "%s: results of %d of %d nodes in %s\n", name, summarized, nr->n,
+			nr->final);
+	}
+	return rc;
+}
+
+/* the nodes' runs in a temporary directory that becomes OUT/<scenario>-<UTC ts>/ */
+static int run_nodes(struct node_runs *nr, double estimate)
+{
+	const char *name = nr->base.cfg[0].name, *out = nr->ss->out;
+	char ts[32];
+
+	pcb_utc_timestamp(ts, sizeof(ts), 1);
+	snprintf(nr->final, sizeof(nr->final), "%s/%s-%s", out, name, ts);
+	snprintf(nr->tmp, sizeof(nr->tmp), "%s/.%s-%s.tmp.%d", out, name, ts, (int)getpid());
+	if (mkdir(nr->tmp, 0777) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, nr->tmp, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return finish_run_dir(nr, run_each_node(nr, estimate));
+}
+
+/* what plan_nodes() made, freed */
+static void free_nodes(struct node_runs *nr)
+{
+	for (int k = 0; k < nr->n; k++) {
+		free_plan(&nr->plans[k], nr->base.n);
+		group_free(&nr->grp[k]);
+	}
+	free(nr->plans);
+	free(nr->grp);
+	free(nr->ran);
+	group_free(&nr->base);
+}
+
+int nodes_run(const struct session *ss, const char *path, const struct run_opts *o,
+	      const struct node_opts *no, int dry, double *estimate)
+{
+	struct node_runs nr = { .ss = ss, .path = path };
+	int rc = 0;
+
+	plan_nodes(&nr, o, no, estimate);
+	if (dry || nr.runnable == 0)
+		print_plan(&nr, no->each, dry, *estimate);
+	if (nr.runnable == 0) {
 		fprintf(stderr, "%s: %s: no node has a CPU of cpus.workers besides the coordinator's\n",
 			prog, path);
 		rc = EXIT_USAGE;
-		goto out;
+	} else if (!dry) {
+		rc = run_nodes(&nr, *estimate);
 	}
-	if (dry)
-		goto out;
-
-	pcb_utc_timestamp(ts, sizeof(ts), 1);
-	snprintf(final, sizeof(final), "%s/%s-%s", ss->out, base.cfg[0].name, ts);
-	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", ss->out, base.cfg[0].name, ts,
-		 (int)getpid());
-	if (mkdir(tmp, 0777) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	pg.tty = isatty(2);
-	pg.start = now_s();
-	pg.estimate = *estimate;
-	pg.nr_nodes = n;
-	for (int k = 0; k < n && rc == 0 && !session_interrupted(); k++) {
-		char at[PATH_MAX], name[PATH_MAX];
-
-		if (plans[k].empty) {
-			fprintf(stderr, "%s: node %d (%d/%d): no CPU of cpus.workers there; skipped\n",
-				base.cfg[0].name, plans[k].os, k + 1, n);
-			continue;
-		}
-		snprintf(at, sizeof(at), "%s/node%d", tmp, plans[k].os);
-		pg.node = plans[k].os;
-		pg.node_i = k;
-		pg.result_at = at;
-		snprintf(name, sizeof(name), "%s/node%d", final, plans[k].os);
-		pg.result_name = name;
-		printf("%snode %d (%d/%d)\n", k ? "\n" : "", plans[k].os, k + 1, n);
-		fflush(stdout);
-		rc = run_scenario(ss, grp[k].cfg, grp[k].n, &pg);
-		ran[k] = pg.result[0] != 0;
-	}
-	summarized = write_summary(tmp, plans, ran, n);
-	if (summarized < 0) {
-		fprintf(stderr, "%s: no node's result to summarize\n", base.cfg[0].name);
-		session_remove_tree(tmp);
-		rc = rc ? rc : EXIT_RUNTIME;
-	} else if (rename(tmp, final) < 0) {
-		fprintf(stderr, "%s: rename %s -> %s: %s\n", prog, tmp, final, strerror(errno));
-		session_remove_tree(tmp);
-		rc = EXIT_RUNTIME;
-	} else {
-		fprintf(stderr, "%s: results of %d of %d nodes in %s\n", base.cfg[0].name,
-			summarized, n, final);
-	}
-out:
-	for (int k = 0; k < n; k++) {
-		free_plan(&plans[k], base.n);
-		group_free(&grp[k]);
-	}
-	free(plans);
-	free(grp);
-	free(ran);
-	group_free(&base);
+	free_nodes(&nr);
 	return rc;
 }
