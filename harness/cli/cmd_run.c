@@ -96,7 +96,17 @@ static void calibrate(struct pcb_clock *clk)
 			"by more than 1%%\n", prog, clk->tsc_hz / 1e6, clk->kernel_tsc_hz / 1e6);
 }
 
-int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
+/* run's command line: what every scenario is asked, and how they are run */
+struct run_args {
+	struct run_opts o;
+	struct node_opts no;
+	struct pcb_table_opts tables;
+	const char *out;
+	int dry;
+};
+
+/* run's options into a, the scenarios left from optind on; 1 if it printed --help */
+static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
 		{ "runs", required_argument, NULL, 'r' },
@@ -112,96 +122,94 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-	const char *out = "results";
-	struct run_opts o = { .sets = sets };
-	struct node_opts no = { .node = -1, .coord_node = -1 };
-	int dry = 0, c, nsc, rc = 0, by_node;
-	struct scn_group *grp;
-	struct pcb_topo topo;
-	struct pcb_clock clk;
-	struct pcb_table_opts tables = { 0 };
-	struct session ss = { .topo = &topo, .command = command, .tables = &tables };
-	struct progress pg = { .node = -1 };
-	char err[1024];
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': o.runs = optarg; break;
-		case 'q': o.quick = 1; break;
-		case 's': sets[o.nsets++] = optarg; break;
-		case 'o': out = optarg; break;
-		case 'n': dry = 1; break;
-		case 'e': o.events = optarg; break;
-		case 'R': tables.raw = 1; break;
-		case 'E': no.each = 1; break;
-		case 'N': no.node = parse_node("--node", optarg); break;
-		case 'C': no.coord_node = parse_node("--coordinator-node", optarg); break;
-		case 'h': fputs(run_usage, stdout); free(sets); return 0;
+		case 'r': a->o.runs = optarg; break;
+		case 'q': a->o.quick = 1; break;
+		case 's': a->o.sets[a->o.nsets++] = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'n': a->dry = 1; break;
+		case 'e': a->o.events = optarg; break;
+		case 'R': a->tables.raw = 1; break;
+		case 'E': a->no.each = 1; break;
+		case 'N': a->no.node = parse_node("--node", optarg); break;
+		case 'C': a->no.coord_node = parse_node("--coordinator-node", optarg); break;
+		case 'h': fputs(run_usage, stdout); return 1;
 		default: die_usage("run: see pcpbench run --help");
 		}
 	}
-	nsc = argc - optind;
-	ss.out = out;
-	load_topology(&topo, topo_spec);
-	check_nodes(&topo, &no);
-	by_node = (no.each || no.node >= 0) && nodes_with_cpus(&topo) > 1;
-	if ((no.each || no.node >= 0) && !by_node)
-		fprintf(stderr, "%s: note: %s has one NUMA node: one run, as without %s\n", prog,
-			topo.source, no.each ? "--each-node" : "--node");
+	return 0;
+}
 
-	/* every scenario, and every configuration its [sweep] makes, is checked first */
-	grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
+/* the nsc scenarios named, else the default one, each with every configuration of its [sweep] */
+static struct scn_group *load_groups(char **names, int nsc, const struct run_opts *o,
+				     struct pcb_topo *topo)
+{
+	struct scn_group *grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
+	char err[1024];
+
 	for (int i = 0; i < (nsc ? nsc : 1); i++)
-		if (group_load(&grp[i], nsc ? argv[optind + i] : default_scenario(), &o, &topo,
-			       err, sizeof(err)) < 0)
+		if (group_load(&grp[i], nsc ? names[i] : default_scenario(), o, topo, err,
+			       sizeof(err)) < 0)
 			die_usage("%s", err);
-	if (nsc == 0)
-		nsc = 1;
+	return grp;
+}
 
-	if (by_node) {
-		double estimate = 0;
+/* each scenario once a node: every node's configurations checked, then the runs */
+static int run_by_node(const struct session *ss, const struct run_args *a,
+		       struct scn_group *grp, int nsc)
+{
+	struct session run = *ss;
+	struct pcb_clock clk;
+	double estimate = 0;
+	char err[1024];
+	int rc = 0;
 
-		if (!dry && topo.synthetic)
-			die_usage("run: the topology is not this machine's (%s): workers cannot be "
-				  "pinned to its CPUs; use --dry-run to see the plan", topo.source);
-		/* every node's configurations are checked before the first run */
-		for (int i = 0; i < nsc; i++) {
-			rc = nodes_run(&ss, grp[i].cfg[0].file, &o, &no, 1, &estimate);
-			if (rc)
-				goto out;
-		}
-		if (dry)
-			goto out;
-		if (session_prepare_out(out, err, sizeof(err)) < 0)
-			die_usage("%s", err);
-		session_catch_signals();
-		calibrate(&clk);
-		ss.clk = &clk;
-		fprintf(stderr, "%s: each node: about %.0f s\n", prog, estimate);
-		for (int i = 0; i < nsc && rc == 0 && !session_interrupted(); i++) {
-			estimate = 0;
-			rc = nodes_run(&ss, grp[i].cfg[0].file, &o, &no, 0, &estimate);
-		}
-		goto out;
+	if (!a->dry && ss->topo->synthetic)
+		die_usage("run: the topology is not this machine's (%s): workers cannot be "
+			  "pinned to its CPUs; use --dry-run to see the plan", ss->topo->source);
+	/* every node's configurations are checked before the first run */
+	for (int i = 0; i < nsc; i++) {
+		rc = nodes_run(ss, grp[i].cfg[0].file, &a->o, &a->no, 1, &estimate);
+		if (rc)
+			return rc;
 	}
-
-	if (dry) {
-		for (int i = 0; i < nsc; i++)
-			for (int c = 0; c < grp[i].n; c++)
-				print_plan(&topo, &grp[i].cfg[c]);
-		goto out;
-	}
-	if (topo.synthetic)
-		die_usage("run: the topology is not this machine's (%s): workers cannot be pinned to its "
-			  "CPUs; use --dry-run to see the plan", topo.source);
-
-	if (session_prepare_out(out, err, sizeof(err)) < 0)
+	if (a->dry)
+		return 0;
+	if (session_prepare_out(ss->out, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	session_catch_signals();
 	calibrate(&clk);
-	ss.clk = &clk;
+	run.clk = &clk;
+	fprintf(stderr, "%s: each node: about %.0f s\n", prog, estimate);
+	for (int i = 0; i < nsc && rc == 0 && !session_interrupted(); i++) {
+		estimate = 0;
+		rc = nodes_run(&run, grp[i].cfg[0].file, &a->o, &a->no, 0, &estimate);
+	}
+	return rc;
+}
+
+/* each scenario in turn, until one fails or a stop is asked for */
+static int run_groups(const struct session *ss, struct scn_group *grp, int nsc)
+{
+	struct session run = *ss;
+	struct progress pg = { .node = -1 };
+	struct pcb_clock clk;
+	char err[1024];
+	int rc = 0;
+
+	if (ss->topo->synthetic)
+		die_usage("run: the topology is not this machine's (%s): workers cannot be "
+			  "pinned to its CPUs; use --dry-run to see the plan", ss->topo->source);
+
+	if (session_prepare_out(ss->out, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	session_catch_signals();
+	calibrate(&clk);
+	run.clk = &clk;
 
 	pg.tty = isatty(2);
 	pg.start = now_s();
@@ -210,18 +218,56 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		pg.estimate += group_seconds(&grp[i]);
 
 	for (int i = 0; i < nsc && rc == 0; i++) {
-		rc = run_scenario(&ss, grp[i].cfg, grp[i].n, &pg);
+		rc = run_scenario(&run, grp[i].cfg, grp[i].n, &pg);
 		if (i + 1 < nsc && !session_interrupted())
 			printf("\n");
 		if (session_interrupted())
 			break;
 	}
-out:
-	for (int i = 0; i < nsc; i++)
-		group_free(&grp[i]);
-	free(grp);
-	free(sets);
-	pcb_topo_destroy(&topo);
 	return rc;
 }
 
+int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
+{
+	struct run_args a = { .out = "results", .no = { .node = -1, .coord_node = -1 } };
+	struct session ss = { .command = command, .tables = &a.tables };
+	int nsc, rc = 0, by_node;
+	struct scn_group *grp;
+	struct pcb_topo topo;
+
+	a.o.sets = calloc((size_t)argc + 1, sizeof(char *));
+	if (parse_args(argc, argv, &a)) {
+		free(a.o.sets);
+		return 0;
+	}
+	nsc = argc - optind;
+	load_topology(&topo, topo_spec);
+	check_nodes(&topo, &a.no);
+	by_node = (a.no.each || a.no.node >= 0) && nodes_with_cpus(&topo) > 1;
+	if ((a.no.each || a.no.node >= 0) && !by_node)
+		fprintf(stderr, "%s: note: %s has one NUMA node: one run, as without %s\n", prog,
+			topo.source, a.no.each ? "--each-node" : "--node");
+
+	/* every scenario, and every configuration its [sweep] makes, is checked first */
+	grp = load_groups(argv + optind, nsc, &a.o, &topo);
+	if (nsc == 0)
+		nsc = 1;
+
+	ss.topo = &topo;
+	ss.out = a.out;
+	if (by_node) {
+		rc = run_by_node(&ss, &a, grp, nsc);
+	} else if (a.dry) {
+		for (int i = 0; i < nsc; i++)
+			for (int c = 0; c < grp[i].n; c++)
+				print_plan(&topo, &grp[i].cfg[c]);
+	} else {
+		rc = run_groups(&ss, grp, nsc);
+	}
+	for (int i = 0; i < nsc; i++)
+		group_free(&grp[i]);
+	free(grp);
+	free(a.o.sets);
+	pcb_topo_destroy(&topo);
+	return rc;
+}
