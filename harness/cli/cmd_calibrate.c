@@ -12,6 +12,100 @@
 #include "../run/runner.h"
 #include "cli.h"
 
+/* the CPU to calibrate on as text, --cpu or else the last housekeeping CPU; -1 out of memory */
+static int cpu_text(const struct pcb_topo *topo, const char *cpu_arg, char *buf, size_t len)
+{
+	hwloc_bitmap_t hk;
+
+	if (cpu_arg) {
+		snprintf(buf, len, "%s", cpu_arg);
+		return 0;
+	}
+	hk = hwloc_bitmap_alloc();
+	if (!hk)
+		return -1;
+	hwloc_bitmap_andnot(hk, topo->all, topo->isolated);
+	snprintf(buf, len, "%d", hwloc_bitmap_last(hk));
+	hwloc_bitmap_free(hk);
+	return 0;
+}
+
+/* the CPU text names; exit 2 unless it is one CPU of this machine */
+static int parse_cpu(struct pcb_topo *topo, const char *text)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+
+	/* one CPU: the bare loop and the harness's worker run on the same one */
+	if (!*text || *end || v < 0 || v > INT_MAX ||
+	    !hwloc_bitmap_isset(topo->all, (unsigned int)v)) {
+		pcb_topo_destroy(topo);
+		die_usage("calibrate: --cpu %s: not a CPU of this machine (one CPU number)", text);
+	}
+	return (int)v;
+}
+
+/* the model's calibration design in batch timing, runs and CPU as given; exit 2 on a bad one */
+static void load_scenario(struct pcb_scenario *sc, const struct pcb_model *m,
+			  struct pcb_topo *topo, const char *runs, const char *cpu)
+{
+	char scn[1024], err[1024];
+	int rc;
+
+	snprintf(scn, sizeof(scn), "[scenario]\nname = calibrate\n[run]\nmodel = %s\n"
+		 "designs = %s\ntiming = batch\nduration_ms = 500\nwarmup_ms = 100\n",
+		 m->name, m->calib_design);
+	rc = pcb_scenario_load_text(sc, "calibrate", scn, err, sizeof(err));
+	if (rc == 0) {
+		/* what the options set, errors name by the option */
+		pcb_scenario_override(sc, K_RUN_RUNS, runs, "--runs");
+		pcb_scenario_override(sc, K_CPUS_WORKERS, cpu, "--cpu");
+		rc = pcb_scenario_finish(sc, topo, err, sizeof(err));
+	}
+	if (rc < 0) {
+		pcb_scenario_free(sc);
+		pcb_topo_destroy(topo);
+		die_usage("%s", err);
+	}
+}
+
+/* the harness's runs of the calibration design into res: 0, else EXIT_RUNTIME */
+static int run_harness(const struct pcb_topo *topo, const struct pcb_clock *clk,
+		       struct pcb_scenario *sc, struct pcb_design_result *res)
+{
+	char err[1024];
+
+	if (pcb_design_result_init(res, sc, sc->design[0], clk) < 0) {
+		fprintf(stderr, "%s: calibrate: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	for (int r = 0; r < sc->runs; r++)
+		if (pcb_run_design(topo, clk, res, r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s: calibrate: %s\n", prog, err);
+			return EXIT_RUNTIME;
+		}
+	return 0;
+}
+
+/* the bare loop's cycles a call beside the harness's batch figure, and their difference */
+static void print_calibration(const struct pcb_model *m, const struct pcb_clock *clk, int cpu,
+			      const double *bare, const struct pcb_design_result *res)
+{
+	double h = pcb_mean(res->fn[m->calib_fn].run_mean, res->runs);
+	double hs = pcb_stddev(res->fn[m->calib_fn].run_mean, res->runs);
+	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);
+	char text[512];
+
+	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
+	       cpu, clk->tsc_hz / 1e6, (unsigned long long)clk->step,
+	       clk->overhead[PCB_TIMING_BATCH]);
+	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib_fn], m->calib_design);
+	printf("%-40s%-16s%s\n", text, "cycles/call", "STDDEV");
+	printf("%-40s%-16.2f%.2f\n", "bare loop (one region, 2^24 calls):", b, bs);
+	printf("%-40s%-16.2f%.2f\n", "harness, batch mode (64 calls a region):", h, hs);
+	printf("%-40s%.2f\n", "harness - bare:", h - b);
+}
+
 int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 {
 	static const struct option opts[] = {
@@ -27,9 +121,9 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	struct pcb_scenario sc;
 	struct pcb_topo topo;
 	struct pcb_clock clk;
-	char err[1024], text[512];
 	double bare[6], overhead;
-	int c, cpu;
+	char text[512];
+	int c, cpu, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -47,53 +141,13 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		pcb_topo_destroy(&topo);
 		die_usage("calibrate: the topology is not this machine's; it cannot run");
 	}
-	if (cpu_arg) {
-		snprintf(text, sizeof(text), "%s", cpu_arg);
-	} else {
-		hwloc_bitmap_t hk = hwloc_bitmap_alloc();
-
-		if (!hk) {
-			pcb_topo_destroy(&topo);
-			fprintf(stderr, "%s: calibrate: out of memory\n", prog);
-			return EXIT_RUNTIME;
-		}
-		hwloc_bitmap_andnot(hk, topo.all, topo.isolated);
-		snprintf(text, sizeof(text), "%d", hwloc_bitmap_last(hk));
-		hwloc_bitmap_free(hk);
+	if (cpu_text(&topo, cpu_arg, text, sizeof(text)) < 0) {
+		pcb_topo_destroy(&topo);
+		fprintf(stderr, "%s: calibrate: out of memory\n", prog);
+		return EXIT_RUNTIME;
 	}
-	{
-		char *end;
-		long v = strtol(text, &end, 10);
-
-		/* one CPU: the bare loop and the harness's worker run on the same one */
-		if (!*text || *end || v < 0 || v > INT_MAX ||
-		    !hwloc_bitmap_isset(topo.all, (unsigned int)v)) {
-			pcb_topo_destroy(&topo);
-			die_usage("calibrate: --cpu %s: not a CPU of this machine (one CPU number)",
-				  text);
-		}
-		cpu = (int)v;
-	}
-	{
-		char scn[1024];
-
-		snprintf(scn, sizeof(scn), "[scenario]\nname = calibrate\n[run]\nmodel = %s\n"
-			 "designs = %s\ntiming = batch\nduration_ms = 500\nwarmup_ms = 100\n",
-			 m->name, m->calib_design);
-		int rc = pcb_scenario_load_text(&sc, "calibrate", scn, err, sizeof(err));
-
-		if (rc == 0) {
-			/* what the options set, errors name by the option */
-			pcb_scenario_override(&sc, K_RUN_RUNS, runs_arg, "--runs");
-			pcb_scenario_override(&sc, K_CPUS_WORKERS, text, "--cpu");
-			rc = pcb_scenario_finish(&sc, &topo, err, sizeof(err));
-		}
-		if (rc < 0) {
-			pcb_scenario_free(&sc);
-			pcb_topo_destroy(&topo);
-			die_usage("%s", err);
-		}
-	}
+	cpu = parse_cpu(&topo, text);
+	load_scenario(&sc, m, &topo, runs_arg, text);
 	if (pcb_topo_pin(&topo, (unsigned int)cpu) < 0)
 		fprintf(stderr, "%s: note: could not pin the bare loop to CPU %d\n", prog, cpu);
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
@@ -102,35 +156,11 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	for (int i = 0; i < 6; i++)
 		bare[i] = m->calib_bare(1 << 18, overhead);
 
-	if (pcb_design_result_init(&res, &sc, sc.design[0], &clk) < 0) {
-		fprintf(stderr, "%s: calibrate: out of memory\n", prog);
-		pcb_design_result_free(&res);
-		pcb_scenario_free(&sc);
-		pcb_topo_destroy(&topo);
-		return EXIT_RUNTIME;
-	}
-	for (int r = 0; r < sc.runs; r++)
-		if (pcb_run_design(&topo, &clk, &res, r, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: calibrate: %s\n", prog, err);
-			pcb_design_result_free(&res);
-			pcb_scenario_free(&sc);
-			pcb_topo_destroy(&topo);
-			return EXIT_RUNTIME;
-		}
-	double h = pcb_mean(res.fn[m->calib_fn].run_mean, res.runs);
-	double hs = pcb_stddev(res.fn[m->calib_fn].run_mean, res.runs);
-	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);
-
-	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
-	       cpu, clk.tsc_hz / 1e6, (unsigned long long)clk.step, overhead);
-	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib_fn], m->calib_design);
-	printf("%-40s%-16s%s\n", text, "cycles/call", "STDDEV");
-	printf("%-40s%-16.2f%.2f\n", "bare loop (one region, 2^24 calls):", b, bs);
-	printf("%-40s%-16.2f%.2f\n", "harness, batch mode (64 calls a region):", h, hs);
-	printf("%-40s%.2f\n", "harness - bare:", h - b);
+	rc = run_harness(&topo, &clk, &sc, &res);
+	if (rc == 0)
+		print_calibration(m, &clk, cpu, bare, &res);
 	pcb_design_result_free(&res);
 	pcb_scenario_free(&sc);
 	pcb_topo_destroy(&topo);
-	return 0;
+	return rc;
 }
-
