@@ -69,6 +69,8 @@ check_bad no-machine.ini "tests/claims/no-machine.ini:2: [000-consume_stock]: no
 check_bad bad-field.ini "tests/claims/bad-field.ini:10: [000-consume_stock] a: 'functions:spinlock:consume_stock:bogusfield': no field 'bogusfield' in functions rows"
 check_bad unknown-function.ini "tests/claims/unknown-function.ini:10: [000-consume_stock] a: 'functions:spinlock:no_such_function': the memcg model has no function 'no_such_function'"
 check_bad unknown-key.ini "tests/claims/unknown-key.ini:7: [000-consume_stock] colour: unknown key"
+check_bad bad-real.ini "tests/claims/bad-real.ini:11: [000-mmap] real: 'netperf': mmap, mmap_write, fault"
+check_bad bad-ops.ini "tests/claims/bad-ops.ini:12: [000-mmap] ops: the memcg model has no function 'no_such_function'"
 check_bad bad-size.ini "tests/claims/bad-size.ini:13: [000-consume_stock] size: 'roughly': same, or not: why"
 check_bad bad-mechanism.ini "tests/claims/bad-mechanism.ini:14: [000-consume_stock] mechanism: a mechanism goes with size = same"
 expect_rc 2 "$pcpbench" reproduce --claims "$tmp/none.ini" --out "$tmp/bad"
@@ -91,5 +93,27 @@ head -1 "$dir/reproduce.csv" | grep -qx 'id,claim,seed,line,seed_figure,base_lin
 grep -q '^"000-consume_stock",.*,"positive",\(yes\|no\),' "$dir/reproduce.csv" && ok || bad "reproduce.csv row"
 [ -s "$(ls -d "$tmp"/one/default-*/ | head -1)/result.json" ] && ok || bad "the claim's result is not there"
 ls -a "$tmp/one" | grep -q '\.tmp\.' && bad "temporary directory left" || ok
+
+# a share: the modeled Diff of the calls a real operation makes, over what it costs here
+expect_rc 0 "$pcpbench" reproduce --quick --claims tests/claims/share.ini --out "$tmp/share"
+grep -Eq '^  mmap +[0-9]+\.[0-9] +[0-9]+\.[0-9]   3 runs of [0-9]+: an mmap\(\) \+ munmap\(\) pair' "$tmp/out" &&
+	ok || bad "the real operation's line: $(cat "$tmp/out")"
+row=$(grep "^the spinlock's stock calls are a share" "$tmp/out")
+echo "$row" | grep -q -- "-0.6979901866 % \[000:325\].*  [-+][0-9.]* %  *\(yes\|NO\) (< 0)  *\(within 2x\|[0-9.]*x off\|opposite sign\)  *$tmp/share/default-" &&
+	ok || bad "share row: $row"
+# this machine's share is the table's Diff (cycles) of the calls over the pair's ticks
+dir=$(ls -d "$tmp"/share/default-*/ | head -1)
+csv=$(ls -d "$tmp"/share/reproduce-*/ | head -1)/reproduce.csv
+mmap=$(awk '$1 == "mmap" {print $2}' "$tmp/out")
+python3 - "$dir/result.json" "$csv" "$mmap" <<'PY' && ok || bad "the share is not 100 (d(consume) + 2 d(refill)) / mmap"
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+f = {(x["design"], x["function"]): x["avg_cycles"] for x in r["functions"]}
+d = lambda fn: f[("spinlock", fn)] - f[("local_lock", fn)]
+want = 100 * (d("consume_stock") + 2 * d("refill_stock")) / float(sys.argv[3])
+got = float(next(x for x in csv.DictReader(open(sys.argv[2])) if x["id"] == "000-mmap")["here"])
+print(want, got)
+sys.exit(0 if abs(want - got) <= 1e-3 * max(1, abs(want)) else 1)
+PY
 
 summary reproduce

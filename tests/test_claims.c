@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/measure/realop.h"
 #include "harness/scenario/claims.h"
 #include "testing.h"
 
@@ -29,7 +30,12 @@ static const char fixture[] =
 	"[other]\n"
 	"claim = throughput\nseed = 002.txt\nline = 50\nfigure = 14.13\nmachine = m\n"
 	"scenario = s\na = functions:x:f\nb = functions:y:f\nexpect = negative\n"
-	"size = not: throughput in the seed\n";
+	"size = not: throughput in the seed\n"
+	"[share]\n"
+	"claim = a share\nseed = 000.txt\nline = 325\nfigure = -0.70\nmachine = m\n"
+	"scenario = s\nvalue = share\nreal = mmap_write\n"
+	"ops = consume_obj_stock 3, refill_obj_stock 3,mod_objcg_state 6 , consume_stock 0.5\n"
+	"a = functions:x:*:raw_avg_cycles\nb = functions:y:*\nexpect = negative\nsize = same\n";
 
 static const struct pcb_claim *find(const struct pcb_claims *cl, const char *id)
 {
@@ -65,8 +71,8 @@ int main(void)
 		close(fd);
 	CHECK(pcb_claims_load(&cl, path, err, sizeof(err)) == 0, "fixture read: %s", err);
 	unlink(path);
-	if (cl.n != 4) {
-		CHECK(cl.n == 4, "4 claims, not %d", cl.n);
+	if (cl.n != 5) {
+		CHECK(cl.n == 5, "5 claims, not %d", cl.n);
 		return check_summary();
 	}
 
@@ -96,6 +102,22 @@ int main(void)
 	      "size = not: its reason");
 	check_size(c, 1, 1.04, "not comparable", "throughput in the seed");
 	check_size(c, 0, 0, "not comparable", "throughput in the seed");
+
+	/* a share's ops, and the selectors each makes */
+	c = find(&cl, "share");
+	CHECK(c->value == PCB_CLAIM_SHARE && c->real == PCB_REALOP_MMAP_WRITE, "share of mmap_write");
+	CHECK(c->nr_ops == 4, "4 ops, not %d", c->nr_ops);
+	if (c->nr_ops == 4) {
+		char sel[128];
+
+		CHECK(!strcmp(c->op[0].fn, "consume_obj_stock") && c->op[0].n == 3, "op 0");
+		CHECK(!strcmp(c->op[2].fn, "mod_objcg_state") && c->op[2].n == 6, "op 2");
+		CHECK(!strcmp(c->op[3].fn, "consume_stock") && c->op[3].n == 0.5, "op 3");
+		pcb_claim_op_selector(c->v[CK_A], &c->op[2], sel, sizeof(sel));
+		CHECK(!strcmp(sel, "functions:x:mod_objcg_state:raw_avg_cycles"), "%s", sel);
+		pcb_claim_op_selector(c->v[CK_B], &c->op[3], sel, sizeof(sel));
+		CHECK(!strcmp(sel, "functions:y:consume_stock"), "%s", sel);
+	}
 
 	pcb_claims_free(&cl);
 	return check_summary();

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../measure/realop.h"
 #include "../measure/stats.h"
 #include "../output/figures.h"
 #include "../output/result.h"
@@ -60,6 +62,10 @@ struct repro {
 	double estimate;		/* seconds, all scenarios */
 	json_t *context;		/* the first result's machine */
 	char note[128];			/* what the table says first, "" for nothing */
+	/* the real operations the shares are of, timed here after the scenarios */
+	struct pcb_realop_result real[PCB_REALOPS];
+	char real_err[PCB_REALOPS][256];	/* why one was not timed, "" if it was */
+	int real_want[PCB_REALOPS];
 };
 
 static const char *default_claims(void)
@@ -99,6 +105,15 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 					"function '%s'", c->v[key], g->cfg[0].model->name, name);
 			die_usage("%s", err);
 		}
+		/* a share's *: each function of its ops */
+		for (int i = 0; i < c->nr_ops; i++)
+			if (pcb_fn_find(g->cfg[0].model, c->op[i].fn) < 0) {
+				const struct pcb_claim_at on = { .cl = cl, .c = c, .key = CK_OPS };
+
+				pcb_claim_error(&on, err, sizeof(err), "the %s model has no "
+						"function '%s'", g->cfg[0].model->name, c->op[i].fn);
+				die_usage("%s", err);
+			}
 	}
 	for (int k = 0; k < g->n; k++)
 		for (int d = 0; d < g->cfg[k].nr_designs; d++) {
@@ -114,7 +129,36 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 	die_usage("%s", err);
 }
 
-static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *o)
+/* a share: the modeled difference of one real operation, over what it costs here */
+static void evaluate_share(const struct pcb_claim *c, json_t *result,
+			   const struct repro *rp, struct outcome *o)
+{
+	double modeled = 0, real = rp->real[c->real].mean;
+
+	for (int i = 0; i < c->nr_ops; i++) {
+		char sa[512], sb[512];
+		double a, b;
+
+		pcb_claim_op_selector(c->v[CK_A], &c->op[i], sa, sizeof(sa));
+		pcb_claim_op_selector(c->v[CK_B], &c->op[i], sb, sizeof(sb));
+		if (pcb_figure_get(result, sa, &a, o->why, sizeof(o->why)) < 0 ||
+		    pcb_figure_get(result, sb, &b, o->why, sizeof(o->why)) < 0)
+			return;
+		modeled += c->op[i].n * (a - b);
+	}
+	if (rp->real_err[c->real][0] || !(real > 0)) {
+		snprintf(o->why, sizeof(o->why), "%s not timed here: %s", c->v[CK_REAL],
+			 rp->real_err[c->real][0] ? rp->real_err[c->real] : "no figure");
+		return;
+	}
+	o->here = 100 * modeled / real;
+	o->ok = isfinite(o->here);
+	o->agrees = c->expect == PCB_EXPECT_POSITIVE ? o->here > 0 :
+		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
+}
+
+static void evaluate(const struct pcb_claim *c, json_t *result, const struct repro *rp,
+		     struct outcome *o)
 {
 	double a, b = 1;
 
@@ -125,6 +169,10 @@ static void evaluate(const struct pcb_claim *c, json_t *result, struct outcome *
 	}
 	if (pcb_result_interrupted(result)) {
 		snprintf(o->why, sizeof(o->why), "the scenario was interrupted (complete: false)");
+		return;
+	}
+	if (c->value == PCB_CLAIM_SHARE) {
+		evaluate_share(c, result, rp, o);
 		return;
 	}
 	if (pcb_figure_get(result, c->v[CK_A], &a, o->why, sizeof(o->why)) < 0)
@@ -161,7 +209,7 @@ static void here_text(const struct pcb_claim *c, const struct outcome *o, char *
 {
 	if (!o->ok)
 		snprintf(buf, len, "n/a");
-	else if (c->value == PCB_CLAIM_DIFF_PCT)
+	else if (c->value == PCB_CLAIM_DIFF_PCT || c->value == PCB_CLAIM_SHARE)
 		snprintf(buf, len, "%+.2f %%", o->here);
 	else if (c->value == PCB_CLAIM_DIFF)
 		snprintf(buf, len, "%+.2f", o->here);
@@ -230,6 +278,56 @@ static void print_machine(FILE *f, json_t *context)
 		nodes == 1 ? "" : "s", rj_ctx_kernel(context));
 }
 
+/*
+ * The real operations the shares are of, timed after the scenarios (the
+ * machine otherwise idle), pinned to the last CPU, a worker's by default
+ */
+static void measure_realops(struct repro *rp)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int i = 0; i < rp->cl.n; i++)
+		if (rp->cl.c[i].value == PCB_CLAIM_SHARE)
+			rp->real_want[rp->cl.c[i].real] = 1;
+	for (int k = 0; k < PCB_REALOPS && !session_interrupted(); k++) {
+		const struct pcb_realop_req req = {
+			.kind = (enum pcb_realop_kind)k, .cpu = cpus > 0 ? (int)cpus - 1 : -1,
+			.peer_cpu = cpus > 1 ? 0 : -1, .runs = rp->o.quick ? 3 : 10,
+			.ops = rp->o.quick ? pcb_realop_desc[k].default_ops / 4 : 0,
+		};
+
+		if (!rp->real_want[k])
+			continue;
+		if (pcb_realop_measure(&req, &rp->real[k], rp->real_err[k],
+				       sizeof(rp->real_err[k])) < 0 && !rp->real_err[k][0])
+			snprintf(rp->real_err[k], sizeof(rp->real_err[k]), "failed");
+	}
+}
+
+/* the real operations timed, a line each, before the table */
+static void print_realops(FILE *f, const struct repro *rp)
+{
+	int any = 0;
+
+	for (int k = 0; k < PCB_REALOPS; k++) {
+		const struct pcb_realop_result *r = &rp->real[k];
+
+		if (!rp->real_want[k])
+			continue;
+		if (!any++)
+			fprintf(f, "real operations here, the base of the shares (TSC ticks, mean "
+				"of the runs' means, STDDEV):\n");
+		if (rp->real_err[k][0])
+			fprintf(f, "  %-12s not timed: %s\n", pcb_realop_desc[k].name, rp->real_err[k]);
+		else
+			fprintf(f, "  %-12s %10.1f %8.1f   %d runs of %" PRIu64 ": %s\n",
+				pcb_realop_desc[k].name, r->mean, r->stddev, r->runs, r->ops,
+				pcb_realop_desc[k].op);
+	}
+	if (any)
+		fprintf(f, "\n");
+}
+
 static void print_table(FILE *f, const struct repro *rp)
 {
 	int w[5] = { 5, 4, 12, 7, 4 };
@@ -241,6 +339,7 @@ static void print_table(FILE *f, const struct repro *rp)
 		print_machine(f, rp->context);
 	if (rp->note[0])
 		fprintf(f, "%s\n\n", rp->note);
+	print_realops(f, rp);
 	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1],
 		"seed (figure [seed:line], machine)", w[2], "this machine", w[3], "agrees?", w[4],
 		"size", "result");
@@ -427,9 +526,13 @@ static void print_plan(const struct repro *rp)
 		       s->g.cfg[0].file, s->g.n, s->g.n == 1 ? "" : "s", group_seconds(&s->g));
 		for (int i = 0; i < cl->n; i++)
 			if (!strcmp(cl->c[i].v[CK_SCENARIO], s->name))
-				printf("  %-22s %s%s%s\n", cl->c[i].id, cl->c[i].v[CK_A],
+				printf("  %-22s %s%s%s%s%s%s%s\n", cl->c[i].id, cl->c[i].v[CK_A],
 				       cl->c[i].v[CK_B] ? " against " : "",
-				       cl->c[i].v[CK_B] ? cl->c[i].v[CK_B] : "");
+				       cl->c[i].v[CK_B] ? cl->c[i].v[CK_B] : "",
+				       cl->c[i].v[CK_OPS] ? ", * each of " : "",
+				       cl->c[i].v[CK_OPS] ? cl->c[i].v[CK_OPS] : "",
+				       cl->c[i].v[CK_REAL] ? ", a share of real " : "",
+				       cl->c[i].v[CK_REAL] ? cl->c[i].v[CK_REAL] : "");
 	}
 	printf("estimated time: %.0f s\n", rp->estimate);
 }
@@ -471,7 +574,7 @@ static void evaluate_claims(struct repro *rp)
 	for (int i = 0; i < rp->cl.n; i++) {
 		int k = scn_index(rp->s, rp->ns, rp->cl.c[i].v[CK_SCENARIO]);
 
-		evaluate(&rp->cl.c[i], rp->s[k].json, &rp->res[i]);
+		evaluate(&rp->cl.c[i], rp->s[k].json, rp, &rp->res[i]);
 		rp->dirs[i] = rp->s[k].result[0] ? rp->s[k].result : NULL;
 	}
 	if (session_interrupted()) {
@@ -523,6 +626,7 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 		rp.ns, rp.estimate, rp.o.quick ? "" : " (--quick: about a tenth)");
 	session_catch_signals();
 	rc = run_scenarios(&rp, command, out);
+	measure_realops(&rp);
 	evaluate_claims(&rp);
 	print_table(stdout, &rp);
 	fflush(stdout);

@@ -39,6 +39,17 @@ int pcb_realop_find(const char *name)
 	return -1;
 }
 
+const char *pcb_realop_names(void)
+{
+	static char names[128];
+
+	if (!names[0])
+		for (int k = 0; k < PCB_REALOPS; k++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 k ? ", " : "", pcb_realop_desc[k].name);
+	return names;
+}
+
 #define FAIL(what) do {							\
 	snprintf(err, errlen, "%s: %s", (what), strerror(errno));	\
 	return -1;							\

@@ -69,6 +69,8 @@ struct pcb_realop_result {
 
 /* the kind named name, or -1 */
 int pcb_realop_find(const char *name);
+/* the kinds' names, "mmap, mmap_write, ..." */
+const char *pcb_realop_names(void);
 /*
  * Time req->runs runs of the operation on the calling thread (pinned to
  * req->cpu while it runs, its affinity restored after). 0, or -1 with a

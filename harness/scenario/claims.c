@@ -9,6 +9,7 @@
 
 #include <ini.h>
 
+#include "../measure/realop.h"
 #include "../schema/schema.h"
 #include "claims.h"
 #include "ini_lines.h"
@@ -18,10 +19,10 @@ const char *const pcb_claim_key_name[CK_NR] = {
 	[CK_BASE_FIGURE] = "base_figure", [CK_BASE_LINE] = "base_line", [CK_UNIT] = "unit",
 	[CK_MACHINE] = "machine", [CK_SCENARIO] = "scenario", [CK_VALUE] = "value",
 	[CK_A] = "a", [CK_B] = "b", [CK_EXPECT] = "expect", [CK_LIMIT] = "limit",
-	[CK_SIZE] = "size", [CK_MECHANISM] = "mechanism",
+	[CK_SIZE] = "size", [CK_MECHANISM] = "mechanism", [CK_OPS] = "ops", [CK_REAL] = "real",
 };
 
-static const char *const value_name[] = { "diff_pct", "ratio", "value", "diff" };
+static const char *const value_name[] = { "diff_pct", "ratio", "value", "diff", "share" };
 static const char *const expect_name[] = { "positive", "negative", "below" };
 
 struct claims_state {
@@ -278,9 +279,10 @@ static int check_expect(struct pcb_claim *c, struct claim_fault *f)
 {
 	char *end;
 
-	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 4) : PCB_CLAIM_DIFF_PCT;
+	c->value = c->v[CK_VALUE] ? pick(c->v[CK_VALUE], value_name, 5) : PCB_CLAIM_DIFF_PCT;
 	if (c->value < 0)
-		return fault(f, CK_VALUE, "'%s': diff_pct, ratio, value or diff", c->v[CK_VALUE]);
+		return fault(f, CK_VALUE, "'%s': diff_pct, ratio, value, diff or share",
+			     c->v[CK_VALUE]);
 	c->expect = pick(c->v[CK_EXPECT], expect_name, 3);
 	if (c->expect < 0)
 		return fault(f, CK_EXPECT, "'%s': positive, negative or below", c->v[CK_EXPECT]);
@@ -304,7 +306,8 @@ static int check_selectors(const struct pcb_claim *c, struct claim_fault *f)
 		return fault(f, CK_A, "%s", msg);
 	if ((c->value == PCB_CLAIM_VALUE) != !c->v[CK_B])
 		return fault(f, c->v[CK_B] ? CK_B : CK_VALUE,
-			     "b goes with value = diff_pct, ratio or diff, and only with them");
+			     "b goes with value = diff_pct, ratio, diff or share, and only with "
+			     "them");
 	if (c->v[CK_B] && pcb_selector_check(c->v[CK_B], msg, sizeof(msg)) < 0)
 		return fault(f, CK_B, "%s", msg);
 	for (const char *p = c->v[CK_SCENARIO]; *p; p++)
@@ -312,6 +315,73 @@ static int check_selectors(const struct pcb_claim *c, struct claim_fault *f)
 			return fault(f, CK_SCENARIO, "'%s': a scenario's name, as "
 				     "scenarios/NAME.scn", c->v[CK_SCENARIO]);
 	return 0;
+}
+
+/* "FUNCTION N, ..." into c->op[] */
+static int parse_ops(struct pcb_claim *c, struct claim_fault *f)
+{
+	const char *p = c->v[CK_OPS];
+
+	while (*p) {
+		struct pcb_claim_op *op = &c->op[c->nr_ops];
+		size_t len = strcspn(p, " \t,");
+		char *end;
+
+		if (c->nr_ops == PCB_CLAIM_MAX_OPS)
+			return fault(f, CK_OPS, "more than %d functions", PCB_CLAIM_MAX_OPS);
+		if (!len || len >= sizeof(op->fn))
+			return fault(f, CK_OPS, "'%s': write FUNCTION N, ...", c->v[CK_OPS]);
+		snprintf(op->fn, sizeof(op->fn), "%.*s", (int)len, p);
+		p += len;
+		op->n = strtod(p, &end);
+		if (end == p || !isfinite(op->n) || op->n <= 0)
+			return fault(f, CK_OPS, "'%s': %s needs a count above 0", c->v[CK_OPS],
+				     op->fn);
+		p = end + strspn(end, " \t");
+		if (*p && *p != ',')
+			return fault(f, CK_OPS, "'%s': write FUNCTION N, ...", c->v[CK_OPS]);
+		p += *p == ',';
+		p += strspn(p, " \t");
+		c->nr_ops++;
+	}
+	return c->nr_ops ? 0 : fault(f, CK_OPS, "no function");
+}
+
+/*
+ * value = share: ops and real, and a and b functions:DESIGN:* with the
+ * ops' functions for the *; neither key without it
+ */
+static int check_share(struct pcb_claim *c, struct claim_fault *f)
+{
+	if (c->value != PCB_CLAIM_SHARE) {
+		if (c->v[CK_OPS] || c->v[CK_REAL])
+			return fault(f, c->v[CK_OPS] ? CK_OPS : CK_REAL,
+				     "ops and real go with value = share, and only with it");
+		return 0;
+	}
+	if (!c->v[CK_OPS] || !c->v[CK_REAL])
+		return fault(f, CK_VALUE, "value = share needs ops (FUNCTION N, ...) and real "
+			     "(a real operation: %s)", pcb_realop_names());
+	c->real = pcb_realop_find(c->v[CK_REAL]);
+	if (c->real < 0)
+		return fault(f, CK_REAL, "'%s': %s", c->v[CK_REAL], pcb_realop_names());
+	for (int k = CK_A; k <= CK_B; k++) {
+		const char *sel = c->v[k], *fn = strchr(sel, ':');
+
+		fn = fn ? strchr(fn + 1, ':') : NULL;
+		if (strncmp(sel, "functions:", 10) || !fn || strncmp(fn + 1, "*", 1) ||
+		    (fn[2] && fn[2] != ':'))
+			return fault(f, k, "'%s': a share reads functions:DESIGN:*[:FIELD], the * "
+				     "each function of ops", sel);
+	}
+	return parse_ops(c, f);
+}
+
+void pcb_claim_op_selector(const char *sel, const struct pcb_claim_op *op, char *buf, size_t len)
+{
+	const char *star = strrchr(sel, '*');
+
+	snprintf(buf, len, "%.*s%s%s", (int)(star - sel), sel, op->fn, star + 1);
 }
 
 /*
@@ -354,7 +424,7 @@ static int check_claim(struct pcb_claims *cl, struct pcb_claim *c, char *err, si
 	struct claim_fault f;
 
 	if (check_required(c, &f) < 0 || check_figures(c, &f) < 0 || check_expect(c, &f) < 0 ||
-	    check_selectors(c, &f) < 0 || check_size(c, &f) < 0) {
+	    check_selectors(c, &f) < 0 || check_share(c, &f) < 0 || check_size(c, &f) < 0) {
 		const struct pcb_claim_at at = { .cl = cl, .c = c, .key = f.key };
 
 		pcb_claim_error(&at, err, errlen, "%s", f.msg);

@@ -18,6 +18,14 @@ enum pcb_claim_value {
 	PCB_CLAIM_RATIO,		/* a / b */
 	PCB_CLAIM_VALUE,		/* a */
 	PCB_CLAIM_DIFF,			/* a - b, as a Diff (cycles) */
+	PCB_CLAIM_SHARE,		/* 100 sum(n (a - b)) / real: a share of a real operation */
+};
+
+/* a share's operations: how many calls of a function one real operation makes */
+#define PCB_CLAIM_MAX_OPS 8
+struct pcb_claim_op {
+	char fn[48];
+	double n;
 };
 
 /* what of this machine's figure agrees with the seed */
@@ -31,7 +39,7 @@ enum pcb_claim_expect {
 enum pcb_claim_key {
 	CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_BASE_FIGURE, CK_BASE_LINE, CK_UNIT,
 	CK_MACHINE, CK_SCENARIO, CK_VALUE, CK_A, CK_B, CK_EXPECT, CK_LIMIT, CK_SIZE,
-	CK_MECHANISM, CK_NR,
+	CK_MECHANISM, CK_OPS, CK_REAL, CK_NR,
 };
 extern const char *const pcb_claim_key_name[CK_NR];
 
@@ -46,6 +54,10 @@ struct pcb_claim {
 	double seed_figure;		/* the figure, as a number */
 	int same_quantity;		/* size = same: this machine's figure is the seed's quantity */
 	const char *not_same;		/* size = not: why it cannot be, else NULL */
+	/* value = share: ops "FUNCTION N, ..." a real operation of kind real makes */
+	struct pcb_claim_op op[PCB_CLAIM_MAX_OPS];
+	int nr_ops;
+	int real;			/* enum pcb_realop_kind */
 };
 
 struct pcb_claims {
@@ -74,6 +86,8 @@ void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, co
  */
 const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char *buf, size_t len,
 			   const char **why);
+/* sel (functions:DESIGN:*[:FIELD]) with op's function for the *, into buf */
+void pcb_claim_op_selector(const char *sel, const struct pcb_claim_op *op, char *buf, size_t len);
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
  * contention:DESIGN:FUNCTION|*[:FIELD]; -1 with why in err */
 int pcb_selector_check(const char *sel, char *err, size_t errlen);
