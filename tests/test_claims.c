@@ -35,7 +35,11 @@ static const char fixture[] =
 	"claim = a share\nseed = 000.txt\nline = 325\nfigure = -0.70\nmachine = m\n"
 	"scenario = s\nvalue = share\nreal = mmap_write\n"
 	"ops = consume_obj_stock 3, refill_obj_stock 3,mod_objcg_state 6 , consume_stock 0.5\n"
-	"a = functions:x:*:raw_avg_cycles\nb = functions:y:*\nexpect = negative\nsize = same\n";
+	"a = functions:x:*:raw_avg_cycles\nb = functions:y:*\nexpect = negative\nsize = same\n"
+	"[mmtests]\n"
+	"claim = a slowdown as mmtests prints it\nseed = 004.txt\nline = 894\nfigure = -1.35\n"
+	"machine = m\nscenario = s\na = functions:x:f\nb = functions:y:f\nexpect = positive\n"
+	"seed_sign = inverted\nsize = same\n";
 
 static const struct pcb_claim *find(const struct pcb_claims *cl, const char *id)
 {
@@ -71,8 +75,8 @@ int main(void)
 		close(fd);
 	CHECK(pcb_claims_load(&cl, path, err, sizeof(err)) == 0, "fixture read: %s", err);
 	unlink(path);
-	if (cl.n != 5) {
-		CHECK(cl.n == 5, "5 claims, not %d", cl.n);
+	if (cl.n != 6) {
+		CHECK(cl.n == 6, "6 claims, not %d", cl.n);
 		return check_summary();
 	}
 
@@ -102,6 +106,12 @@ int main(void)
 	      "size = not: its reason");
 	check_size(c, 1, 1.04, "not comparable", "throughput in the seed");
 	check_size(c, 0, 0, "not comparable", "throughput in the seed");
+
+	/* mmtests prints a slowdown below 0: the seed's quantity is its negation */
+	c = find(&cl, "mmtests");
+	CHECK_NEAR(c->seed_figure, 1.35, 1e-9);
+	check_size(c, 1, 2.0, "within 2x", NULL);
+	check_size(c, 1, -1.35, "opposite sign", NULL);
 
 	/* a share's ops, and the selectors each makes */
 	c = find(&cl, "share");

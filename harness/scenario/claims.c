@@ -20,6 +20,7 @@ const char *const pcb_claim_key_name[CK_NR] = {
 	[CK_MACHINE] = "machine", [CK_SCENARIO] = "scenario", [CK_VALUE] = "value",
 	[CK_A] = "a", [CK_B] = "b", [CK_EXPECT] = "expect", [CK_LIMIT] = "limit",
 	[CK_SIZE] = "size", [CK_MECHANISM] = "mechanism", [CK_OPS] = "ops", [CK_REAL] = "real",
+	[CK_SEED_SIGN] = "seed_sign",
 };
 
 static const char *const value_name[] = { "diff_pct", "ratio", "value", "diff", "share" };
@@ -402,6 +403,12 @@ static int check_size(struct pcb_claim *c, struct claim_fault *f)
 				 c->value == PCB_CLAIM_RATIO ? (b ? a / b : NAN) :
 				 c->value == PCB_CLAIM_DIFF ? a - b : a;
 	}
+	/* seed_sign = inverted: the seed prints a slowdown below 0 (mmtests' gain) */
+	if (c->v[CK_SEED_SIGN] && strcmp(c->v[CK_SEED_SIGN], "inverted") &&
+	    strcmp(c->v[CK_SEED_SIGN], "same"))
+		return fault(f, CK_SEED_SIGN, "'%s': same or inverted", c->v[CK_SEED_SIGN]);
+	if (c->v[CK_SEED_SIGN] && !strcmp(c->v[CK_SEED_SIGN], "inverted"))
+		c->seed_figure = -c->seed_figure;
 	if (!v)
 		return fault(f, -1, "no size (same, or not: why the seed's figure is another "
 			     "quantity)");

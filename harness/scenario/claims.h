@@ -39,7 +39,7 @@ enum pcb_claim_expect {
 enum pcb_claim_key {
 	CK_CLAIM, CK_SEED, CK_LINE, CK_FIGURE, CK_BASE_FIGURE, CK_BASE_LINE, CK_UNIT,
 	CK_MACHINE, CK_SCENARIO, CK_VALUE, CK_A, CK_B, CK_EXPECT, CK_LIMIT, CK_SIZE,
-	CK_MECHANISM, CK_OPS, CK_REAL, CK_NR,
+	CK_MECHANISM, CK_OPS, CK_REAL, CK_SEED_SIGN, CK_NR,
 };
 extern const char *const pcb_claim_key_name[CK_NR];
 
