@@ -151,6 +151,15 @@ dir=$(ls -d "$tmp/drains"/default-*/ | head -1)
 for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stolen_ns"'; do
 	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
 done
+# a system call between two operations: the calls still balance
+expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
+	--set run.timing=call --set workload.between=syscall --set counters.events= \
+	--set drain.rate_hz=100 --out "$tmp/between"
+grep -q '^local_lock: charge invariant ok' "$tmp/out" && grep -q '^spinlock: charge invariant ok' \
+	"$tmp/out" && ok || bad "workload.between=syscall: $(cat "$tmp/out")"
+expect_rc 2 "$pcpbench" run --dry-run --set workload.between=sleep
+grep -q "workload.between: 'sleep'" "$tmp/err" && ok || bad "bad between: $(cat "$tmp/err")"
+
 # more drains than a run can fire: the shortfall is named, not hidden
 expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
 	--set drain.count=100000000 --set run.designs=spinlock --set counters.events= --out "$tmp/short"

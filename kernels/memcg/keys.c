@@ -16,6 +16,7 @@ static const char *const accounting[] = { "memcg", "none", "always", "static_key
 static const char *const eviction[] = { "random", "round_robin", NULL };
 static const char *const nocache[] = { "all", "isolated", NULL };
 static const char *const targets[] = { "root", "leaf", NULL };
+static const char *const betweens[] = { "none", "syscall", NULL };
 
 #define CFG struct memcg_config
 
@@ -23,7 +24,7 @@ enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
 	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_QUEUES, KEY_SOFTIRQ,
-	KEY_NR,
+	KEY_BETWEEN, KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -61,6 +62,9 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_THINK] = PCB_KEY_INT_FIELD("workload", "think_ns", "0", 0, 10000000, CFG, think_ns,
 		"call timing: ns of other work between two operations (the rest of the system "
 		"call: a walk over a private 4 KiB buffer), so the stock is not held all the time"),
+	[KEY_BETWEEN] = PCB_KEY_CHOICE_FIELD("workload", "between", "none", betweens, CFG, between,
+		"call timing: a real system call (getppid()) between two operations, so that each "
+		"call begins as the seed's did, on a CPU just through the kernel's entry and exit"),
 	[KEY_QUEUES] = PCB_KEY_INT_FIELD("workload", "queues", "8", 1, 1024, CFG, queues,
 		"netperf: the CPUs taking the flows' receive interrupts; each worker is one of them"),
 	[KEY_SOFTIRQ] = PCB_KEY_INT_FIELD("workload", "softirq_share", "50", 0, 100, CFG,

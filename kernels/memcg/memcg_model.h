@@ -62,12 +62,13 @@ struct memcg_config {
 	long burst;			/* batch kmalloc: allocations a burst */
 	int drain_target_leaf;		/* drain the workers' memcg, not the root */
 	int think_ns;			/* other work between two operations */
+	int between;			/* a system call between two operations */
 	int queues;			/* netperf: the CPUs taking the flows' receive interrupts */
 	int softirq_share;		/* netperf: percent of charges from softirq, for a flow */
 };
 
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 18
+#define MEMCG_NR_KEYS 19
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -94,6 +95,7 @@ struct memcg_worker {
 	long objs[MEMCG_WORKER_MEMCGS];		/* objects allocated, not yet freed */
 	uint64_t charged, uncharged;	/* pages, over the run */
 	uint64_t think_ticks;		/* other work between two operations */
+	int between;			/* workload.between = syscall */
 	/* netperf: this CPU's task's memcg, and the flows whose packets it receives */
 	struct mem_cgroup *task;
 	int nr_flows, next_flow, softirq_share;

@@ -198,6 +198,7 @@ static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
 	w->accounting = c->accounting;
 	w->key_patched = s->key_patched;
 	w->think_ticks = (uint64_t)((double)c->think_ns * pw->tsc_hz / 1e9);
+	w->between = c->between;
 	if (c->accounting != MEMCG_ACCT_MEMCG)
 		w->memcg[0] = s->tree.memcg[0];	/* only the root memcg exists */
 }
