@@ -129,12 +129,33 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 	die_usage("%s", err);
 }
 
-/* a share: the modeled difference of one real operation, over what it costs here */
+/* sel's run means, count x each, added into sum (n runs); the runs, 0 where they differ */
+static int add_runs(json_t *result, const char *sel, double count, double *sum, int n)
+{
+	double r[PCB_MAX_RUN_MEANS];
+	int m = pcb_figure_runs(result, sel, r, PCB_MAX_RUN_MEANS);
+
+	if (n >= 0 && m != n)
+		return 0;
+	for (int k = 0; k < m; k++)
+		sum[k] += count * r[k];
+	return m;
+}
+
+/*
+ * A share: the modeled difference of one real operation, over what it
+ * costs here. Its direction is tested as a Diff's, Welch's t-test over
+ * the runs' sums of count x mean, a against b.
+ */
 static void evaluate_share(const struct pcb_claim *c, json_t *result,
 			   const struct repro *rp, struct outcome *o)
 {
+	static double ra[PCB_MAX_RUN_MEANS], rb[PCB_MAX_RUN_MEANS];
 	double modeled = 0, real = rp->real[c->real].mean;
+	int na = -1, nb = -1;
 
+	memset(ra, 0, sizeof(ra));
+	memset(rb, 0, sizeof(rb));
 	for (int i = 0; i < c->nr_ops; i++) {
 		char sa[512], sb[512];
 		double a, b;
@@ -145,7 +166,11 @@ static void evaluate_share(const struct pcb_claim *c, json_t *result,
 		    pcb_figure_get(result, sb, &b, o->why, sizeof(o->why)) < 0)
 			return;
 		modeled += c->op[i].n * (a - b);
+		na = add_runs(result, sa, c->op[i].n, ra, na);
+		nb = add_runs(result, sb, c->op[i].n, rb, nb);
 	}
+	o->tested = na >= 2 && nb >= 2;
+	o->significant = o->tested && pcb_welch_significant(ra, na, rb, nb);
 	if (rp->real_err[c->real][0] || !(real > 0)) {
 		snprintf(o->why, sizeof(o->why), "%s not timed here: %s", c->v[CK_REAL],
 			 rp->real_err[c->real][0] ? rp->real_err[c->real] : "no figure");

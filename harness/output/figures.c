@@ -103,10 +103,12 @@ int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 	snprintf(buf, sizeof(buf), "%s", sel);
 	for (char *p = strtok_r(buf, ":", &save); p && n < 4; p = strtok_r(NULL, ":", &save))
 		part[n++] = p;
-	/* the mean of each run exists for avg_cycles of a function row only */
+	/* the mean of each run exists for avg_cycles and raw_avg_cycles of a function row */
 	if (n < 3 || strcmp(part[0], rj_name(RJ_F_top_functions)) ||
-	    (part[3] && rj_find(RJ_K_fn, part[3]) != RJ_F_fn_avg_cycles))
+	    (part[3] && rj_find(RJ_K_fn, part[3]) != RJ_F_fn_avg_cycles &&
+	     rj_find(RJ_K_fn, part[3]) != RJ_F_fn_raw_avg_cycles))
 		return 0;
 	fj = find_function(rj_top_functions(result), part[1], part[2]);
-	return fj ? run_means(fj, 0, runs, max) : 0;
+	return fj ? run_means(fj, part[3] && rj_find(RJ_K_fn, part[3]) == RJ_F_fn_raw_avg_cycles,
+			      runs, max) : 0;
 }
