@@ -83,7 +83,7 @@ expect_rc 0 "$pcpbench" reproduce --quick --claims tests/claims/one.ini --out "$
 grep -q "^claim  *seed (figure \[seed:line\], machine)  *this machine  *agrees?  *size  *result$" "$tmp/out" &&
 	ok || bad "no table header: $(cat "$tmp/out")"
 row=$(grep "^the per-CPU spinlock slows consume_stock()" "$tmp/out")
-echo "$row" | grep -q "19.15051258 % \[000:130\], AMD EPYC 7601, 128 CPUs, 8 nodes  *[-+][0-9.]* %  *\(yes\|NO\|n\.s\.\) (> 0)  *\(within 2x\|[0-9.]*x off\|opposite sign\)  *$tmp/one/default-" &&
+echo "$row" | grep -q "19.15051258 % \[000:130\], AMD EPYC 7601, 128 CPUs, 8 nodes  *[-+][0-9.]* %  *\(yes\|NO\|n\.s\.\) (> 0)  *\(within 2x\|[0-9.]*x off\|opposite sign\|n\.s\.\)  *$tmp/one/default-" &&
 	ok || bad "claim row: $row"
 dir=$(ls -d "$tmp"/one/reproduce-*/ 2>/dev/null | head -1)
 [ -n "$dir" ] && [ -s "$dir/reproduce.txt" ] && ok || bad "no reproduce.txt"
@@ -99,7 +99,7 @@ expect_rc 0 "$pcpbench" reproduce --quick --claims tests/claims/share.ini --out 
 grep -Eq '^  mmap +[0-9]+\.[0-9] +[0-9]+\.[0-9]   3 runs of [0-9]+: an mmap\(\) \+ munmap\(\) pair' "$tmp/out" &&
 	ok || bad "the real operation's line: $(cat "$tmp/out")"
 row=$(grep "^the spinlock's stock calls are a share" "$tmp/out")
-echo "$row" | grep -q -- "-0.6979901866 % \[000:325\].*  [-+][0-9.]* %  *\(yes\|NO\) (< 0)  *\(within 2x\|[0-9.]*x off\|opposite sign\)  *$tmp/share/default-" &&
+echo "$row" | grep -q -- "-0.6979901866 % \[000:325\].*  [-+][0-9.]* %  *\(yes\|NO\|n\.s\.\) (< 0)  *\(within 2x\|[0-9.]*x off\|opposite sign\|n\.s\.\)  *$tmp/share/default-" &&
 	ok || bad "share row: $row"
 # this machine's share is the table's Diff (cycles) of the calls over the pair's ticks
 dir=$(ls -d "$tmp"/share/default-*/ | head -1)

@@ -55,7 +55,7 @@ static void check_size(const struct pcb_claim *c, int ok, double here, const cha
 {
 	char buf[64];
 	const char *why = (const char *)1;
-	const char *got = pcb_claim_size(c, ok, here, buf, sizeof(buf), &why);
+	const char *got = pcb_claim_size(c, ok, 1, here, buf, sizeof(buf), &why);
 
 	CHECK(!strcmp(got, want), "%s at %g: '%s', not '%s'", c->id, here, got, want);
 	CHECK(want_why ? why && !strcmp(why, want_why) : !why, "%s at %g: why '%s'", c->id, here,
@@ -88,6 +88,13 @@ int main(void)
 	check_size(c, 1, 9.5, "2.0x off", "the calls run back to back");
 	check_size(c, 1, -3, "opposite sign", "the calls run back to back");
 	check_size(c, 0, 0, "n/a", NULL);
+	{
+		char buf[64];
+		const char *why;
+
+		CHECK(!strcmp(pcb_claim_size(c, 1, 0, 813.05, buf, sizeof(buf), &why), "n.s.") &&
+		      !why, "an unsettled direction has no size");
+	}
 
 	/* the seed's two times make its Diff %: 100 (99918 - 81341) / 81341 */
 	c = find(&cl, "both");

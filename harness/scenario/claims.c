@@ -504,8 +504,8 @@ void pcb_claims_free(struct pcb_claims *cl)
  * opposite sign; why is the mechanism the data file names, or why the two
  * are not the same quantity.
  */
-const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char *buf, size_t len,
-			   const char **why)
+const char *pcb_claim_size(const struct pcb_claim *c, int ok, int settled, double here, char *buf,
+			   size_t len, const char **why)
 {
 	double f;
 
@@ -515,6 +515,9 @@ const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char 
 	*why = NULL;
 	if (!ok)
 		return "n/a";
+	/* a difference the runs do not establish has no size to judge */
+	if (!settled)
+		return "n.s.";
 	if (!isfinite(c->seed_figure))
 		return "n/a";
 	if (c->seed_figure == 0 || here == 0 || (c->seed_figure < 0) != (here < 0)) {

@@ -80,12 +80,13 @@ struct pcb_claim_at {
 void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, const char *fmt,
 		     ...) __attribute__((format(printf, 4, 5)));
 /*
- * The size of this machine's figure here (ok: it exists) against the seed's:
- * "within 2x", "Nx off" (into buf), "opposite sign", "n/a" or "not
- * comparable"; *why the mechanism or the reason the claim gives, or NULL
+ * The size of this machine's figure here (ok: it exists; settled: its
+ * direction is significant, or untested) against the seed's: "within 2x",
+ * "Nx off" (into buf), "opposite sign", "n.s.", "n/a" or "not comparable";
+ * *why the mechanism or the reason the claim gives, or NULL
  */
-const char *pcb_claim_size(const struct pcb_claim *c, int ok, double here, char *buf, size_t len,
-			   const char **why);
+const char *pcb_claim_size(const struct pcb_claim *c, int ok, int settled, double here, char *buf,
+			   size_t len, const char **why);
 /* sel (functions:DESIGN:*[:FIELD]) with op's function for the *, into buf */
 void pcb_claim_op_selector(const char *sel, const struct pcb_claim_op *op, char *buf, size_t len);
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
