@@ -2,8 +2,9 @@
 /*
  * A lock whose owner only has to keep its own CPU: local_lock_irqsave() on
  * !PREEMPT_RT without lockdep, where local_lock_t is an empty struct and the
- * lock is local_irq_save(). Modeled as the owner's preempt count (and
- * irq_model's flag save), no atomics: nothing another CPU can take.
+ * lock is local_irq_save(). Modeled as irq_model's interrupt masking (in
+ * kernel mode with the preempt count as cli's stand-in; elsewhere the
+ * count alone), no atomics: nothing another CPU can take.
  */
 #ifndef PCB_LOCKS_IRQ_OFF_H
 #define PCB_LOCKS_IRQ_OFF_H
@@ -15,16 +16,16 @@ typedef struct { } local_lock_t;
 
 static inline unsigned long local_lock_irqsave_model(struct pcb_cpu *this)
 {
-	unsigned long flags = local_irq_save_model();
+	unsigned long flags = local_irq_save_model(this);
 
-	preempt_disable(this);
+	irq_standin_disable(this);
 	return flags;
 }
 
 static inline void local_unlock_irqrestore_model(struct pcb_cpu *this, unsigned long flags)
 {
-	preempt_enable(this);
-	local_irq_restore_model(flags);
+	irq_standin_enable(this);
+	local_irq_restore_model(this, flags);
 }
 
 #endif

@@ -22,9 +22,9 @@ static inline void local_trylock_init(local_trylock_t *lock)
 
 static inline unsigned long local_trylock_lock_irqsave(struct pcb_cpu *this, local_trylock_t *lock)
 {
-	unsigned long flags = local_irq_save_model();
+	unsigned long flags = local_irq_save_model(this);
 
-	preempt_disable(this);
+	irq_standin_disable(this);
 	WRITE_ONCE(lock->acquired, 1);
 	return flags;
 }
@@ -32,11 +32,11 @@ static inline unsigned long local_trylock_lock_irqsave(struct pcb_cpu *this, loc
 static inline bool local_trylock_irqsave(struct pcb_cpu *this, local_trylock_t *lock,
 					 unsigned long *flags)
 {
-	*flags = local_irq_save_model();
-	preempt_disable(this);
+	*flags = local_irq_save_model(this);
+	irq_standin_disable(this);
 	if (unlikely(READ_ONCE(lock->acquired))) {
-		preempt_enable(this);
-		local_irq_restore_model(*flags);
+		irq_standin_enable(this);
+		local_irq_restore_model(this, *flags);
 		return false;
 	}
 	WRITE_ONCE(lock->acquired, 1);
@@ -47,8 +47,8 @@ static inline void local_trylock_unlock_irqrestore(struct pcb_cpu *this, local_t
 						   unsigned long flags)
 {
 	WRITE_ONCE(lock->acquired, 0);
-	preempt_enable(this);
-	local_irq_restore_model(flags);
+	irq_standin_enable(this);
+	local_irq_restore_model(this, flags);
 }
 
 #endif

@@ -106,12 +106,12 @@ static __attribute__((noinline, unused)) bool
 rseq_stock_trystop(struct pcb_cpu *this, rseq_stock_lock_t *l, unsigned long *flags,
 		   const char *fn)
 {
-	*flags = local_irq_save_model();
+	*flags = local_irq_save_model(this);
 	preempt_disable(this);
 	if (unlikely(!arch_spin_trylock(&l->stop))) {
 		/* a collision the owner does not wait for: counted, no cycles */
 		pcb_contended(this, fn, 0);
-		local_irq_restore_model(*flags);
+		local_irq_restore_model(this, *flags);
 		preempt_enable(this);
 		return false;
 	}

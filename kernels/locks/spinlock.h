@@ -130,7 +130,7 @@ static inline void pcb_spin_unlock(spinlock_t *lock)
 static __attribute__((noinline, unused)) unsigned long
 spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
-	unsigned long flags = local_irq_save_model();
+	unsigned long flags = local_irq_save_model(this);
 
 	preempt_disable(this);
 	pcb_spin_lock(this, lock, fn);
@@ -142,7 +142,7 @@ static __attribute__((noinline, unused)) void
 spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock, unsigned long flags)
 {
 	pcb_spin_unlock(lock);
-	local_irq_restore_model(flags);
+	local_irq_restore_model(this, flags);
 	preempt_enable(this);
 }
 

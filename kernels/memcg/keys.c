@@ -146,6 +146,7 @@ void memcg_describe(const void *config, char *buf, size_t len)
 {
 	const struct memcg_config *c = config;
 
-	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)",
-		 workloads[c->workload], c->nr_pages, c->depth, c->slots);
+	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s",
+		 workloads[c->workload], c->nr_pages, c->depth, c->slots,
+		 pcb_irq_model_note(c->irq_model));
 }

@@ -54,12 +54,12 @@ __mem_cgroup_charge(struct pcb_cpu *this, struct mem_cgroup *memcg, struct mem_c
 		css_get(this, &memcg->css);
 		/* commit_charge() */
 		WRITE_ONCE(*memcg_data, memcg);
-		flags = local_irq_save_model();
-		preempt_disable(this);
+		flags = local_irq_save_model(this);
+		irq_standin_disable(this);
 		memcg_charge_statistics(this, memcg, 1);
 		memcg_check_events(this, memcg);
-		preempt_enable(this);
-		local_irq_restore_model(flags);
+		irq_standin_enable(this);
+		local_irq_restore_model(this, flags);
 	}
 	css_put(this, &memcg->css);
 	return ret;
@@ -76,12 +76,12 @@ __mem_cgroup_uncharge(struct pcb_cpu *this, struct mem_cgroup **memcg_data)
 		return;
 	if (!mem_cgroup_is_root(memcg))
 		memcg_uncharge(this, memcg, 1);
-	flags = local_irq_save_model();
-	preempt_disable(this);
+	flags = local_irq_save_model(this);
+	irq_standin_disable(this);
 	memcg_charge_statistics(this, memcg, -1);
 	memcg_check_events(this, memcg);
-	preempt_enable(this);
-	local_irq_restore_model(flags);
+	irq_standin_enable(this);
+	local_irq_restore_model(this, flags);
 	css_put(this, &memcg->css);
 	WRITE_ONCE(*memcg_data, NULL);
 }

@@ -76,7 +76,7 @@ void pcp_describe(const void *config, char *buf, size_t len)
 {
 	const struct pcp_config *c = config;
 
-	snprintf(buf, len, "workload %s, pcp batch %d high %d, lock %s, %ld zone pages",
+	snprintf(buf, len, "workload %s, pcp batch %d high %d, lock %s, %ld zone pages%s",
 		 workloads[c->workload], c->batch, c->high, placements[c->lock_first],
-		 c->zone_pages);
+		 c->zone_pages, pcb_irq_model_note(c->irq_model));
 }
