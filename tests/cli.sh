@@ -148,7 +148,8 @@ grep -q '^interruptions' "$tmp/out" && ok || bad "no interruptions table"
 	{ short spinlock && grep -q '^spinlock: drain_all_stock: [0-9]* calls' "$tmp/out"; }; } &&
 	ok || bad "no contention summary: $(cat "$tmp/out")"
 dir=$(ls -d "$tmp/drains"/default-*/ | head -1)
-for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stolen_ns"'; do
+for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stolen_ns"' \
+	'"waited_preempted"'; do
 	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
 done
 # a system call between two operations: the calls still balance
@@ -165,6 +166,14 @@ expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.
 	--set drain.count=100000000 --set run.designs=spinlock --set counters.events= --out "$tmp/short"
 grep -q "^note: spinlock: drain.count = 100000000 a run, but [0-9]* of 100000000 drains fired" \
 	"$tmp/out" && ok || bad "no note of the drains not fired: $(cat "$tmp/out")"
+# the remote drain counts those that waited on a preempted holder, at most every drain
+python3 - "$dir/result.json" <<'PY' && ok || bad "waited_preempted: not a count of the remote drains"
+import json, sys
+d = {x["design"]: x for x in json.load(open(sys.argv[1]))["drains"]}
+sp, ll = d["spinlock"], d["local_lock"]
+sys.exit(0 if 0 <= sp["waited_preempted"] <= sp["count"] and "waited_preempted" not in ll else 1)
+PY
+grep -q 'waited on preempted' "$tmp/out" && ok || bad "no preempted column: $(cat "$tmp/out")"
 expect_rc 2 "$pcpbench" run --dry-run --set drain.rate_hz=fast
 grep -q "drain.rate_hz: 'fast' is not a number in 0..1000000" "$tmp/err" && ok || bad "bad rate: $(cat "$tmp/err")"
 

@@ -330,6 +330,8 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 		rj_set_drain_incomplete(o, (json_int_t)dr->incomplete);
 		rj_set_drain_completion_p50(o, (json_int_t)pcb_hist_quantile(&dr->completion, 0.5));
 		rj_set_drain_completion_p99(o, (json_int_t)pcb_hist_quantile(&dr->completion, 0.99));
+	} else {
+		rj_set_drain_waited_preempted(o, (json_int_t)dr->waited_preempted);
 	}
 	if (dr->stranded_n) {
 		rj_set_drain_stranded_pages_avg(o, (double)dr->stranded_sum / (double)dr->stranded_n);

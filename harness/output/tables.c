@@ -342,14 +342,21 @@ static void print_drains(FILE *out, json_t *result)
 	json_t *x, *y;
 	int several_cache_counts = 0;
 
+	int preempted = 0;
+
 	if (!json_array_size(drains))
 		return;
-	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%s\n", drain_name(result),
+	/* results that count the drains that waited on a preempted holder get their column */
+	json_array_foreach(drains, i, x)
+		preempted |= rj_drain_has_waited_preempted(x);
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%s%s\n", drain_name(result),
 		"drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
-		"walk clk/cpu", "stranded pages");
+		"walk clk/cpu", preempted ? "stranded pages  " : "stranded pages",
+		preempted ? "waited on preempted" : "");
 	json_array_foreach(drains, i, x) {
 		const char *d = rj_drain_design(x);
 		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
+		char waited[32] = "-";
 
 		if (rj_drain_has_completion_p50(x)) {
 			snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
@@ -362,10 +369,14 @@ static void print_drains(FILE *out, json_t *result)
 		if (rj_drain_has_stranded_pages_avg(x))
 			snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
 				 rj_drain_stranded_pages_avg(x), rj_drain_stranded_pages_max(x));
+		if (rj_drain_has_waited_preempted(x))
+			snprintf(waited, sizeof(waited), "%" JSON_INTEGER_FORMAT,
+				 rj_drain_waited_preempted(x));
 		fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10.2f%-12" JSON_INTEGER_FORMAT
-			"%-16s%-12s%-10.0f%-14s%s\n", first_col(d), d, rj_drain_count(x),
+			"%-16s%-12s%-10.0f%-14s%-*s%s\n", first_col(d), d, rj_drain_count(x),
 			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_p99_cycles(x), comp50,
-			comp99, rj_drain_wake_cycles(x), walk, stranded);
+			comp99, rj_drain_wake_cycles(x), walk, preempted ? 16 : 0, stranded,
+			preempted ? waited : "");
 	}
 	fprintf(out, "\n");
 

@@ -136,6 +136,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 	c->shared = a->shared;
 	c->topo = a->topo;
 	c->tsc_hz = a->tsc_hz;
+	c->preempt_ticks = a->preempt_ticks;
 	c->target = a->model->drain_target(a->shared);
 	c->nr_workers = a->nr_workers;
 	c->area_size = pcb_cpu_area_size(a->d, a->v);
@@ -223,6 +224,7 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->completed = c->incomplete = 0;
 	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
 	c->walk_sum = c->wake_sum = 0;
+	c->waited_preempted = 0;
 	memset(c->self->h.cc, 0, sizeof(c->self->h.cc));
 	memset(c->self->ev, 0, sizeof(c->self->ev));
 	c->self->h.remote_drains = 0;
@@ -246,18 +248,33 @@ static void workers_window(struct pcb_coord *c)
 		pcb_drain_window(c->cpus[i]);
 }
 
+/* ticks the drainer has waited on contended locks, over the run */
+static uint64_t drainer_waited(const struct pcb_coord *c)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
+		sum += c->self->h.cc[i].wait_sum;
+	return sum;
+}
+
 void pcb_coord_drain_once(struct pcb_coord *c)
 {
-	uint64_t t0, t1;
+	uint64_t t0, t1, waited;
 
 	if (c->nr_charged)
 		dirtier_do(c, DIRT_REFILL);
 	workers_window(c);
 	pcb_wake_ticks_take();
+	waited = drainer_waited(c);
 
 	t0 = pcb_tsc_start();
 	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
 	t1 = pcb_tsc_end();
+
+	/* a lock's section is far shorter than an interruption: its holder was preempted */
+	if (drainer_waited(c) - waited > c->preempt_ticks)
+		c->waited_preempted++;
 
 	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1, PCB_NO_LIMIT);
 	c->wake_sum += pcb_wake_ticks_take();
@@ -380,6 +397,8 @@ void *pcb_coord_main(void *arg)
 			.stocks = sc->drain_stocks, .online = sc->drain_online,
 			.isolated_pct = sc->drain_isolated_pct, .dirtier_cpu = s->dirtier_cpu,
 		},
+		.preempt_ticks = (uint64_t)(s->tsc_hz * (double)(sc->gap_threshold_ns ?
+					    sc->gap_threshold_ns : PCB_GAP_FLOOR_NS) / 1e9),
 	};
 	int set_up = 0;
 

@@ -54,6 +54,8 @@ struct pcb_coord {
 	struct pcb_hist completion;	/* ticks until all queued work ran */
 	uint64_t completed, incomplete;
 	uint64_t stranded_sum, stranded_max, stranded_n;	/* pages left on isolated CPUs */
+	/* drains whose contended waits passed preempt_ticks: the holder was off its CPU */
+	uint64_t waited_preempted, preempt_ticks;
 	double overhead;
 };
 
@@ -83,6 +85,8 @@ struct pcb_coord_args {
 	struct pcb_cpu *const *workers;	/* the workers' CPUs, set up */
 	int nr_workers;
 	struct pcb_coord_shape shape;
+	/* a contended wait in a drain longer than this (an interruption's threshold): a preempted holder */
+	uint64_t preempt_ticks;
 };
 
 /*

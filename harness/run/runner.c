@@ -230,6 +230,7 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	pcb_hist_merge(&dr->completion, &c->completion);
 	dr->completed += c->completed;
 	dr->incomplete += c->incomplete;
+	dr->waited_preempted += c->waited_preempted;
 	dr->stranded_sum += c->stranded_sum;
 	dr->stranded_n += c->stranded_n;
 	if (c->stranded_max > dr->stranded_max)

@@ -75,6 +75,7 @@ struct pcb_drain_result {
 	struct pcb_stat total;
 	struct pcb_hist completion;	/* queued work: ticks until it all ran */
 	uint64_t completed, incomplete;
+	uint64_t waited_preempted;	/* drains that waited on a preempted lock holder */
 	uint64_t stranded_sum, stranded_n, stranded_max;	/* left on isolated CPUs */
 	uint64_t work_queued, work_ran, work_deferred;
 };
