@@ -167,5 +167,21 @@ int main(void)
 		CHECK(pcb_mann_whitney_z(same, 9, same, 9) == 0, "identical");
 		CHECK(!pcb_mann_whitney_significant(same, 9, same, 9), "identical");
 	}
-	return check_summary();
+		/* Garwood's exact 95% intervals, as tables give them */
+	{
+		static const struct { uint64_t k; double lo, hi; } g[] = {
+			{ 0, 0, 3.689 }, { 1, 0.0253, 5.572 }, { 3, 0.619, 8.767 },
+			{ 10, 4.795, 18.390 }, { 100, 81.364, 121.627 },
+		};
+
+		for (size_t j = 0; j < sizeof(g) / sizeof(g[0]); j++) {
+			double lo, hi;
+
+			pcb_poisson_interval(g[j].k, &lo, &hi);
+			CHECK(fabs(lo - g[j].lo) < 2e-3 * (1 + g[j].lo) &&
+			      fabs(hi - g[j].hi) < 2e-3 * g[j].hi, "k=%llu: [%.4f, %.4f], not "
+			      "[%.4f, %.4f]", (unsigned long long)g[j].k, lo, hi, g[j].lo, g[j].hi);
+		}
+	}
+return check_summary();
 }

@@ -219,6 +219,15 @@ static void evaluate(const struct pcb_claim *c, json_t *result, const struct rep
 		o->tested = na >= 2 && nb >= 2;
 		o->significant = o->tested && pcb_welch_significant(ra, na, rb, nb);
 	}
+	if (c->expect == PCB_EXPECT_BELOW && c->value == PCB_CLAIM_RATIO &&
+	    !strncmp(c->v[CK_A], "contention:", 11) && a >= 0 && b > 0) {
+		/* a bound on a rate of rare events: settled only where the count's interval is */
+		double lo, hi;
+
+		pcb_poisson_interval((uint64_t)(a + 0.5), &lo, &hi);
+		o->tested = 1;
+		o->significant = hi / b < c->limit || lo / b > c->limit;
+	}
 	o->agrees = c->expect == PCB_EXPECT_POSITIVE ? o->here > 0 :
 		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
 }
@@ -386,7 +395,8 @@ static void print_table(FILE *f, const struct repro *rp)
 			fprintf(f, "%-*s  (%s: %s)\n", w[0], "", size, why);
 	}
 	fprintf(f, "\nn.s.: the two rows' run means do not differ at 95%% confidence (Welch's "
-		"t-test): this run settles no direction; more runs (without --quick) may\n"
+		"t-test), or a count's exact Poisson 95%% interval straddles its bound: this run "
+		"settles no direction; more runs (without --quick) may\n"
 		"size: where this machine's figure is the seed's quantity, its ratio to the "
 		"seed's (within 2x: a factor of 2 either way)\n");
 }

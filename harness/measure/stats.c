@@ -94,6 +94,57 @@ static const double t975[] = {
 	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 };
 
+/* P(X <= k) for X Poisson with mean mu, summed in logs so that no term underflows */
+static double poisson_cdf(uint64_t k, double mu)
+{
+	double lmax = -INFINITY, sum = 0;
+
+	if (mu <= 0)
+		return 1;
+	for (uint64_t i = 0; i <= k; i++) {
+		double l = -mu + (double)i * log(mu) - lgamma((double)i + 1);
+
+		if (l > lmax) {
+			sum = sum * exp(lmax - l) + 1;
+			lmax = l;
+		} else {
+			sum += exp(l - lmax);
+		}
+	}
+	return fmin(1, exp(lmax) * sum);
+}
+
+/* the mean mu in [0, top] at which P(X <= k) is p: the cdf falls as mu grows */
+static double poisson_mean_at(uint64_t k, double p, double top)
+{
+	double lo = 0, hi = top;
+
+	for (int i = 0; i < 200 && hi - lo > 1e-9 * (1 + hi); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (poisson_cdf(k, mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void pcb_poisson_interval(uint64_t k, double *lo, double *hi)
+{
+	double top = (double)k + 20 * sqrt((double)k + 1) + 20;
+
+	/* Garwood: P(X >= k; lo) = 2.5 %, P(X <= k; hi) = 2.5 % */
+	if (k > 100000) {
+		/* the normal's, where the sums grow long and the two agree */
+		*lo = (double)k - 1.959963985 * sqrt((double)k);
+		*hi = (double)k + 1.959963985 * sqrt((double)k + 1) + 1;
+		return;
+	}
+	*hi = poisson_mean_at(k, 0.025, top);
+	*lo = k ? poisson_mean_at(k - 1, 0.975, top) : 0;
+}
+
 int pcb_welch_significant(const double *a, int na, const double *b, int nb)
 {
 	double va, vb, se2, t, df, crit;

@@ -90,6 +90,11 @@ double pcb_mean(const double *v, int n);
 double pcb_stddev(const double *v, int n);
 /* Welch's two-sided t-test at 95%: do the means of a and b differ? */
 int pcb_welch_significant(const double *a, int na, const double *b, int nb);
+/*
+ * The exact 95% interval of a Poisson mean from k events (Garwood's):
+ * for a count of rare events, as contended lock acquisitions are
+ */
+void pcb_poisson_interval(uint64_t k, double *lo, double *hi);
 
 /* runs each result needs before compare uses Mann-Whitney U, as Google Benchmark's compare.py */
 #define PCB_MWU_MIN_RUNS 9
