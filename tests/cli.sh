@@ -219,11 +219,36 @@ touch "$tmp/a-file"
 expect_rc 2 "$pcpbench" run --out "$tmp/a-file"
 grep -q -- "--out $tmp/a-file: not a directory" "$tmp/err" && ok || bad "--out file: $(cat "$tmp/err")"
 
-# a temporary result directory whose process died is removed by the next run
+# a temporary result directory whose process died is removed by the next run, and named
 mkdir -p "$tmp/stale/.default-20260101T000000Z.tmp.999999"
-touch "$tmp/stale/.default-20260101T000000Z.tmp.999999/result.json"
+touch "$tmp/stale/.default-20260101T000000Z.tmp.999999/result.json" \
+	"$tmp/stale/.default-20260101T000000Z.tmp.999999/.pcpbench-partial"
+# what pcpbench did not make is left alone, whatever its name: a user's file, an
+# unmarked tree, a link to a marked one
+echo thesis > "$tmp/stale/.thesis.tex.tmp.999999"
+mkdir -p "$tmp/stale/.backup.tmp.1/keep" "$tmp/elsewhere/.x.tmp.999998"
+touch "$tmp/elsewhere/.x.tmp.999998/.pcpbench-partial"
+ln -s "$tmp/elsewhere/.x.tmp.999998" "$tmp/stale/.link.tmp.999998"
 expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=5 --set run.warmup_ms=0 --out "$tmp/stale"
 [ ! -e "$tmp/stale/.default-20260101T000000Z.tmp.999999" ] && ok || bad "stale temporary directory kept"
+grep -q "removed $tmp/stale/.default-20260101T000000Z.tmp.999999, left by a run that died" \
+	"$tmp/err" && ok || bad "the removal not named: $(cat "$tmp/err")"
+[ "$(cat "$tmp/stale/.thesis.tex.tmp.999999")" = thesis ] && [ -d "$tmp/stale/.backup.tmp.1/keep" ] &&
+	[ -L "$tmp/stale/.link.tmp.999998" ] && [ -e "$tmp/elsewhere/.x.tmp.999998/.pcpbench-partial" ] &&
+	ok || bad "a file pcpbench did not make was removed"
+[ -z "$(find "$tmp/stale" -name .pcpbench-partial)" ] && ok || bad "a result keeps its mark"
+
+# the per-CPU lock files: a symlink is not followed, a FIFO not waited on
+mkdir -p "$tmp/locks"
+for c in 0 1; do ln -s "$tmp/victim$c" "$tmp/locks/pcpbench-cpu$c.lock"; done
+PCPBENCH_LOCK_DIR=$tmp/locks expect_rc 0 timeout 60 "$pcpbench" run --quick \
+	--set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock --out "$tmp/lk"
+[ ! -e "$tmp/victim0" ] && [ ! -e "$tmp/victim1" ] && ok || bad "a lock file's symlink was followed"
+grep -q "pcpbench-cpu1.lock is not a regular file" "$tmp/err" && ok || bad "symlink: $(cat "$tmp/err")"
+rm -f "$tmp/locks/"*; for c in 0 1; do mkfifo "$tmp/locks/pcpbench-cpu$c.lock"; done
+PCPBENCH_LOCK_DIR=$tmp/locks expect_rc 0 timeout 60 "$pcpbench" run --quick \
+	--set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock --out "$tmp/lk"
+grep -q "pcpbench-cpu1.lock is not a regular file" "$tmp/err" && ok || bad "FIFO: $(cat "$tmp/err")"
 
 # Ctrl-C stops at the next run boundary and writes what finished, complete: false
 "$pcpbench" run --set run.runs=200 --set run.duration_ms=20 --set run.warmup_ms=0 \

@@ -97,7 +97,7 @@ done
 for opt in $("$pcpbench" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 	grep -q -- "\*$opt\*" "$man1" && ok || bad "$man1 lacks $opt"
 done
-for var in $(grep -rhoE 'PCPBENCH_[A-Z]+' harness | sort -u); do
+for var in $(grep -rhoE 'PCPBENCH_[A-Z_]+' harness | grep -v '_$' | sort -u); do
 	grep -q "^\*$var\*" "$man1" && ok || bad "$man1 does not describe $var"
 done
 

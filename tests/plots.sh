@@ -50,6 +50,17 @@ for f in contention:functions contention:contention-rate_hz contention:contentio
 	grep -q "${f%%:*}/plots/${f#*:}.svg" "$r/index.html" && ok || bad "index.html lacks $f"
 done
 grep -q "^$r/index.html$" "$tmp/out" && ok || bad "plot did not print the index: $(cat "$tmp/out")"
+# the index's temporary file is plot's own: links planted at the names a PID would give
+# (the next few hundred PIDs) are not written through
+echo precious > "$tmp/precious"
+python3 -c 'import os, sys
+for p in range(os.getpid() + 1, os.getpid() + 400):
+    os.symlink(sys.argv[1], "%s/.index.html-%d" % (sys.argv[2], p))' "$tmp/precious" "$r"
+expect_rc 0 "$pcpbench" plot "$r"
+[ "$(cat "$tmp/precious")" = precious ] && [ -f "$r/index.html" ] && [ ! -L "$r/index.html" ] &&
+	ok || bad "plot wrote through a planted link"
+rm -f "$r"/.index.html-[0-9]*
+[ -z "$(find "$r" -maxdepth 1 -name '.index.html-*')" ] && ok || bad "index temporary left"
 [ -z "$(find "$r" -name '.plots-*')" ] && ok || bad "temporary directories left: $(find "$r" -name '.plots-*')"
 
 # the data behind them: a block a design, the isolated CPU alone, a sweep's labels

@@ -259,20 +259,38 @@ static void html(FILE *f, const char *s)
 			fputc(*s, f);
 }
 
+/* the process's umask, read without changing it for long */
+static mode_t current_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
 /* root/index.html: every result under root with its figures */
 static int write_root_index(int r)
 {
 	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
 	size_t rl = strlen(roots[r]);
 	FILE *f;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/index.html", roots[r]);
-	snprintf(tmp, sizeof(tmp), "%s/.index.html-%d", roots[r], (int)getpid());
-	f = fopen(tmp, "w");
+	/* a name of its own, made with O_EXCL: never a path planted there (mkstemp()) */
+	snprintf(tmp, sizeof(tmp), "%s/.index.html-XXXXXX", roots[r]);
+	fd = mkstemp(tmp);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return -1;
 	}
+	/* mkstemp() makes it 0600; the index is as readable as the plots beside it */
+	fchmod(fd, 0644 & ~current_umask());
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pcpbench plots"
 	      "</title></head>\n<body>\n<h1>pcpbench plots: ", f);
 	html(f, roots[r]);

@@ -458,7 +458,7 @@ static int write_table(const char *out, const struct repro *rp, char *path, size
 	pcb_utc_timestamp(ts, sizeof(ts), 1);
 	snprintf(tmp, sizeof(tmp), "%s/.reproduce-%s.tmp.%d", out, ts, (int)getpid());
 	snprintf(path, len, "%s/reproduce-%s", out, ts);
-	if (mkdir(tmp, 0777) < 0)
+	if (pcb_tmpdir_make(tmp) < 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/reproduce.txt", tmp);
 	t = fopen(file, "w");
@@ -472,6 +472,7 @@ static int write_table(const char *out, const struct repro *rp, char *path, size
 		write_csv(c, rp);
 		rc |= fclose(c);
 	}
+	pcb_tmpdir_seal(tmp);
 	if (!t || !c || rc || access(path, F_OK) == 0 || rename(tmp, path) < 0) {
 		session_remove_tree(tmp);
 		return -1;

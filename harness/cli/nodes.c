@@ -308,7 +308,7 @@ static int finish_run_dir(struct node_runs *nr, int rc)
 		fprintf(stderr, "%s: no node's result to summarize\n", name);
 		session_remove_tree(nr->tmp);
 		rc = rc ? rc : EXIT_RUNTIME;
-	} else if (rename(nr->tmp, nr->final) < 0) {
+	} else if (pcb_tmpdir_seal(nr->tmp), rename(nr->tmp, nr->final) < 0) {
 		fprintf(stderr, "%s: rename %s -> %s: %s\n", prog, nr->tmp, nr->final,
 			strerror(errno));
 		session_remove_tree(nr->tmp);
@@ -329,7 +329,7 @@ static int run_nodes(struct node_runs *nr, double estimate)
 	pcb_utc_timestamp(ts, sizeof(ts), 1);
 	snprintf(nr->final, sizeof(nr->final), "%s/%s-%s", out, name, ts);
 	snprintf(nr->tmp, sizeof(nr->tmp), "%s/.%s-%s.tmp.%d", out, name, ts, (int)getpid());
-	if (mkdir(nr->tmp, 0777) < 0) {
+	if (pcb_tmpdir_make(nr->tmp) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, nr->tmp, strerror(errno));
 		return EXIT_RUNTIME;
 	}

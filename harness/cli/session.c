@@ -66,7 +66,10 @@ int session_remove_tree(const char *dir)
 	return remove_failed ? -1 : 0;
 }
 
-/* a result's temporary directory whose process is gone: .NAME-TS.tmp.PID */
+/*
+ * A result's temporary directory whose process is gone: .NAME-TS.tmp.PID,
+ * a directory of this user with pcpbench's mark inside; nothing else
+ */
 static void remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -86,6 +89,8 @@ static void remove_stale(const char *dir)
 		if (*end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!pcb_tmpdir_ours(path))
+			continue;
 		if (session_remove_tree(path) == 0)
 			fprintf(stderr, "%s: removed %s, left by a run that died\n", prog, path);
 	}
@@ -124,6 +129,21 @@ int session_prepare_out(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* where the per-CPU lock files are: PCPBENCH_LOCK_DIR (the tests'), else /tmp */
+static const char *lock_dir(void)
+{
+	const char *d = getenv("PCPBENCH_LOCK_DIR");
+
+	return d && *d ? d : "/tmp";
+}
+
+static bool regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len)
 {
 	/* CPUs this process holds already: a second flock() would be refused by the first */
@@ -141,11 +161,22 @@ void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len)
 			continue;
 		if (held)
 			hwloc_bitmap_set(held, cpu);
-		/* one place for every user, so that any two runs see each other */
-		snprintf(path, sizeof(path), "/tmp/pcpbench-cpu%u.lock", cpu);
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-		if (fd < 0)
-			fd = open(path, O_RDONLY | O_CLOEXEC);
+		/*
+		 * One place for every user, so that any two runs see each other. A
+		 * symlink there is not followed and a FIFO not waited on: only a
+		 * regular file is locked, and nothing is ever written to it.
+		 */
+		snprintf(path, sizeof(path), "%s/pcpbench-cpu%u.lock", lock_dir(), cpu);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != ELOOP)
+			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 ? errno == ELOOP : !regular(fd)) {
+			fprintf(stderr, "%s: %s is not a regular file (a symlink or FIFO put there?): "
+				"CPU %u is not locked against another pcpbench\n", prog, path, cpu);
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
 		/* held until the process ends; a CPU another pcpbench holds is named */
 		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
 			snprintf(busy + strlen(busy), len - strlen(busy), "%s%u", busy[0] ? "," : "",

@@ -34,6 +34,18 @@ int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen
 /* the same files written exactly at path (built beside it, renamed into place) */
 int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errlen);
 
+/*
+ * A temporary directory pcpbench writes a result in before renaming it
+ * into place (.NAME-TS.tmp.PID), marked inside as pcpbench's, so that a
+ * later run cleans up only what a run that died left: made (0, or -1 with
+ * errno), unmarked before its rename, and whether path is one of them
+ * (a directory, not a link, of this user, with the mark).
+ */
+#define PCB_TMPDIR_MARK ".pcpbench-partial"
+int pcb_tmpdir_make(const char *path);
+void pcb_tmpdir_seal(const char *path);
+bool pcb_tmpdir_ours(const char *path);
+
 /* a result read back (untrusted): shapes and numbers; 0, or -1 with what is wrong */
 int pcb_result_check(json_t *result, char *err, size_t errlen);
 /*

@@ -162,6 +162,44 @@ static void remove_tree(const char *dir)
 }
 
 /* result.json, the CSV files and tables.txt into the new directory tmp */
+int pcb_tmpdir_make(const char *path)
+{
+	char mark[PATH_MAX + 32];
+	int fd, e;
+
+	if (mkdir(path, 0777) < 0)
+		return -1;
+	snprintf(mark, sizeof(mark), "%s/" PCB_TMPDIR_MARK, path);
+	fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = errno;
+		rmdir(path);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+void pcb_tmpdir_seal(const char *path)
+{
+	char mark[PATH_MAX + 32];
+
+	snprintf(mark, sizeof(mark), "%s/" PCB_TMPDIR_MARK, path);
+	unlink(mark);
+}
+
+bool pcb_tmpdir_ours(const char *path)
+{
+	char mark[PATH_MAX + 32];
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return false;
+	snprintf(mark, sizeof(mark), "%s/" PCB_TMPDIR_MARK, path);
+	return lstat(mark, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
 static int fill_dir(json_t *result, const char *tmp, char *err, size_t errlen)
 {
 	char jpath[PATH_MAX];
@@ -169,7 +207,7 @@ static int fill_dir(json_t *result, const char *tmp, char *err, size_t errlen)
 	FILE *t;
 	int rc;
 
-	if (mkdir(tmp, 0777) < 0) {
+	if (pcb_tmpdir_make(tmp) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
@@ -202,6 +240,7 @@ int pcb_result_write_at(json_t *result, const char *path, char *err, size_t errl
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, base ? base + 1 : path, (int)getpid());
 	if (fill_dir(result, tmp, err, errlen) < 0)
 		return -1;
+	pcb_tmpdir_seal(tmp);
 	if (access(path, F_OK) == 0 || rename(tmp, path) < 0) {
 		snprintf(err, errlen, "rename %s -> %s: %s", tmp, path,
 			 access(path, F_OK) == 0 ? "it exists" : strerror(errno));
@@ -225,6 +264,7 @@ int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen
 	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.tmp.%d", dir, name, ts, (int)getpid());
 	if (fill_dir(result, tmp, err, errlen) < 0)
 		return -1;
+	pcb_tmpdir_seal(tmp);
 
 	for (int n = 1; n < 100; n++) {
 		if (n == 1)
