@@ -219,6 +219,33 @@ touch "$tmp/a-file"
 expect_rc 2 "$pcpbench" run --out "$tmp/a-file"
 grep -q -- "--out $tmp/a-file: not a directory" "$tmp/err" && ok || bad "--out file: $(cat "$tmp/err")"
 
+# report --format email's command, pasted into bash, gives pcpbench the run's argv exactly:
+# hostile quotes, $(), backticks, a newline and a 10 kB argument; a fake pcpbench records it
+mkdir -p "$tmp/realbin" "$tmp/fakebin"
+ln -s "$(cd "$(dirname "$pcpbench")" && pwd)/$(basename "$pcpbench")" "$tmp/realbin/pcpbench"
+cat > "$tmp/fakebin/pcpbench" <<'FAKE'
+#!/bin/bash
+printf '%s\0' "$@" > "$PASTE_ARGV"
+FAKE
+chmod +x "$tmp/fakebin/pcpbench"
+big=$(head -c 10240 /dev/zero | tr '\0' y)
+hostile="it's \$(touch $tmp/pwned1) \`touch $tmp/pwned2\`; touch $tmp/pwned3 \"q\" \\ end
+second line"
+args=(run --quick --set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock
+      --set "scenario.description=$hostile $big" --set "scenario.name=paste" --events "task-clock"
+      --set "workload.seed=7" --out "$tmp/paste dir")
+PATH=$tmp/realbin:$PATH expect_rc 0 pcpbench "${args[@]}"
+r=$(ls -d "$tmp/paste dir"/paste-*/ | head -1)
+expect_rc 0 "$pcpbench" report "$r" --format email
+sed -n '/^To reproduce:$/,$p' "$tmp/out" | tail -n +3 > "$tmp/pasted.sh"
+PASTE_ARGV=$tmp/argv PATH=$tmp/fakebin:$PATH bash "$tmp/pasted.sh" &&
+	cmp -s "$tmp/argv" <(printf '%s\0' "${args[@]}") && ok ||
+	bad "the pasted command's argv differs: $(tr '\0' '|' < "$tmp/argv")"
+[ ! -e "$tmp/pwned1" ] && [ ! -e "$tmp/pwned2" ] && [ ! -e "$tmp/pwned3" ] && ok ||
+	bad "the pasted command ran what the description held"
+# the command's lines fit 72 columns, but for one that carries a quoted word too long to
+awk 'length > 72 && !/'"'"'/' "$tmp/pasted.sh" | grep -q . && bad "a command line over 72 columns" || ok
+
 # a temporary result directory whose process died is removed by the next run, and named
 mkdir -p "$tmp/stale/.default-20260101T000000Z.tmp.999999"
 touch "$tmp/stale/.default-20260101T000000Z.tmp.999999/result.json" \

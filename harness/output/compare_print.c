@@ -6,6 +6,7 @@
  * (`*-1.35%*`); csv one row a design x config x function x result;
  * markdown the same blocks as tables; json the compare object itself.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,7 +359,7 @@ static void print_csv(FILE *out, json_t *cmp)
 static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 {
 	int n = (int)json_array_size(rj_cmp_results(cmp));
-	char cmd[4096];
+	char fallback[PATH_MAX + 32];
 
 	if (markdown)
 		fprintf(out, "## pcpbench compare: %s model, %d results\n\n",
@@ -381,9 +382,9 @@ static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 		fprintf(out, "\nTo reproduce:\n\n");
 	}
 	for (int r = 0; r < n; r++) {
+		const char *cmd = pcb_letter_command(results[r], fallback, sizeof(fallback));
 		char prefix[16];
 
-		pcb_letter_command(cmd, sizeof(cmd), results[r]);
 		if (markdown) {
 			fprintf(out, "# %c\n%s\n", pcb_compare_letter(r), cmd);
 			continue;

@@ -4,6 +4,7 @@
  * System block (seed 000's "Test System"), how the figures were taken, the
  * tables, and the command that reproduces them.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,15 +141,15 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 	fprintf(out, "\n");
 }
 
-void pcb_letter_command(char *buf, size_t len, json_t *result)
+const char *pcb_letter_command(json_t *result, char *buf, size_t len)
 {
 	json_t *ctx = rj_top_context(result);
 	const char *cmd = rj_ctx_has_command(ctx) ? rj_ctx_command(ctx) : "";
 
 	if (*cmd)
-		snprintf(buf, len, "%s", cmd);
-	else
-		snprintf(buf, len, "pcpbench run %s", rj_sc_file(rj_top_scenario(result)));
+		return cmd;
+	snprintf(buf, len, "pcpbench run %s", rj_sc_file(rj_top_scenario(result)));
+	return buf;
 }
 
 /* the length of the shell word at s: to a blank outside single quotes and not after a backslash */
@@ -201,7 +202,8 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 	struct pcb_table_opts opts = { .width = markdown ? 0 : PCB_LETTER_WIDTH };
 	json_t *sc = rj_top_scenario(result);
 	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
-	char cmd[4096], *text = NULL;
+	char fallback[PATH_MAX + 32], *text = NULL;
+	const char *cmd;
 	size_t size = 0;
 	FILE *m = open_memstream(&text, &size);
 
@@ -219,18 +221,23 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 	pcb_tables_functions(m, result, &opts);
 	if (markdown)
 		fprintf(m, "```\n\n");
-	pcb_letter_command(cmd, sizeof(cmd), result);
-	if (markdown) {
-		fprintf(m, "### Reproduce\n\n```\n%s\n```\n", cmd);
-	} else {
-		fprintf(m, "To reproduce:\n\n");
-		pcb_letter_shell(m, "  ", cmd, PCB_LETTER_WIDTH);
-	}
-	fclose(m);
+	cmd = pcb_letter_command(result, fallback, sizeof(fallback));
 	if (markdown)
-		fputs(text, out);
+		fprintf(m, "### Reproduce\n\n```\n%s\n```\n", cmd);
 	else
+		fprintf(m, "To reproduce:\n\n");
+	fclose(m);
+	if (markdown) {
+		fputs(text, out);
+	} else {
+		/*
+		 * The prose folded at 72 columns, the command not: it is broken only
+		 * between words, with continuations, so that pasted into a shell it
+		 * gives pcpbench the argv the run had
+		 */
 		pcb_fold(out, text, PCB_LETTER_WIDTH);
+		pcb_letter_shell(out, "  ", cmd, PCB_LETTER_WIDTH);
+	}
 	free(text);
 	return 0;
 }

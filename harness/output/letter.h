@@ -35,8 +35,11 @@ void pcb_fold(FILE *out, const char *text, int width);
 void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int markdown);
 /* timing mode, runs, what is subtracted */
 void pcb_letter_method(FILE *out, json_t *result, int markdown);
-/* the command that made a result (context.command, else run of its scenario file) */
-void pcb_letter_command(char *buf, size_t len, json_t *result);
+/*
+ * The command that made a result: context.command, whole, whatever its
+ * length, else run of its scenario file, made in buf
+ */
+const char *pcb_letter_command(json_t *result, char *buf, size_t len);
 /* a shell command broken at spaces with " \" continuations to fit width */
 void pcb_letter_shell(FILE *out, const char *prefix, const char *cmd, int width);
 
