@@ -161,6 +161,13 @@ grep -q '^local_lock: charge invariant ok' "$tmp/out" && grep -q '^spinlock: cha
 expect_rc 2 "$pcpbench" run --dry-run --set workload.between=sleep
 grep -q "workload.between: 'sleep'" "$tmp/err" && ok || bad "bad between: $(cat "$tmp/err")"
 
+# think_ns at its limit: a run still ends at its time, not 256 operations of 10 ms later
+# (before: 45 s for this; the bound is loose, for a loaded machine)
+SECONDS=0
+expect_rc 0 "$pcpbench" run --set run.runs=4 --set run.duration_ms=50 --set run.warmup_ms=10 \
+	--set run.timing=call --set workload.think_ns=10000000 --set counters.events= --out "$tmp/think"
+[ "$SECONDS" -lt 20 ] && ok || bad "think_ns=10ms: 8 runs of 50 ms took $SECONDS s"
+
 # more drains than a run can fire: the shortfall is named, not hidden
 expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
 	--set drain.count=100000000 --set run.designs=spinlock --set counters.events= --out "$tmp/short"

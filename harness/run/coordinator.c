@@ -373,7 +373,8 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
 			break;
 		wait_until(next, c->tsc_hz);
-		for (int b = 0; b < p->burst; b++) {
+		/* a burst, too, ends with the run: drains after it are no run's */
+		for (int b = 0; b < p->burst && (b == 0 || pcb_tsc_now() < deadline); b++) {
 			pcb_coord_drain_once(c);
 			fired++;
 		}

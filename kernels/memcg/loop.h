@@ -161,6 +161,10 @@ static __attribute__((noinline)) void memcg_think(struct memcg_worker *w)
 {
 	uint64_t until = pcb_tsc_now() + w->think_ticks;
 
+	/* past the run's end the chunk's last operations go on without it: no run outlasts its time */
+	if (!w->w.ops_limit && until > w->w.deadline)
+		until = w->w.deadline;
+
 	do {
 		for (size_t i = 0; i < sizeof(w->think_buf); i += SMP_CACHE_BYTES)
 			w->think_buf[i]++;
