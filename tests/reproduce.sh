@@ -71,6 +71,15 @@ check_bad unknown-function.ini "tests/claims/unknown-function.ini:10: [000-consu
 check_bad unknown-key.ini "tests/claims/unknown-key.ini:7: [000-consume_stock] colour: unknown key"
 check_bad bad-real.ini "tests/claims/bad-real.ini:11: [000-mmap] real: 'netperf': mmap, mmap_write, fault"
 check_bad bad-ops.ini "tests/claims/bad-ops.ini:12: [000-mmap] ops: the memcg model has no function 'no_such_function'"
+# a NUL byte ends no claims file silently, and two long names are never one
+printf '[a]\nclaim = x\n\0[b]\nclaim = y\n' > "$tmp/nul.ini"
+expect_rc 2 "$pcpbench" reproduce --dry-run --claims "$tmp/nul.ini"
+grep -qF "$tmp/nul.ini:3: a NUL byte: not a text file" "$tmp/err" && ok || bad "NUL: $(cat "$tmp/err")"
+long=$(printf 'x%.0s' $(seq 1 55))
+printf '[%s1]\nclaim = a\n[%s2]\nclaim = b\n' "$long" "$long" > "$tmp/long.ini"
+expect_rc 2 "$pcpbench" reproduce --dry-run --claims "$tmp/long.ini"
+grep -qF "$tmp/long.ini:1: [xxxxxxxxxxxxxxxxxxxx...]: a claim's name of 56 characters (at most 49)" \
+	"$tmp/err" && ok || bad "long name: $(cat "$tmp/err")"
 check_bad bad-size.ini "tests/claims/bad-size.ini:13: [000-consume_stock] size: 'roughly': same, or not: why"
 check_bad bad-mechanism.ini "tests/claims/bad-mechanism.ini:14: [000-consume_stock] mechanism: a mechanism goes with size = same"
 expect_rc 2 "$pcpbench" reproduce --claims "$tmp/none.ini" --out "$tmp/bad"

@@ -74,4 +74,28 @@ if command -v gnuplot >/dev/null; then
 		bad "plot: $(cat "$tmp/err")"
 	[ ! -e "$tmp/plot/plots" ] && ok || bad "plot wrote plots/ for a refused result"
 fi
+# a denormal figure (no run makes one; a Diff % over it reads inf) and a FIFO as result.json
+# are refused by report, compare and plot alike, naming the file and the key
+python3 - "$ref" "$tmp/tiny.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["functions"][0]["avg_cycles"] = 1e-310
+json.dump(j, open(sys.argv[2], "w"))
+PY
+mkfifo "$tmp/fifo.json"
+# plot takes result directories: the same in one each
+mkdir -p "$tmp/tinyd" "$tmp/fifod" && cp "$tmp/tiny.json" "$tmp/tinyd/result.json" &&
+	mkfifo "$tmp/fifod/result.json"
+for cmd in report "compare $ref" plot; do
+	tiny=$tmp/tiny.json fifo=$tmp/fifo.json
+	[ "$cmd" = plot ] && tiny=$tmp/tinyd fifo=$tmp/fifod
+	expect_rc 2 timeout 20 "$pcpbench" $cmd "$tiny"
+	grep -q "tiny.*: result.functions\[0\].avg_cycles: 1e-310 is not a figure a run can produce" \
+		"$tmp/err" && ok || bad "$cmd, a denormal: $(cat "$tmp/err")"
+	expect_rc 2 timeout 20 "$pcpbench" $cmd "$fifo"
+	# (plot's walk passes a result.json that is not a regular file by, and finds none)
+	grep -Eq "fifo.*: (not a regular file|no result in it)" "$tmp/err" && ok ||
+		bad "$cmd, a FIFO: $(cat "$tmp/err")"
+done
+
 summary results

@@ -5,10 +5,13 @@
  * field the schema declares must have its type (rj_check()), and every
  * number must be finite and of a size a measurement can have.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tables.h"
 
@@ -29,7 +32,9 @@ static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err
 	if (json_is_real(v) || json_is_integer(v)) {
 		double d = json_number_value(v);
 
-		if (!isfinite(d) || fabs(d) > PCB_RESULT_MAX_NUMBER) {
+		/* a denormal is no measurement either: a Diff % over one reads inf */
+		if (!isfinite(d) || fabs(d) > PCB_RESULT_MAX_NUMBER ||
+		    fpclassify(d) == FP_SUBNORMAL) {
 			snprintf(err, errlen, "%s: %g is not a figure a run can produce", path, d);
 			return -1;
 		}
@@ -68,6 +73,32 @@ int pcb_result_interrupted(json_t *result)
 	return rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx);
 }
 
+/*
+ * path parsed as JSON if it is a regular file, opened once: a FIFO is not
+ * waited on and a file swapped in after the check is not read. NULL with
+ * err set for what is not a regular file, NULL with jerr for bad JSON.
+ */
+static json_t *load_regular(const char *path, json_error_t *jerr, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	json_t *j;
+
+	err[0] = 0;
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	j = json_loadfd(fd, 0, jerr);
+	close(fd);
+	return j;
+}
+
 int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
 		    size_t errlen)
 {
@@ -95,7 +126,9 @@ int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, c
 			return -1;
 		}
 	}
-	result = json_load_file(path, 0, &jerr);
+	result = load_regular(path, &jerr, err, errlen);
+	if (!result && err[0])
+		return -1;
 	if (!result) {
 		if (jerr.line > 0)
 			snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);

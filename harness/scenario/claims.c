@@ -57,8 +57,19 @@ static char *reader(char *str, int num, void *stream)
 
 	if (!pcb_ini_next_line(str, num, &st->in))
 		return NULL;
-	if (*str == '[')
+	if (*str == '[') {
+		size_t len = strcspn(str + 1, "]\n");
+
 		st->header = st->in.line;
+		/* inih keeps MAX_SECTION - 1 characters of a name: two longer ones would be one */
+		if (len > PCB_CLAIM_ID_MAX) {
+			snprintf(st->in.err, st->in.errlen, "%s:%d: [%.*s...]: a claim's name of %zu "
+				 "characters (at most %d)", st->cl->file, st->in.line, 20, str + 1, len,
+				 PCB_CLAIM_ID_MAX);
+			st->in.failed = 1;
+			return NULL;
+		}
+	}
 	return str;
 }
 
@@ -467,6 +478,16 @@ int pcb_claims_load(struct pcb_claims *cl, const char *path, char *err, size_t e
 		return -1;
 	}
 	fclose(f);
+	/* read to the first NUL: one there would end the file, the claims after it dropped */
+	if (n > 0 && text[n - 1] == 0) {
+		int line = 1;
+
+		for (ssize_t i = 0; i < n - 1; i++)
+			line += text[i] == '\n';
+		snprintf(err, errlen, "%s:%d: a NUL byte: not a text file", path, line);
+		free(text);
+		return -1;
+	}
 	st.in.text = text;
 	rc = ini_parse_stream(reader, &st, handler, &st);
 	free(text);

@@ -43,6 +43,9 @@ enum pcb_claim_key {
 };
 extern const char *const pcb_claim_key_name[CK_NR];
 
+/* inih's MAX_SECTION (50) less its NUL */
+#define PCB_CLAIM_ID_MAX 49
+
 struct pcb_claim {
 	char id[64];			/* the section */
 	int section_line;
