@@ -184,4 +184,13 @@ expect_rc 130 env PCPBENCH_GNUPLOT="$tmp/sigint-gnuplot" "$pcpbench" plot --comp
 	--out "$b/interrupted"
 [ ! -e "$b/interrupted" ] && ok || bad "interrupted plot --compare left: $(ls -a "$b/interrupted")"
 
+# a result directory whose name has a line break and a quote: gnuplot runs inside it
+odd="$tmp/odd/it's a
+result"
+mkdir -p "$odd" && cp "$src/tests/fixtures/plots/drain-scaling/result.json" "$odd/"
+expect_rc 0 "$pcpbench" plot "$odd"
+valid_images "$odd/plots" drains
+[ -z "$(find "$tmp/odd" -maxdepth 1 -newer "$odd/result.json" ! -path "$tmp/odd" ! -path "$odd")" ] &&
+	ok || bad "plot wrote beside the odd directory: $(ls -a "$tmp/odd")"
+
 summary plots

@@ -97,6 +97,9 @@ int pcb_plot_env_find(struct pcb_plot_env *env, char *err, size_t errlen)
 			 "names the plots/ directory of a checkout)", env->scripts, strerror(errno));
 		return -1;
 	}
+	/* gnuplot runs in each result's directory: the scripts by an absolute path */
+	if (env->scripts[0] != '/' && realpath(env->scripts, probe))
+		snprintf(env->scripts, sizeof(env->scripts), "%s", probe);
 	return 0;
 }
 
@@ -119,16 +122,16 @@ static size_t gp_quote(char *out, size_t len, const char *s)
 static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
 		       const char *dir, const char *fmt, char *err, size_t errlen)
 {
-	char vars[8192], qdir[4400], qtitle[600], qscripts[4400], script[4200], out[4400];
+	char vars[8192], qtitle[600], qscripts[4400], script[4200], out[4400];
 	struct stat st;
 	int status;
 	pid_t pid;
 
-	gp_quote(qdir, sizeof(qdir), dir);
 	gp_quote(qtitle, sizeof(qtitle), p->title);
 	gp_quote(qscripts, sizeof(qscripts), env->scripts);
-	snprintf(vars, sizeof(vars), "dir='%s'; name='%s'; fmt='%s'; n=%d; ttl='%s'; "
-		 "scripts='%s'; %s", qdir, p->name, fmt, p->series, qtitle, qscripts, p->vars);
+	/* gnuplot runs in dir, so that a byte of its name (a line break, a quote) is never in a string */
+	snprintf(vars, sizeof(vars), "dir='.'; name='%s'; fmt='%s'; n=%d; ttl='%s'; "
+		 "scripts='%s'; %s", p->name, fmt, p->series, qtitle, qscripts, p->vars);
 	snprintf(script, sizeof(script), "%s/%s.gp", env->scripts, p->script);
 	snprintf(out, sizeof(out), "%s/%s.%s", dir, p->name, fmt);
 	fflush(NULL);
@@ -140,6 +143,10 @@ static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
 	if (!pid) {
 		/* gnuplot's messages are diagnostics: stdout lists what was written */
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+		if (chdir(dir) < 0) {
+			fprintf(stderr, "pcpbench: %s: %s\n", dir, strerror(errno));
+			_exit(127);
+		}
 		execl(env->gnuplot, "gnuplot", "-e", vars, script, (char *)NULL);
 		fprintf(stderr, "pcpbench: %s: %s\n", env->gnuplot, strerror(errno));
 		_exit(127);
