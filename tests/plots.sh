@@ -193,4 +193,10 @@ valid_images "$odd/plots" drains
 [ -z "$(find "$tmp/odd" -maxdepth 1 -newer "$odd/result.json" ! -path "$tmp/odd" ! -path "$odd")" ] &&
 	ok || bad "plot wrote beside the odd directory: $(ls -a "$tmp/odd")"
 
+# a tree is walked once: links back up (loop -> .) draw no result twice
+mkdir -p "$tmp/loops" && cp -r "$src/tests/fixtures/plots/drain-scaling" "$tmp/loops/"
+ln -s . "$tmp/loops/loop" && ln -s .. "$tmp/loops/drain-scaling/up"
+expect_rc 0 "$pcpbench" plot "$tmp/loops"
+[ "$(grep -c 'plots/index.html:' "$tmp/out")" = 1 ] && ok || bad "a loop drew a result twice: $(cat "$tmp/out")"
+
 summary plots

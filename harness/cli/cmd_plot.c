@@ -96,9 +96,40 @@ static int collect_under(const char *dir, int depth, int root)
 	return found;
 }
 
+/* the directories walked, by (device, inode): a tree is walked once, links and loops or not */
+static struct seen_dir {
+	dev_t dev;
+	ino_t ino;
+} *seen;
+static size_t nr_seen, cap_seen;
+
+/* whether dir is seen for the first time (and is now marked) */
+static int first_visit(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return 1;
+	for (size_t i = 0; i < nr_seen; i++)
+		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
+			return 0;
+	if (nr_seen == cap_seen) {
+		struct seen_dir *more = realloc(seen, (cap_seen ? 2 * cap_seen : 64) * sizeof(*seen));
+
+		if (!more)
+			die_usage("plot: out of memory");
+		seen = more;
+		cap_seen = cap_seen ? 2 * cap_seen : 64;
+	}
+	seen[nr_seen++] = (struct seen_dir){ st.st_dev, st.st_ino };
+	return 1;
+}
+
 /* the results in or under dir; how many */
 static int collect(const char *dir, int depth, int root)
 {
+	if (!first_visit(dir))
+		return 0;
 	if (is_file(dir, "result.json")) {
 		new_target(dir, root)->result = load_result(dir);
 		return 1;
