@@ -148,8 +148,13 @@ static inline uint64_t pcb_rng_next(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1DULL;
 }
 
+/* set once by a first SIGINT or SIGTERM: the run in progress ends at the next chunk */
+extern atomic_int pcb_stop_now;
+
 static inline int pcb_loop_done(const struct pcb_worker *w)
 {
+	if (atomic_load_explicit(&pcb_stop_now, memory_order_relaxed))
+		return 1;
 	if (w->ops_limit)
 		return w->ops >= w->ops_limit;
 	return pcb_tsc_now() >= w->deadline;

@@ -284,7 +284,21 @@ PCPBENCH_LOCK_DIR=$tmp/locks expect_rc 0 timeout 60 "$pcpbench" run --quick \
 	--set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock --out "$tmp/lk"
 grep -q "pcpbench-cpu1.lock is not a regular file" "$tmp/err" && ok || bad "FIFO: $(cat "$tmp/err")"
 
-# Ctrl-C stops at the next run boundary and writes what finished, complete: false
+# Ctrl-C ends the run in progress within a second, even one bounded by run.ops alone
+# at its limit (2^40 operations, hours), and says no run finished
+"$pcpbench" run --set run.ops=1099511627776 --set run.warmup_ms=0 --set run.designs=local_lock \
+	--out "$tmp/intops" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+SECONDS=0
+wait $pid
+rc=$?
+[ "$rc" -eq 1 ] && [ "$SECONDS" -lt 10 ] && ok || bad "run.ops run after Ctrl-C: exit $rc, ${SECONDS}s"
+grep -q "interrupted before a run finished: no result written" "$tmp/err" && ok ||
+	bad "run.ops interruption: $(cat "$tmp/err")"
+
+# Ctrl-C ends the run in progress and writes what finished, complete: false
 "$pcpbench" run --set run.runs=200 --set run.duration_ms=20 --set run.warmup_ms=0 \
 	--out "$tmp/int" >"$tmp/out" 2>"$tmp/err" &
 pid=$!

@@ -22,7 +22,8 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
-	/* the second one ends the process at once, as the signal would have */
+	/* the first ends the run in progress; the second the process, as the signal would have */
+	pcb_run_stop();
 	if (stop_requested++) {
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -361,9 +362,11 @@ static int run_in_order(struct scn_run *r)
 /* after a stop: what finished, designs with runs, each with the runs it has */
 static void keep_finished(struct scn_run *r)
 {
-	int kept = 0;
+	int kept = 0, finished = 0;
 
 	for (int d = 0; d < r->total; d++) {
+		/* the runs that finished: a run a stop cut short is not one of them */
+		finished += r->res[d].runs_done;
 		if (!r->res[d].runs_done) {
 			pcb_design_result_free(&r->res[d]);
 			continue;
@@ -371,8 +374,12 @@ static void keep_finished(struct scn_run *r)
 		r->res[d].runs = r->res[d].runs_done;
 		r->res[kept++] = r->res[d];
 	}
-	fprintf(stderr, "%s: interrupted after %d of %d runs: the result has what finished "
-		"and says complete: false\n", r->cfg[0].name, r->interrupted, r->nruns);
+	if (finished)
+		fprintf(stderr, "%s: interrupted after %d of %d runs: the result has what "
+			"finished and says complete: false\n", r->cfg[0].name, finished, r->nruns);
+	else
+		fprintf(stderr, "%s: interrupted before a run finished: no result written\n",
+			r->cfg[0].name);
 	r->total = kept;
 }
 

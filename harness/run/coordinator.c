@@ -370,7 +370,8 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		if (gap >= (double)(deadline - next))
 			break;
 		next += (uint64_t)gap;
-		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count))
+		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count) ||
+		    atomic_load(&pcb_stop_now))
 			break;
 		wait_until(next, c->tsc_hz);
 		/* a burst, too, ends with the run: drains after it are no run's */

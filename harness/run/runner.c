@@ -363,11 +363,20 @@ static int workers_ready(struct run_shared *s, char *err, size_t errlen)
 }
 
 /* the run itself, after every thread is set up */
+atomic_int pcb_stop_now;
+
+void pcb_run_stop(void)
+{
+	atomic_store_explicit(&pcb_stop_now, 1, memory_order_relaxed);
+}
+
+/* one run, collected and checked; 1 where a stop cut it short (its figures dropped) */
 static int run_one(struct run_shared *s, char *err, size_t errlen)
 {
 	uint64_t timeout = (uint64_t)(s->tsc_hz * PCB_QUIESCE_TIMEOUT_S);
 	struct pcb_design_result *res = s->res;
 	char msg[256], when[32];
+	int stopped;
 
 	pthread_barrier_wait(&s->bar);	/* release the run */
 	pthread_barrier_wait(&s->bar);	/* start together */
@@ -376,9 +385,12 @@ static int run_one(struct run_shared *s, char *err, size_t errlen)
 		snprintf(err, errlen, "coordinator: %s", s->coord_err);
 		return -1;
 	}
-	collect_run(res, s->t, s->nr, s->run, s->clk);
-	if (s->coord_cpu >= 0)
-		collect_coord(res, s, s->run);
+	stopped = atomic_load(&pcb_stop_now);
+	if (!stopped) {
+		collect_run(res, s->t, s->nr, s->run, s->clk);
+		if (s->coord_cpu >= 0)
+			collect_coord(res, s, s->run);
+	}
 	/* nothing runs on any CPU before the check reads it */
 	pcb_work_wait_idle(s->cpus, s->nr, timeout, 0);
 	/* quiescent: every worker waits at the next barrier */
@@ -386,7 +398,7 @@ static int run_one(struct run_shared *s, char *err, size_t errlen)
 		snprintf(when, sizeof(when), "after run %d", s->run + 1);
 		check_failed(res, when, msg);
 	}
-	return 0;
+	return stopped;
 }
 
 /* after every owner drained its cache: nothing held, every cache empty */
@@ -461,14 +473,17 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 /* the threads' run: started, set up, run, checked and stopped */
 static int run_threads(struct run_shared *s, char *err, size_t errlen)
 {
-	int rc = -1;
+	int rc = -1, r = -1;
 
 	start_threads(s);
 	pthread_barrier_wait(&s->bar);		/* set up */
-	if (workers_ready(s, err, errlen) == 0 && run_one(s, err, errlen) == 0) {
+	if (workers_ready(s, err, errlen) == 0)
+		r = run_one(s, err, errlen);
+	/* a run a stop cut short is checked, not counted */
+	if (r == 0)
 		s->res->runs_done++;
+	if (r >= 0)
 		rc = 0;
-	}
 	stop_threads(s);
 	if (rc == 0)
 		final_check(s);

@@ -130,6 +130,9 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
  * runs of different designs can alternate. 0, or -1 with a message (a
  * runtime failure, exit 1).
  */
+/* end the run in progress at its next chunk, its figures dropped: async-signal-safe */
+void pcb_run_stop(void);
+
 int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		   struct pcb_design_result *res, int run, char *err, size_t errlen);
 void pcb_design_result_free(struct pcb_design_result *res);
