@@ -55,7 +55,8 @@ static void check_size(const struct pcb_claim *c, int ok, double here, const cha
 {
 	char buf[64];
 	const char *why = (const char *)1;
-	const char *got = pcb_claim_size(c, ok, 1, here, buf, sizeof(buf), &why);
+	const struct pcb_claim_here h = { .ok = ok, .settled = 1, .here = here };
+	const char *got = pcb_claim_size(c, &h, buf, sizeof(buf), &why);
 
 	CHECK(!strcmp(got, want), "%s at %g: '%s', not '%s'", c->id, here, got, want);
 	CHECK(want_why ? why && !strcmp(why, want_why) : !why, "%s at %g: why '%s'", c->id, here,
@@ -92,8 +93,10 @@ int main(void)
 		char buf[64];
 		const char *why;
 
-		CHECK(!strcmp(pcb_claim_size(c, 1, 0, 813.05, buf, sizeof(buf), &why), "n.s.") &&
-		      !why, "an unsettled direction has no size");
+		const struct pcb_claim_here h = { .ok = 1, .settled = 0, .here = 813.05 };
+
+		CHECK(!strcmp(pcb_claim_size(c, &h, buf, sizeof(buf), &why), "n.s.") && !why,
+		      "an unsettled direction has no size");
 	}
 
 	/* the seed's two times make its Diff %: 100 (99918 - 81341) / 81341 */

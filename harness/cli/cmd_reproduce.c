@@ -272,7 +272,11 @@ static const char *verdict(const struct pcb_claim *c, const struct outcome *o, c
 static const char *size_text(const struct pcb_claim *c, const struct outcome *o, char *buf,
 			     size_t len, const char **why)
 {
-	return pcb_claim_size(c, o->ok, !o->tested || o->significant, o->here, buf, len, why);
+	const struct pcb_claim_here h = {
+		.ok = o->ok, .settled = !o->tested || o->significant, .here = o->here,
+	};
+
+	return pcb_claim_size(c, &h, buf, len, why);
 }
 
 /* the widths of the table's columns: claim, seed, this machine, agrees?, size */

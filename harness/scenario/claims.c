@@ -525,10 +525,11 @@ void pcb_claims_free(struct pcb_claims *cl)
  * opposite sign; why is the mechanism the data file names, or why the two
  * are not the same quantity.
  */
-const char *pcb_claim_size(const struct pcb_claim *c, int ok, int settled, double here, char *buf,
+const char *pcb_claim_size(const struct pcb_claim *c, const struct pcb_claim_here *h, char *buf,
 			   size_t len, const char **why)
 {
-	double f;
+	int ok = h->ok, settled = h->settled;
+	double here = h->here, f;
 
 	*why = c->not_same;
 	if (!c->same_quantity)

@@ -88,7 +88,12 @@ void pcb_claim_error(const struct pcb_claim_at *at, char *err, size_t errlen, co
  * "Nx off" (into buf), "opposite sign", "n.s.", "n/a" or "not comparable";
  * *why the mechanism or the reason the claim gives, or NULL
  */
-const char *pcb_claim_size(const struct pcb_claim *c, int ok, int settled, double here, char *buf,
+struct pcb_claim_here {
+	int ok;				/* the figure exists */
+	int settled;			/* its direction is significant, or untested */
+	double here;			/* this machine's figure */
+};
+const char *pcb_claim_size(const struct pcb_claim *c, const struct pcb_claim_here *h, char *buf,
 			   size_t len, const char **why);
 /* sel (functions:DESIGN:*[:FIELD]) with op's function for the *, into buf */
 void pcb_claim_op_selector(const char *sel, const struct pcb_claim_op *op, char *buf, size_t len);
