@@ -150,12 +150,10 @@ static int add_runs(json_t *result, const char *sel, double count, double *sum, 
 static void evaluate_share(const struct pcb_claim *c, json_t *result,
 			   const struct repro *rp, struct outcome *o)
 {
-	static double ra[PCB_MAX_RUN_MEANS], rb[PCB_MAX_RUN_MEANS];
+	double ra[PCB_MAX_RUN_MEANS] = { 0 }, rb[PCB_MAX_RUN_MEANS] = { 0 };
 	double modeled = 0, real = rp->real[c->real].mean;
 	int na = -1, nb = -1;
 
-	memset(ra, 0, sizeof(ra));
-	memset(rb, 0, sizeof(rb));
 	for (int i = 0; i < c->nr_ops; i++) {
 		char sa[512], sb[512];
 		double a, b;

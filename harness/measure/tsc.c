@@ -37,9 +37,13 @@ int pcb_text_poke(void *addr, const void *bytes, size_t len)
 /* X86_FEATURE_RDTSCP: CPUID 0x80000001, EDX bit 27 */
 static bool cpu_has_rdtscp(void)
 {
+	/* read once: CPUID is a VM exit on a guest, and every site asks */
+	static int has = -1;
 	unsigned int a, b, c, d;
 
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+	if (has < 0)
+		has = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+	return has;
 }
 
 /* a site's bytes in a mode, by its kind */
