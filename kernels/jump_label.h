@@ -33,6 +33,7 @@ struct pcb_jump_entry {
  * operand a position-independent build could not encode.
  */
 #define pcb_static_branch_unlikely(sym) ({				\
+	__label__ l_yes_;	/* one per site: a function may hold several */ \
 	bool taken_ = false;						\
 	__asm__ goto("1:\n\t"						\
 		     ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t" /* nopl 0x0(%%rax,%%rax,1) */ \
