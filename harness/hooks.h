@@ -43,6 +43,8 @@ struct pcb_dbg {
 	uint32_t empty[PCB_EMPTY_MAX_TICKS];
 	uint64_t empty_n, empty_over;
 	const struct pcb_counters *pmc;	/* per-call counter reads, NULL when off */
+	uint32_t half;			/* per row: the next batch region is the short one */
+	uint32_t differenced;		/* per row: its batch regions alternate in length */
 	struct pcb_stat stat[PCB_MAX_FN];
 	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
 };
@@ -51,6 +53,29 @@ struct pcb_dbg {
 static inline void pcb_dbg_record(struct pcb_dbg *d, int fn, uint64_t raw, uint64_t calls)
 {
 	pcb_stat_record(&d->stat[fn], raw, d->overhead, calls, d->limit);
+}
+
+/* row fn's batch regions vary in length with another row's: difference it too */
+static inline void pcb_batch_differenced(struct pcb_dbg *d, int fn)
+{
+	d->differenced |= 1u << fn;
+}
+
+/*
+ * The calls row fn's next batch region holds: n and n/2 in turn, so that
+ * the row's cost per call is the difference of the two (pcb_stat_line()),
+ * with the timer's fixed cost and the calls' overlap with it both gone. A
+ * model's loop asks this for every region of a row it wants differenced
+ * and makes up the calls a short region leaves out, untimed. n below 2
+ * cannot be halved: such a row keeps the empty region subtracted.
+ */
+static inline unsigned int pcb_batch_calls(struct pcb_dbg *d, int fn, unsigned int n)
+{
+	if (n < 2)
+		return n;
+	pcb_batch_differenced(d, fn);
+	d->half ^= 1u << fn;
+	return d->half & 1u << fn ? n / 2 : n;
 }
 
 /*

@@ -53,6 +53,8 @@ void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from)
 		into->min_raw = from->min_raw;
 	into->samples += from->samples;
 	into->calls += from->calls;
+	into->calls_sq += from->calls_sq;
+	into->calls_raw += from->calls_raw;
 	into->interrupted += from->interrupted;
 	into->interrupted_calls += from->interrupted_calls;
 	if (from->max > into->max)
@@ -65,6 +67,22 @@ double pcb_stat_mean(const struct pcb_stat *s, double overhead)
 	if (!s->calls)
 		return 0;
 	return ((double)s->sum_raw - overhead * (double)s->samples) / (double)s->calls;
+}
+
+int pcb_stat_line(const struct pcb_stat *s, double *per_call, double *fixed)
+{
+	double n = (double)s->samples, sx = (double)s->calls, sy = (double)s->sum_raw;
+	/* n times the sums of squares about the means: exact in integers first */
+	double sxx = n * (double)s->calls_sq - sx * sx;
+	double sxy = n * (double)s->calls_raw - sx * sy;
+
+	/* every region as long as the others: n sum(x^2) == sum(x)^2 */
+	if (s->samples < 2 || (unsigned __int128)s->calls_sq * s->samples ==
+	    (unsigned __int128)s->calls * s->calls)
+		return 0;
+	*per_call = sxy / sxx;
+	*fixed = (sy - *per_call * sx) / n;
+	return 1;
 }
 
 double pcb_mean(const double *v, int n)

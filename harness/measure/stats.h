@@ -26,6 +26,8 @@ struct pcb_stat {
 	uint64_t sum_raw;	/* ticks as read, overhead included */
 	uint64_t samples;	/* timed regions (calls in call mode, batches in batch mode) */
 	uint64_t calls;		/* function calls covered by those regions */
+	uint64_t calls_sq;	/* the sum of each region's calls squared */
+	uint64_t calls_raw;	/* the sum of each region's calls times its ticks */
 	uint64_t max;		/* largest per-call value, overhead subtracted */
 	uint64_t min_raw;	/* shortest region as read, 0 if none */
 	uint64_t interrupted;	/* regions longer than the limit: set aside, counted here */
@@ -71,6 +73,8 @@ static inline void pcb_stat_record(struct pcb_stat *s, uint64_t raw, uint64_t ov
 		s->min_raw = raw;
 	s->samples++;
 	s->calls += calls;
+	s->calls_sq += calls * calls;
+	s->calls_raw += calls * raw;
 	if (per_call > s->max)
 		s->max = per_call;
 	s->hist.count[pcb_hist_index(per_call)]++;
@@ -84,6 +88,15 @@ void pcb_hist_merge(struct pcb_hist *into, const struct pcb_hist *from);
 void pcb_stat_merge(struct pcb_stat *into, const struct pcb_stat *from);
 /* mean per call, the timed regions' overhead subtracted */
 double pcb_stat_mean(const struct pcb_stat *s, double overhead);
+/*
+ * The cost per call by differencing, as nanoBench removes a region's fixed
+ * cost: the least-squares line through each region's (calls, ticks). With
+ * regions of N and 2N calls in equal numbers its slope is
+ * (t(2N) - t(N)) / N, the timer and the loop's set-up gone without an
+ * empty region subtracted; its intercept is that fixed cost, per region.
+ * 0 when the regions do not differ in length (no line), else 1.
+ */
+int pcb_stat_line(const struct pcb_stat *s, double *per_call, double *fixed);
 
 /* mean and sample standard deviation (n - 1) of n values */
 double pcb_mean(const double *v, int n);

@@ -465,19 +465,19 @@ static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 
 /*
  * The share of its run a worker spent inside the timed functions, that is
- * holding its cache's lock: the net ticks of every timed region over the
- * workers' run time.
+ * holding its cache's lock: every timed call's cost by its row's method
+ * over the workers' run time.
  */
 static double held_fraction(const struct pcb_design_result *r, double tsc_hz)
 {
 	double held = 0, span = r->run_seconds * tsc_hz * r->runs * r->nr_workers;
 
-	for (int f = 0; f < PCB_MAX_FN; f++) {
-		const struct pcb_stat *s = &r->fn[f].total;
-		double net = (double)s->sum_raw - r->overhead * (double)s->samples;
+	for (int f = 0; f < PCB_MAX_FN; f++)
+		for (int run = 0; run < r->runs; run++) {
+			double net = r->fn[f].run_mean[run] * (double)r->fn[f].run_calls[run];
 
-		held += net > 0 ? net : 0;
-	}
+			held += net > 0 ? net : 0;
+		}
 	return span > 0 ? fmin(1.0, held / span) : 0;
 }
 
@@ -604,6 +604,10 @@ static json_t *fn_runs_json(const struct pcb_fn_result *fr, int runs)
 
 		rj_set_fnrun_avg_cycles(o, fr->run_mean[i]);
 		rj_set_fnrun_raw_avg_cycles(o, fr->run_raw_mean[i]);
+		if (fr->method == PCB_METHOD_DIFFERENCED) {
+			rj_set_fnrun_subtracted_avg_cycles(o, fr->run_sub_mean[i]);
+			rj_set_fnrun_fixed_ticks(o, fr->run_fixed[i]);
+		}
 		rj_set_fnrun_calls(o, (json_int_t)fr->run_calls[i]);
 		rj_set_fnrun_interrupted(o, (json_int_t)fr->run_interrupted[i]);
 		json_array_append_new(a, o);
@@ -631,6 +635,11 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 		rj_set_fn_stddev(fj, pcb_stddev(fr->run_mean, r->runs));
 		rj_set_fn_raw_avg_cycles(fj, pcb_mean(fr->run_raw_mean, r->runs));
 		rj_set_fn_raw_stddev(fj, pcb_stddev(fr->run_raw_mean, r->runs));
+		rj_set_fn_method(fj, pcb_fn_method_name(fr->method));
+		if (fr->method == PCB_METHOD_DIFFERENCED) {
+			rj_set_fn_subtracted_avg_cycles(fj, pcb_mean(fr->run_sub_mean, r->runs));
+			rj_set_fn_fixed_ticks(fj, pcb_mean(fr->run_fixed, r->runs));
+		}
 		rj_set_fn_interrupted(fj, (json_int_t)fr->total.interrupted);
 		rj_set_fn_interrupted_calls(fj, (json_int_t)fr->total.interrupted_calls);
 		rj_set_fn_calls(fj, (json_int_t)fr->total.calls);

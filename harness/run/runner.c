@@ -62,11 +62,16 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 		struct pcb_fn_result *fr = &res->fn[f];
 
 		fr->run_mean = calloc((size_t)runs, sizeof(double));
+		fr->run_sub_mean = calloc((size_t)runs, sizeof(double));
+		fr->run_fixed = calloc((size_t)runs, sizeof(double));
 		fr->run_raw_mean = calloc((size_t)runs, sizeof(double));
 		fr->run_calls = calloc((size_t)runs, sizeof(uint64_t));
 		fr->run_interrupted = calloc((size_t)runs, sizeof(uint64_t));
-		if (!fr->run_mean || !fr->run_raw_mean || !fr->run_calls || !fr->run_interrupted)
+		if (!fr->run_mean || !fr->run_sub_mean || !fr->run_fixed || !fr->run_raw_mean ||
+		    !fr->run_calls || !fr->run_interrupted)
 			return -1;
+		fr->method = sc->timing == PCB_TIMING_BATCH ? PCB_METHOD_SUBTRACTED :
+			     PCB_METHOD_CALL;
 	}
 	return 0;
 }
@@ -75,6 +80,8 @@ void pcb_design_result_free(struct pcb_design_result *res)
 {
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		free(res->fn[f].run_mean);
+		free(res->fn[f].run_sub_mean);
+		free(res->fn[f].run_fixed);
 		free(res->fn[f].run_raw_mean);
 		free(res->fn[f].run_calls);
 		free(res->fn[f].run_interrupted);
@@ -85,6 +92,58 @@ void pcb_design_result_free(struct pcb_design_result *res)
 	free(res->gaps);
 	free(res->drain.run_mean);
 	memset(res, 0, sizeof(*res));
+}
+
+const char *pcb_fn_method_name(enum pcb_fn_method m)
+{
+	static const char *const name[] = { "call", "subtracted", "differenced" };
+
+	return name[m];
+}
+
+/*
+ * One row's figures of one run. Where every worker's regions of the row
+ * alternated in length (pcb_batch_calls()), a call costs the slope of each
+ * worker's line, weighted by its calls; else the regions' ticks less one
+ * empty region each.
+ */
+static void collect_fn(struct pcb_fn_result *fr, int f, const struct thread_ctx *t, int nr,
+		       int run)
+{
+	double sum = 0, raw = 0, line = 0, fixed = 0;
+	uint64_t calls = 0, interrupted = 0;
+	int lines = 0, timed = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct pcb_dbg *dbg = &t[i].w->dbg;
+		const struct pcb_stat *s = &dbg->stat[f];
+		double slope, a;
+
+		raw += (double)s->sum_raw;
+		sum += (double)s->sum_raw - t[i].overhead * (double)s->samples;
+		calls += s->calls;
+		interrupted += s->interrupted;
+		pcb_stat_merge(&fr->total, s);
+		if (!s->calls)
+			continue;
+		timed++;
+		if (dbg->differenced & 1u << f && pcb_stat_line(s, &slope, &a)) {
+			line += slope * (double)s->calls;
+			fixed += a;
+			lines++;
+		}
+	}
+	fr->run_sub_mean[run] = calls ? sum / (double)calls : 0;
+	fr->run_raw_mean[run] = calls ? raw / (double)calls : 0;
+	fr->run_calls[run] = calls;
+	fr->run_interrupted[run] = interrupted;
+	if (timed && lines == timed) {
+		fr->method = PCB_METHOD_DIFFERENCED;
+		fr->run_mean[run] = line / (double)calls;
+		fr->run_fixed[run] = fixed / lines;
+	} else {
+		fr->run_mean[run] = fr->run_sub_mean[run];
+	}
 }
 
 /* the main thread's look at one finished run */
@@ -117,25 +176,8 @@ static void collect_run(struct pcb_design_result *res, struct thread_ctx *t, int
 		o->subtracted = t[i].overhead;
 	}
 
-	for (int f = 0; f < PCB_MAX_FN; f++) {
-		struct pcb_fn_result *fr = &res->fn[f];
-		double sum = 0, raw = 0;
-		uint64_t calls = 0, interrupted = 0;
-
-		for (int i = 0; i < nr; i++) {
-			const struct pcb_stat *s = &t[i].w->dbg.stat[f];
-
-			raw += (double)s->sum_raw;
-			sum += (double)s->sum_raw - t[i].overhead * (double)s->samples;
-			calls += s->calls;
-			interrupted += s->interrupted;
-			pcb_stat_merge(&fr->total, s);
-		}
-		fr->run_mean[run] = calls ? sum / (double)calls : 0;
-		fr->run_raw_mean[run] = calls ? raw / (double)calls : 0;
-		fr->run_calls[run] = calls;
-		fr->run_interrupted[run] = interrupted;
-	}
+	for (int f = 0; f < PCB_MAX_FN; f++)
+		collect_fn(&res->fn[f], f, t, nr, run);
 	for (int i = 0; i < nr; i++) {
 		struct pcb_worker *w = t[i].w;
 

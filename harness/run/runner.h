@@ -20,9 +20,21 @@
 #include "../scenario/scenario.h"
 
 /* one table row: a function's run means and its statistics over all runs */
+enum pcb_fn_method {
+	PCB_METHOD_CALL,		/* call timing: a region a call, the empty one subtracted */
+	PCB_METHOD_SUBTRACTED,		/* batch regions of one length, the empty one subtracted */
+	PCB_METHOD_DIFFERENCED,		/* batch regions of N and N/2 calls, differenced */
+};
+
+/* "call", "subtracted", "differenced": result.json's functions[].method */
+const char *pcb_fn_method_name(enum pcb_fn_method m);
+
 struct pcb_fn_result {
-	double *run_mean;		/* [runs], cycles per call, the empty region subtracted */
+	double *run_mean;		/* [runs], cycles per call by the row's method */
+	double *run_sub_mean;		/* [runs], the same with the empty region subtracted */
+	double *run_fixed;		/* [runs], differenced: a region's fixed ticks, else 0 */
 	double *run_raw_mean;		/* [runs], cycles per call as read, timer included */
+	enum pcb_fn_method method;
 	uint64_t *run_calls;		/* [runs] */
 	uint64_t *run_interrupted;	/* [runs], regions set aside as interrupted */
 	struct pcb_stat total;		/* every run and worker merged */

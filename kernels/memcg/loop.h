@@ -11,8 +11,9 @@
  * batch timing, charge workload: the stock is driven between empty and
  * MEMCG_CHARGE_BATCH pages, the path its callers take between two misses: a
  * timed batch of MEMCG_CHARGE_BATCH/nr_pages refill_stock() calls, then as
- * many consume_stock() calls that all hit. A batch's ticks, less one empty
- * region, divided by its calls.
+ * many consume_stock() calls that all hit. A row's timed regions hold all
+ * of a batch's calls or half of them in turn, the rest made up untimed, and
+ * a call costs the difference of the two (pcb_batch_calls()).
  *
  * batch timing, kmalloc workload: the review's benchmark in seed 000, a
  * burst of kmalloc(size, GFP_KERNEL_ACCOUNT) accountings between two reads,
@@ -258,17 +259,24 @@ static inline void pcb_loop_batch_charge(struct memcg_worker *w)
 			unsigned int hits = 0;
 			uint64_t t0, t1;
 
-			t0 = pcb_tsc_start();
-			for (unsigned int i = 0; i < n; i++)
-				refill_stock(this, memcg, nr);
-			t1 = pcb_tsc_end();
-			pcb_dbg_record(dbg, MEMCG_FN_REFILL_STOCK, t1 - t0, n);
+			unsigned int k = pcb_batch_calls(dbg, MEMCG_FN_REFILL_STOCK, n), i;
 
 			t0 = pcb_tsc_start();
-			for (unsigned int i = 0; i < n; i++)
+			for (i = 0; i < k; i++)
+				refill_stock(this, memcg, nr);
+			t1 = pcb_tsc_end();
+			pcb_dbg_record(dbg, MEMCG_FN_REFILL_STOCK, t1 - t0, k);
+			for (; i < n; i++)
+				refill_stock(this, memcg, nr);
+
+			k = pcb_batch_calls(dbg, MEMCG_FN_CONSUME_STOCK, n);
+			t0 = pcb_tsc_start();
+			for (i = 0; i < k; i++)
 				hits += consume_stock(this, memcg, nr);
 			t1 = pcb_tsc_end();
-			pcb_dbg_record(dbg, MEMCG_FN_CONSUME_STOCK, t1 - t0, n);
+			pcb_dbg_record(dbg, MEMCG_FN_CONSUME_STOCK, t1 - t0, k);
+			for (; i < n; i++)
+				hits += consume_stock(this, memcg, nr);
 
 			w->uncharged += (uint64_t)pages;
 			w->charged += (uint64_t)hits * nr;
@@ -354,13 +362,16 @@ static inline void pcb_loop_acct_##name(struct memcg_worker *w)	\
 	(void)memcg_data;						\
 	do {								\
 		for (int c = 0; c < MEMCG_ACCT_BATCHES; c++) {		\
+			unsigned int k = pcb_batch_calls(dbg, MEMCG_FN_MEMCG_HOOKS, \
+							 MEMCG_CHARGE_BATCH), i; \
 			uint64_t t0 = pcb_tsc_start(), t1;		\
 									\
-			for (unsigned int i = 0; i < MEMCG_CHARGE_BATCH; i++) \
+			for (i = 0; i < k; i++)				\
 				PCB_HOOKED(enabled);			\
 			t1 = pcb_tsc_end();				\
-			pcb_dbg_record(dbg, MEMCG_FN_MEMCG_HOOKS, t1 - t0, \
-				       MEMCG_CHARGE_BATCH);		\
+			pcb_dbg_record(dbg, MEMCG_FN_MEMCG_HOOKS, t1 - t0, k); \
+			for (; i < MEMCG_CHARGE_BATCH; i++)		\
+				PCB_HOOKED(enabled);			\
 		}							\
 		w->w.ops += MEMCG_ACCT_BATCHES * MEMCG_CHARGE_BATCH;	\
 	} while (!pcb_loop_done(&w->w));				\

@@ -6,11 +6,13 @@
  * pcp_alloc_free: workload.burst order-0 allocations, then as many frees
  * (the series' own micro-benchmark shape). call timing: every
  * rmqueue_pcplist() and free_unref_page() between its own two reads; batch
- * timing: a burst of each between two reads.
+ * timing: a burst of each between two reads, the burst and half of it in
+ * turn (pcb_batch_calls()).
  *
  * page_fault: pft's shape; faults until workload.map_pages are mapped, then
  * the munmap. call timing: every fault, and the munmap per page; batch
- * timing: PCP_FAULT_BATCH faults between two reads.
+ * timing: PCP_FAULT_BATCH faults and half as many in turn between two
+ * reads.
  */
 #ifndef PCB_PCP_LOOP_H
 #define PCB_PCP_LOOP_H
@@ -36,9 +38,11 @@ static inline void pcp_loop_alloc_free(struct pcp_worker *w)
 
 	do {
 		for (int c = 0; c < PCB_CHUNK; c += 2 * w->burst) {
+			int k = batch ? (int)pcb_batch_calls(dbg, PCP_FN_RMQUEUE_PCPLIST,
+							     (unsigned int)w->burst) : w->burst;
 			uint64_t t0 = pcb_tsc_start(), t1;
 
-			for (int i = 0; i < w->burst; i++) {
+			for (int i = 0; i < k; i++) {
 				struct page *page;
 
 				if (batch)
@@ -53,8 +57,10 @@ static inline void pcp_loop_alloc_free(struct pcp_worker *w)
 			}
 			t1 = pcb_tsc_end();
 			if (batch)
-				pcb_dbg_record(dbg, PCP_FN_RMQUEUE_PCPLIST, t1 - t0, w->burst);
+				pcb_dbg_record(dbg, PCP_FN_RMQUEUE_PCPLIST, t1 - t0, (uint64_t)k);
 			pcp_between_ops(w, this);
+			if (batch && k < w->burst)
+				pcb_batch_differenced(dbg, PCP_FN_FREE_UNREF_PAGE);
 
 			t0 = pcb_tsc_start();
 			for (int i = 0; i < w->nr_held; i++) {
@@ -100,7 +106,9 @@ static inline void pcp_loop_page_fault(struct pcp_worker *w)
 
 	do {
 		for (int c = 0; c < PCB_CHUNK; c += batch ? PCP_FAULT_BATCH : 1) {
-			int n = batch ? pcb_min(PCP_FAULT_BATCH, w->map_pages - w->nr_held) : 1;
+			int n = batch ? pcb_min((int)pcb_batch_calls(dbg, PCP_FN_PAGE_FAULT,
+								    PCP_FAULT_BATCH),
+						w->map_pages - w->nr_held) : 1;
 			uint64_t t0 = pcb_tsc_start(), t1;
 
 			for (int i = 0; i < n; i++) {
