@@ -87,23 +87,38 @@ static int run_harness(const struct pcb_topo *topo, const struct pcb_clock *clk,
 	return 0;
 }
 
-/* the bare loop's cycles a call beside the harness's batch figure, and their difference */
+/*
+ * The bare loop's cycles a call beside the harness's batch figure by
+ * differencing and by the empty region subtracted, and what differencing
+ * found a region's fixed cost to be beside the empty region.
+ */
 static void print_calibration(const struct pcb_model *m, const struct pcb_clock *clk, int cpu,
 			      const double *bare, const struct pcb_design_result *res)
 {
-	double h = pcb_mean(res->fn[m->calib_fn].run_mean, res->runs);
-	double hs = pcb_stddev(res->fn[m->calib_fn].run_mean, res->runs);
+	const struct pcb_fn_result *fr = &res->fn[m->calib_fn];
+	double h = pcb_mean(fr->run_mean, res->runs), hs = pcb_stddev(fr->run_mean, res->runs);
 	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);
+	double sub = pcb_mean(fr->run_sub_mean, res->runs);
 	char text[512];
 
 	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
 	       cpu, clk->tsc_hz / 1e6, (unsigned long long)clk->step,
 	       clk->overhead[PCB_TIMING_BATCH]);
 	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib_fn], m->calib_design);
-	printf("%-40s%-16s%s\n", text, "cycles/call", "STDDEV");
-	printf("%-40s%-16.2f%.2f\n", "bare loop (one region, 2^24 calls):", b, bs);
-	printf("%-40s%-16.2f%.2f\n", "harness, batch mode (64 calls a region):", h, hs);
-	printf("%-40s%.2f\n", "harness - bare:", h - b);
+	printf("%-44s%-16s%-10s%s\n", text, "cycles/call", "STDDEV", "- bare");
+	printf("%-44s%-16.2f%.2f\n", "bare loop (one region, 2^24 calls):", b, bs);
+	if (fr->method == PCB_METHOD_DIFFERENCED) {
+		printf("%-44s%-16.2f%-10.2f%+.2f\n", "harness, 64 and 32 calls differenced:", h, hs,
+		       h - b);
+		printf("%-44s%-16.2f%-10.2f%+.2f\n", "harness, empty region subtracted:", sub,
+		       pcb_stddev(fr->run_sub_mean, res->runs), sub - b);
+		printf("\nfixed cost of a region, from the differencing: %.2f ticks "
+		       "(empty region %.2f)\n", pcb_mean(fr->run_fixed, res->runs),
+		       res->overhead);
+	} else {
+		printf("%-44s%-16.2f%-10.2f%+.2f\n", "harness, empty region subtracted:", h, hs,
+		       h - b);
+	}
 }
 
 int cmd_calibrate(int argc, char **argv, const char *topo_spec)

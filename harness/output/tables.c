@@ -141,6 +141,49 @@ static void print_old_workers(FILE *out, json_t *result, const char *ms)
 	fprintf(out, "\n\n");
 }
 
+/*
+ * How batch rows were computed: differenced (functions[].method), or, in
+ * results from before it and for rows whose regions are of one length,
+ * the empty region subtracted.
+ */
+static void print_batch_method(FILE *out, json_t *result, const char *sub,
+			       const struct pcb_table_opts *opts)
+{
+	char rows[256] = "";
+	int differenced = 0, subtracted = 0;
+	size_t i, len = 0;
+	json_t *fj;
+
+	json_array_foreach(rj_top_functions(result), i, fj) {
+		const char *fn = rj_fn_function(fj);
+
+		if (rj_fn_has_method(fj) && !strcmp(rj_fn_method(fj), "differenced")) {
+			differenced = 1;
+			continue;
+		}
+		subtracted = 1;
+		if (!strstr(rows, fn) && len + strlen(fn) + 3 < sizeof(rows))
+			len += (size_t)snprintf(rows + len, sizeof(rows) - len, "%s%s",
+						len ? ", " : "", fn);
+	}
+	if (opts->raw) {
+		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
+			"(%s ticks of empty region included, not subtracted)\n", sub);
+		return;
+	}
+	if (!differenced) {
+		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
+			"(%s ticks of empty region subtracted per batch)\n", sub);
+		return;
+	}
+	fprintf(out, "timing: batch, regions of N and N/2 calls in turn between two TSC "
+		"reads; a call costs their difference over N/2 (no empty region subtracted: "
+		"%s ticks)\n", sub);
+	if (subtracted)
+		fprintf(out, "        regions of one length, the empty region subtracted: %s\n",
+			rows);
+}
+
 static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
 	json_t *ctx = rj_top_context(result);
@@ -159,9 +202,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		hz / 1e6, rj_ctx_tsc_step(ctx));
 	subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
-		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
-			"(%s ticks of empty region %s per batch)\n", sub,
-			opts->raw ? "included, not subtracted" : "subtracted");
+		print_batch_method(out, result, sub, opts);
 	else
 		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
 			"region %s per call)\n", sub,
