@@ -209,8 +209,9 @@ static const char calibrate_usage[] =
 	"\n"
 	"Runs %s()'s work under %s (the %s model) as a bare\n"
 	"loop with no harness around it, then the harness's batch-mode figure for\n"
-	"the same call on the same CPU, and prints both. Default CPU: the last\n"
-	"housekeeping CPU.\n";
+	"the same call on the same CPU, differenced (regions of 64 and 32 calls)\n"
+	"and with the empty region subtracted, and prints the three with each\n"
+	"one's distance from the bare loop. Default CPU: the last housekeeping CPU.\n";
 
 void calibrate_help(FILE *out)
 {
