@@ -7,10 +7,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../output/kv.h"
 #include "../output/letter.h"
 #include "../output/result.h"
 #include "cli.h"
 
+/* the engines' formats (kv.h) beside letter.h's */
+enum { REPORT_KV = 100, REPORT_MMTESTS };
+
+static int report_format(const char *f)
+{
+	int format = pcb_format_parse(f);
+
+	if (!strcmp(f, "kv"))
+		return REPORT_KV;
+	if (!strcmp(f, "mmtests"))
+		return REPORT_MMTESTS;
+	if (format != PCB_FORMAT_TEXT && format != PCB_FORMAT_EMAIL &&
+	    format != PCB_FORMAT_MARKDOWN)
+		die_usage("report: --format %s: text, email, markdown, kv or mmtests", f);
+	return format;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -36,12 +53,8 @@ int cmd_report(int argc, char **argv)
 				  argv[i]);
 		else
 			file = argv[i];
-		if (f) {
-			format = pcb_format_parse(f);
-			if (format != PCB_FORMAT_TEXT && format != PCB_FORMAT_EMAIL &&
-			    format != PCB_FORMAT_MARKDOWN)
-				die_usage("report: --format %s: text, email or markdown", f);
-		}
+		if (f)
+			format = report_format(f);
 	}
 	if (!file)
 		die_usage("report: give one RESULT.json (see pcpbench report --help)");
@@ -51,6 +64,10 @@ int cmd_report(int argc, char **argv)
 		die_usage("%s", err);
 	if (format == PCB_FORMAT_TEXT)
 		rc = pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err));
+	else if (format == REPORT_KV)
+		rc = (pcb_kv_print(stdout, result), 0);
+	else if (format == REPORT_MMTESTS)
+		rc = (pcb_mmtests_print(stdout, result), 0);
 	else
 		rc = pcb_letter_report(stdout, result, format == PCB_FORMAT_MARKDOWN, err,
 				       sizeof(err));

@@ -100,7 +100,8 @@ const char reproduce_usage[] =
 	"exits 2 before anything runs.\n";
 
 const char report_usage[] =
-	"usage: pcpbench report [--raw] [--format text|email|markdown] RESULT.json|RESULT-DIR\n"
+	"usage: pcpbench report [--raw] [--format text|email|markdown|kv|mmtests]\n"
+	"                       RESULT.json|RESULT-DIR\n"
 	"\n"
 	"Prints the tables of a saved result, exactly as the run printed them.\n"
 	"\n"
@@ -111,7 +112,12 @@ const char report_usage[] =
 	"              72 columns for a patch series' cover letter: the Test System\n"
 	"              block, the method in three lines, the function tables, the\n"
 	"              significance legend and the command that reproduces it;\n"
-	"              markdown: the same for a web page\n";
+	"              markdown: the same for a web page; kv: LKP-tests' stats\n"
+	"              format, a \"name: value\" line a figure (design.function.\n"
+	"              avg_cycles, .stddev, .p99, .interrupted; design.drain.*;\n"
+	"              contention; interruptions; design.invariant.fail: 1 where\n"
+	"              broken); mmtests: a tab-separated row a run mean\n"
+	"              (function, design, config, run, cycles)\n";
 
 const char compare_usage[] =
 	"usage: pcpbench compare [--format text|csv|json|markdown|email] A B [C ...]\n"
