@@ -48,7 +48,7 @@ void main_help(FILE *out)
 
 const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
-	"                    [--events LIST] [--out DIR] [--dry-run] [--raw]\n"
+	"                    [--events LIST] [--out DIR] [--dry-run] [--raw] [--keep-aslr]\n"
 	"                    [--each-node | --node N] [--coordinator-node M]\n"
 	"\n"
 	"Runs each scenario's designs on pinned workers and prints the cover-letter\n"
@@ -65,6 +65,8 @@ const char run_usage[] =
 	"  --out DIR       where results go (default results/)\n"
 	"  --dry-run       check the scenarios and print the plan; run nothing\n"
 	"  --raw           print raw means (timer included); result.json has both\n"
+	"  --keep-aslr     keep address randomization: by default run re-executes\n"
+	"                  itself once without it (personality ADDR_NO_RANDOMIZE)\n"
 	"  --each-node     run each scenario once per NUMA node: workers are\n"
 	"                  cpus.workers on that node, less the coordinator's CPU,\n"
 	"                  which is on another node; DIR/<scenario>-<UTC timestamp>/\n"
@@ -80,7 +82,7 @@ const char run_usage[] =
 	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
 
 const char reproduce_usage[] =
-	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE]\n"
+	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE] [--keep-aslr]\n"
 	"\n"
 	"Runs the scenario of every claim in the seeds' data file (default\n"
 	"scenarios/seeds.ini) once, as run does, and prints one table: the claim,\n"
@@ -94,6 +96,7 @@ const char reproduce_usage[] =
 	"  --dry-run       check the claims and scenarios, list what would run\n"
 	"  --out DIR       where results go (default results/)\n"
 	"  --claims FILE   another data file in the format of scenarios/seeds.ini\n"
+	"  --keep-aslr     keep address randomization (as run --keep-aslr)\n"
 	"\n"
 	"A bad data file, an unknown scenario or a selector naming a design the\n"
 	"scenario does not run prints FILE:LINE: [claim] key: what is wrong, and\n"
@@ -205,12 +208,12 @@ const char list_usage[] =
 	"Lists models with their designs, workloads and keys, and the harness's keys.\n";
 
 static const char calibrate_usage[] =
-	"usage: pcpbench calibrate [--cpu N] [--runs N]\n"
+	"usage: pcpbench calibrate [--cpu N] [--runs N] [--keep-aslr]\n"
 	"\n"
 	"Runs %s()'s work under %s (the %s model) as a bare\n"
 	"loop with no harness around it, then the harness's batch-mode figure for\n"
 	"the same call on the same CPU, and prints both. Default CPU: the last\n"
-	"housekeeping CPU.\n";
+	"housekeeping CPU. --keep-aslr keeps address randomization (as run does).\n";
 
 void calibrate_help(FILE *out)
 {
