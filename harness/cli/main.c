@@ -2,7 +2,7 @@
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
  * Subcommands: info, list, run, reproduce, report, compare, plot, calibrate,
- * cpus (cmd_*.c).
+ * cpus, check (cmd_*.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -178,6 +178,8 @@ int main(int argc, char **argv)
 		rc = cmd_calibrate(argc, argv, topo_spec);
 	else if (!strcmp(argv[0], "cpus"))
 		rc = cmd_cpus(argc, argv, topo_spec);
+	else if (!strcmp(argv[0], "check"))
+		rc = cmd_check(argc, argv, topo_spec);
 	else
 		die_usage("unknown command '%s' (see pcpbench --help)", argv[0]);
 	return rc;

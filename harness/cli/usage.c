@@ -29,6 +29,7 @@ static const char main_usage[] =
 	"  list                     models, designs, workloads and scenario keys\n"
 	"  calibrate                a bare %s loop beside the harness figure\n"
 	"  cpus EXPR ...            resolve CPU-set expressions on this topology\n"
+	"  check [--cpus EXPR]      the machine's state that moves figures, judged\n"
 	"\n"
 	"options:\n"
 	"  --topology SPEC          an hwloc XML file or synthetic description such as\n"
@@ -79,7 +80,9 @@ const char run_usage[] =
 	"                  node 0's own run); on M's own run, another node\n"
 	"\n"
 	"Every scenario is checked before anything runs: an error prints\n"
-	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
+	"FILE:LINE: section.key: what is wrong, and exits 2. Each setting of the\n"
+	"machine that makes figures untrustworthy (see pcpbench check) is warned of\n"
+	"on stderr and recorded in result.json's context.\n";
 
 const char reproduce_usage[] =
 	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE] [--keep-aslr]\n"
@@ -227,3 +230,27 @@ const char cpus_usage[] =
 	"\n"
 	"Resolves CPU-set expressions (all, node:N, isolated, housekeeping, N, N-M,\n"
 	"!term) on this topology, or on --topology, and prints each CPU list.\n";
+
+const char check_usage[] =
+	"usage: pcpbench check [--cpus EXPR]\n"
+	"\n"
+	"Reads the machine's state that moves figures and prints each setting, its\n"
+	"value, a verdict (ok, note, unknown, bad) and what it does to a figure:\n"
+	"the hypervisor (CPUID), each worker's cpufreq driver, governor and\n"
+	"frequency range, boost, each worker's SMT siblings and whether one is a\n"
+	"worker or busy (/proc/stat over 200 ms), isolcpus, nohz_full and rcu_nocbs\n"
+	"of the workers, ASLR, transparent huge pages, perf_event_paranoid and the\n"
+	"TSC step. A file that is absent (a VM has no cpufreq) makes its setting\n"
+	"unknown, with a note naming the file.\n"
+	"\n"
+	"  --cpus EXPR     the worker CPUs, a CPU-set expression as cpus.workers\n"
+	"                  takes (default all,!0, its default)\n"
+	"\n"
+	"PCPBENCH_SYSROOT names a directory read in place of / (a fixture tree);\n"
+	"PCPBENCH_HYPERVISOR (none, or a vendor such as KVMKVMKVM) stands in for\n"
+	"CPUID, which is not under it.\n"
+	"\n"
+	"exit status: 1 where a setting makes figures untrustworthy: a governor\n"
+	"other than performance with min != max, boost on, an SMT sibling of a\n"
+	"worker that is a worker or busy, ASLR that run cannot turn off; 0\n"
+	"otherwise; 2 on a usage error or a PCPBENCH_SYSROOT that is no directory.\n";
