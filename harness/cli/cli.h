@@ -17,7 +17,7 @@
 
 extern const char *const prog;
 extern const char run_usage[], report_usage[], info_usage[], list_usage[], cpus_usage[],
-	compare_usage[], reproduce_usage[];
+	compare_usage[], reproduce_usage[], check_usage[];
 /* the usages that name what the models declare */
 void main_help(FILE *out);
 void plot_help(FILE *out);
@@ -39,5 +39,8 @@ int cmd_info(int argc, char **argv, const char *topo_spec);
 int cmd_list(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv, const char *topo_spec);
 int cmd_cpus(int argc, char **argv, const char *topo_spec);
+int cmd_check(int argc, char **argv, const char *topo_spec);
+/* whether argv has --keep-aslr before any "--" */
+int keeps_aslr(int argc, char **argv);
 
 #endif

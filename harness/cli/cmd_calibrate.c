@@ -153,6 +153,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "runs", required_argument, NULL, 'r' },
+		{ "keep-aslr", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,6 +173,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		switch (c) {
 		case 'c': cpu_arg = optarg; break;
 		case 'r': runs_arg = optarg; break;
+		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
 		case 'h': calibrate_help(stdout); return 0;
 		default: die_usage("calibrate: see pcpbench calibrate --help");
 		}

@@ -491,6 +491,7 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "claims", required_argument, NULL, 'c' },
+		{ "keep-aslr", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -503,6 +504,7 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		case 'n': *dry = 1; break;
 		case 'o': *out = optarg; break;
 		case 'c': *file = optarg; break;
+		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
 		case 'h': fputs(reproduce_usage, stdout); exit(0);
 		default: die_usage("reproduce: see pcpbench reproduce --help");
 		}

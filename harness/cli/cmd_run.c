@@ -119,6 +119,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "each-node", no_argument, NULL, 'E' },
 		{ "node", required_argument, NULL, 'N' },
 		{ "coordinator-node", required_argument, NULL, 'C' },
+		{ "keep-aslr", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +138,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'E': a->no.each = 1; break;
 		case 'N': a->no.node = parse_node("--node", optarg); break;
 		case 'C': a->no.coord_node = parse_node("--coordinator-node", optarg); break;
+		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
 		case 'h': fputs(run_usage, stdout); return 1;
 		default: die_usage("run: see pcpbench run --help");
 		}

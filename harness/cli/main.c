@@ -2,13 +2,14 @@
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
  * Subcommands: info, list, run, reproduce, report, compare, plot, calibrate,
- * cpus (cmd_*.c).
+ * cpus, check (cmd_*.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../machine/aslr.h"
 #include "cli.h"
 #include "config.h"
 
@@ -43,6 +44,23 @@ int wants_help(int argc, char **argv, const char *usage)
 		return 0;
 	fputs(usage, stdout);
 	return 1;
+}
+
+int keeps_aslr(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--keep-aslr"))
+			return 1;
+	}
+	return 0;
+}
+
+/* the commands that measure: they run without address randomization unless told */
+static int measures(const char *cmd)
+{
+	return !strcmp(cmd, "run") || !strcmp(cmd, "reproduce") || !strcmp(cmd, "calibrate");
 }
 
 void load_topology(struct pcb_topo *topo, const char *spec)
@@ -133,6 +151,8 @@ int main(int argc, char **argv)
 	}
 	argc -= i;
 	argv += i;
+	if (measures(argv[0]) && !asks_help(argc, argv))
+		pcb_aslr_reexec(all_argv, keeps_aslr(argc, argv));
 	if (!strcmp(argv[0], "run")) {
 		/* the whole command line, for result.json's context */
 		char *command = join_args(all_argc, all_argv);
@@ -158,6 +178,8 @@ int main(int argc, char **argv)
 		rc = cmd_calibrate(argc, argv, topo_spec);
 	else if (!strcmp(argv[0], "cpus"))
 		rc = cmd_cpus(argc, argv, topo_spec);
+	else if (!strcmp(argv[0], "check"))
+		rc = cmd_check(argc, argv, topo_spec);
 	else
 		die_usage("unknown command '%s' (see pcpbench --help)", argv[0]);
 	return rc;

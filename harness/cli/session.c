@@ -14,7 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../machine/aslr.h"
+#include "../machine/state.h"
 #include "../run/runner.h"
+#include "../schema/schema.h"
 #include "cli.h"
 #include "session.h"
 
@@ -329,6 +332,66 @@ static void lock_workers(struct scn_run *r)
 			"figures\n", r->cfg[0].name, r->busy);
 }
 
+/* each bad setting once a process, however many scenarios it runs */
+static void warn_state(const struct pcb_state *st)
+{
+	static char warned[32][48];
+	static int nr_warned;
+	char cpus[512];
+
+	for (int i = 0; i < st->nr; i++) {
+		const struct pcb_state_item *it = &st->item[i];
+		int seen = 0;
+
+		if (it->verdict != PCB_STATE_BAD)
+			continue;
+		for (int w = 0; w < nr_warned && !seen; w++)
+			seen = !strcmp(warned[w], it->setting);
+		if (seen)
+			continue;
+		if (nr_warned < 32)
+			snprintf(warned[nr_warned++], sizeof(warned[0]), "%s", it->setting);
+		cpus[0] = 0;
+		if (it->cpus) {
+			snprintf(cpus, sizeof(cpus), " on CPU ");
+			pcb_cpuset_format(it->cpus, cpus + 8, sizeof(cpus) - 8);
+		}
+		fprintf(stderr, "%s: warning: %s%s: %s (%s): figures taken so are untrustworthy "
+			"(pcpbench check says why)\n", prog, it->setting, cpus, it->value, it->note);
+	}
+}
+
+/*
+ * The machine's state for every configuration's workers into the
+ * context (as check reads it), and this process's ASLR
+ */
+static void record_state(struct scn_run *r)
+{
+	hwloc_bitmap_t workers = hwloc_bitmap_alloc();
+	struct pcb_state_opts o = {
+		.workers = workers, .tsc_step = r->ss->clk->step, .sample_ms = 100,
+		.aslr = pcb_aslr_status(),
+	};
+	struct pcb_state st;
+	char err[PATH_MAX + 64];
+
+	rj_set_ctx_aslr(r->context, *o.aslr ? o.aslr : "not re-executed");
+	if (!workers)
+		return;
+	for (int c = 0; c < r->ncfg; c++)
+		hwloc_bitmap_or(workers, workers, r->cfg[c].workers);
+	if (pcb_state_read(&st, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: note: %s: the result records no machine state\n",
+			r->cfg[0].name, err);
+	} else {
+		rj_set_ctx_machine_root(r->context, st.root);
+		rj_set_ctx_machine_state(r->context, pcb_state_json(&st));
+		warn_state(&st);
+		pcb_state_free(&st);
+	}
+	hwloc_bitmap_free(workers);
+}
+
 /* the runs in their order, until one fails or a stop is asked for; 0 or EXIT_RUNTIME */
 static int run_in_order(struct scn_run *r)
 {
@@ -383,6 +446,26 @@ static void keep_finished(struct scn_run *r)
 	r->total = kept;
 }
 
+/* a note a bad setting of the machine's state, as the run warned */
+static void state_notes(json_t *notes, json_t *context)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(rj_ctx_machine_state(context), i, it) {
+		char note[1024];
+
+		if (strcmp(rj_mst_verdict(it), "bad"))
+			continue;
+		snprintf(note, sizeof(note), "machine state: %s%s%s: %s (%s): figures taken so "
+			 "are untrustworthy (see pcpbench check)", rj_mst_setting(it),
+			 rj_mst_has_cpus(it) ? " on CPU " : "",
+			 rj_mst_has_cpus(it) ? rj_mst_cpus(it) : "", rj_mst_value(it),
+			 rj_mst_has_note(it) ? rj_mst_note(it) : "");
+		json_array_append_new(notes, json_string(note));
+	}
+}
+
 /* the result's JSON: the designs' figures, whether it is complete, its notes, its run order */
 static json_t *build_result(struct scn_run *r)
 {
@@ -398,6 +481,7 @@ static json_t *build_result(struct scn_run *r)
 			 "started: its work disturbs these figures", r->busy);
 		json_array_append_new(json_object_get(result, "notes"), json_string(note));
 	}
+	state_notes(json_object_get(result, "notes"), r->context);
 	json_object_set_new(result, "run_order", json_pack("{s:s,s:I,s:o}",
 		"mode", pcb_order_name[first->order], "seed", (json_int_t)first->seed,
 		"runs", r->runs));
@@ -490,6 +574,7 @@ int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
 	lock_workers(&r);
 	pcb_utc_timestamp(started, sizeof(started), 0);
 	r.context = pcb_result_context(ss->topo, ss->clk, ss->command, started);
+	record_state(&r);
 	r.runs = json_array();
 	pg->scenario = cfg[0].name;
 	pg->result[0] = 0;

@@ -29,6 +29,7 @@ static const char main_usage[] =
 	"  list                     models, designs, workloads and scenario keys\n"
 	"  calibrate                a bare %s loop beside the harness figure\n"
 	"  cpus EXPR ...            resolve CPU-set expressions on this topology\n"
+	"  check [--cpus EXPR]      the machine's state that moves figures, judged\n"
 	"\n"
 	"options:\n"
 	"  --topology SPEC          an hwloc XML file or synthetic description such as\n"
@@ -48,7 +49,7 @@ void main_help(FILE *out)
 
 const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
-	"                    [--events LIST] [--out DIR] [--dry-run] [--raw]\n"
+	"                    [--events LIST] [--out DIR] [--dry-run] [--raw] [--keep-aslr]\n"
 	"                    [--each-node | --node N] [--coordinator-node M]\n"
 	"\n"
 	"Runs each scenario's designs on pinned workers and prints the cover-letter\n"
@@ -65,6 +66,8 @@ const char run_usage[] =
 	"  --out DIR       where results go (default results/)\n"
 	"  --dry-run       check the scenarios and print the plan; run nothing\n"
 	"  --raw           print raw means (timer included); result.json has both\n"
+	"  --keep-aslr     keep address randomization: by default run re-executes\n"
+	"                  itself once without it (personality ADDR_NO_RANDOMIZE)\n"
 	"  --each-node     run each scenario once per NUMA node: workers are\n"
 	"                  cpus.workers on that node, less the coordinator's CPU,\n"
 	"                  which is on another node; DIR/<scenario>-<UTC timestamp>/\n"
@@ -77,10 +80,12 @@ const char run_usage[] =
 	"                  node 0's own run); on M's own run, another node\n"
 	"\n"
 	"Every scenario is checked before anything runs: an error prints\n"
-	"FILE:LINE: section.key: what is wrong, and exits 2.\n";
+	"FILE:LINE: section.key: what is wrong, and exits 2. Each setting of the\n"
+	"machine that makes figures untrustworthy (see pcpbench check) is warned of\n"
+	"on stderr and recorded in result.json's context.\n";
 
 const char reproduce_usage[] =
-	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE]\n"
+	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE] [--keep-aslr]\n"
 	"\n"
 	"Runs the scenario of every claim in the seeds' data file (default\n"
 	"scenarios/seeds.ini) once, as run does, and prints one table: the claim,\n"
@@ -94,6 +99,7 @@ const char reproduce_usage[] =
 	"  --dry-run       check the claims and scenarios, list what would run\n"
 	"  --out DIR       where results go (default results/)\n"
 	"  --claims FILE   another data file in the format of scenarios/seeds.ini\n"
+	"  --keep-aslr     keep address randomization (as run --keep-aslr)\n"
 	"\n"
 	"A bad data file, an unknown scenario or a selector naming a design the\n"
 	"scenario does not run prints FILE:LINE: [claim] key: what is wrong, and\n"
@@ -211,13 +217,14 @@ const char list_usage[] =
 	"Lists models with their designs, workloads and keys, and the harness's keys.\n";
 
 static const char calibrate_usage[] =
-	"usage: pcpbench calibrate [--cpu N] [--runs N]\n"
+	"usage: pcpbench calibrate [--cpu N] [--runs N] [--keep-aslr]\n"
 	"\n"
 	"Runs %s()'s work under %s (the %s model) as a bare\n"
 	"loop with no harness around it, then the harness's batch-mode figure for\n"
 	"the same call on the same CPU, differenced (regions of 64 and 32 calls)\n"
 	"and with the empty region subtracted, and prints the three with each\n"
-	"one's distance from the bare loop. Default CPU: the last housekeeping CPU.\n";
+	"one's distance from the bare loop. Default CPU: the last housekeeping CPU.\n"
+	"--keep-aslr keeps address randomization (as run does).\n";
 
 void calibrate_help(FILE *out)
 {
@@ -231,3 +238,27 @@ const char cpus_usage[] =
 	"\n"
 	"Resolves CPU-set expressions (all, node:N, isolated, housekeeping, N, N-M,\n"
 	"!term) on this topology, or on --topology, and prints each CPU list.\n";
+
+const char check_usage[] =
+	"usage: pcpbench check [--cpus EXPR]\n"
+	"\n"
+	"Reads the machine's state that moves figures and prints each setting, its\n"
+	"value, a verdict (ok, note, unknown, bad) and what it does to a figure:\n"
+	"the hypervisor (CPUID), each worker's cpufreq driver, governor and\n"
+	"frequency range, boost, each worker's SMT siblings and whether one is a\n"
+	"worker or busy (/proc/stat over 200 ms), isolcpus, nohz_full and rcu_nocbs\n"
+	"of the workers, ASLR, transparent huge pages, perf_event_paranoid and the\n"
+	"TSC step. A file that is absent (a VM has no cpufreq) makes its setting\n"
+	"unknown, with a note naming the file.\n"
+	"\n"
+	"  --cpus EXPR     the worker CPUs, a CPU-set expression as cpus.workers\n"
+	"                  takes (default all,!0, its default)\n"
+	"\n"
+	"PCPBENCH_SYSROOT names a directory read in place of / (a fixture tree);\n"
+	"PCPBENCH_HYPERVISOR (none, or a vendor such as KVMKVMKVM) stands in for\n"
+	"CPUID, which is not under it.\n"
+	"\n"
+	"exit status: 1 where a setting makes figures untrustworthy: a governor\n"
+	"other than performance with min != max, boost on, an SMT sibling of a\n"
+	"worker that is a worker or busy, ASLR that run cannot turn off; 0\n"
+	"otherwise; 2 on a usage error or a PCPBENCH_SYSROOT that is no directory.\n";

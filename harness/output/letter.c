@@ -75,6 +75,23 @@ static void field(char *buf, size_t len, json_t *ctx, enum rj_field f)
 		buf[--n] = 0;
 }
 
+/* the machine's state as check judged it, a line a setting (results from before it have none) */
+static void machine_state(FILE *out, json_t *ctx)
+{
+	json_t *it;
+	size_t i;
+
+	if (rj_ctx_has_aslr(ctx))
+		fprintf(out, "  ASLR:             %s\n", rj_ctx_aslr(ctx));
+	if (!rj_ctx_has_machine_state(ctx))
+		return;
+	fprintf(out, "  machine state:    verdict, setting, value (as pcpbench check)\n");
+	json_array_foreach(rj_ctx_machine_state(ctx), i, it)
+		fprintf(out, "    %-8s %-20s %s%s%s%s\n", rj_mst_verdict(it), rj_mst_setting(it),
+			rj_mst_has_cpus(it) ? "CPU " : "", rj_mst_has_cpus(it) ? rj_mst_cpus(it) : "",
+			rj_mst_has_cpus(it) ? ": " : "", rj_mst_value(it));
+}
+
 void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int markdown)
 {
 	json_t *ctx = rj_top_context(result);
@@ -110,6 +127,7 @@ void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int ma
 	if (rj_tov_has_batch(ovh))
 		fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
 			"batch", rj_tov_batch(ovh));
+	machine_state(out, ctx);
 	fprintf(out, "  pcpbench:         %s\n", rj_ctx_version(ctx));
 	fprintf(out, markdown ? "```\n\n" : "\n");
 }

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "../machine/state.h"
 #include "../machine/topo.h"
 #include "../measure/tsc.h"
 #include "../run/runner.h"
@@ -21,6 +22,8 @@ json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *
 			   const char *command, const char *started);
 json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 			 const struct pcb_design_result *res, int nr_designs);
+/* the machine's state as context.machine_state's rows */
+json_t *pcb_state_json(const struct pcb_state *st);
 /* the machine as info prints it */
 json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
 

@@ -127,6 +127,30 @@ json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	return o;
 }
 
+json_t *pcb_state_json(const struct pcb_state *st)
+{
+	json_t *a = json_array();
+	char buf[1024];
+
+	for (int i = 0; i < st->nr; i++) {
+		const struct pcb_state_item *it = &st->item[i];
+		json_t *o = json_object();
+
+		rj_set_mst_setting(o, it->setting);
+		if (it->cpus) {
+			pcb_cpuset_format(it->cpus, buf, sizeof(buf));
+			rj_set_mst_cpus(o, buf);
+		}
+		rj_set_mst_value(o, it->value);
+		rj_set_mst_verdict(o, pcb_state_verdict_name(it->verdict));
+		if (*it->note)
+			rj_set_mst_note(o, it->note);
+		rj_set_mst_effect(o, pcb_state_effect(it->setting));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			   const char *command, const char *started)
 {

@@ -184,6 +184,25 @@ static void print_batch_method(FILE *out, json_t *result, const char *sub,
 			rows);
 }
 
+/* the settings of the machine that make these figures untrustworthy, on one line */
+static void print_untrustworthy(FILE *out, json_t *ctx)
+{
+	json_t *it;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(rj_ctx_machine_state(ctx), i, it) {
+		if (strcmp(rj_mst_verdict(it), "bad"))
+			continue;
+		fprintf(out, "%s%s %s", n++ ? ", " : "untrustworthy: ", rj_mst_setting(it),
+			rj_mst_value(it));
+		if (rj_mst_has_cpus(it))
+			fprintf(out, " (CPU %s)", rj_mst_cpus(it));
+	}
+	if (n)
+		fprintf(out, " (pcpbench check says why)\n");
+}
+
 static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
 {
 	json_t *ctx = rj_top_context(result);
@@ -200,6 +219,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 		" NUMA node(s), kernel %s; TSC %.1f MHz, step %" JSON_INTEGER_FORMAT "\n",
 		rj_ctx_cpu_model(ctx), rj_ctx_cpus(ctx), rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx),
 		hz / 1e6, rj_ctx_tsc_step(ctx));
+	print_untrustworthy(out, ctx);
 	subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
 		print_batch_method(out, result, sub, opts);

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check: the machine's state that moves figures, each setting with its
+ * value and what it does to a figure, as pyperf's `system show` prints
+ * it; exit 1 where one makes figures untrustworthy, as lockhammer refuses
+ * to run under cpufreq scaling.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../machine/state.h"
+#include "../measure/tsc.h"
+#include "../scenario/scenario.h"
+#include "cli.h"
+
+#define CHECK_INDENT 34
+#define CHECK_WIDTH 100
+
+/* text from column CHECK_INDENT, folded at CHECK_WIDTH between words, never inside one */
+static void print_folded(const char *text)
+{
+	int room = CHECK_WIDTH - CHECK_INDENT;
+
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			/* a path longer than the room is printed whole */
+			if (!cut)
+				cut = (int)strcspn(text, " ");
+		}
+		printf("%*s%.*s\n", CHECK_INDENT, "", cut, text);
+		text += cut;
+		text += strspn(text, " ");
+	}
+}
+
+static void print_item(const struct pcb_state_item *it, int first_of_setting)
+{
+	char cpus[256] = "";
+
+	if (it->cpus) {
+		snprintf(cpus, sizeof(cpus), "CPU ");
+		pcb_cpuset_format(it->cpus, cpus + 4, sizeof(cpus) - 4);
+		strcat(cpus, ": ");
+	}
+	printf("  %-22s %-8s %s%s\n", first_of_setting ? it->setting : "",
+	       pcb_state_verdict_name(it->verdict), cpus, it->value);
+	if (*it->note)
+		print_folded(it->note);
+}
+
+static void print_state(const struct pcb_state *st, hwloc_const_bitmap_t workers)
+{
+	char buf[1024];
+	int bad = 0;
+
+	pcb_cpuset_format(workers, buf, sizeof(buf));
+	printf("Machine state for workers on CPU %s, read under %s\n\n", buf, st->root);
+	printf("  %-22s %-8s %s\n", "setting", "verdict", "value");
+	for (int i = 0; i < st->nr; i++) {
+		const struct pcb_state_item *it = &st->item[i];
+		int first = !i || strcmp(st->item[i - 1].setting, it->setting);
+		int last = i + 1 == st->nr || strcmp(st->item[i + 1].setting, it->setting);
+
+		print_item(it, first);
+		if (last) {
+			char effect[512];
+
+			snprintf(effect, sizeof(effect), "does: %s", pcb_state_effect(it->setting));
+			print_folded(effect);
+		}
+	}
+	printf("\n");
+	for (int i = 0; i < st->nr; i++) {
+		const struct pcb_state_item *it = &st->item[i];
+
+		if (it->verdict != PCB_STATE_BAD)
+			continue;
+		if (!bad++)
+			printf("untrustworthy here:");
+		printf("%s %s %s", bad > 1 ? "," : "", it->setting, it->value);
+		if (it->cpus) {
+			pcb_cpuset_format(it->cpus, buf, sizeof(buf));
+			printf(" (CPU %s)", buf);
+		}
+	}
+	if (bad)
+		printf("\n");
+	else
+		printf("nothing here makes figures untrustworthy\n");
+}
+
+/* --cpus resolved on the topology, as cpus.workers is; exit 2 on a bad one */
+static void parse_workers(struct pcb_topo *topo, const char *expr, hwloc_bitmap_t workers)
+{
+	char err[512];
+
+	if (pcb_cpuset_parse(topo, expr, workers, err, sizeof(err)) < 0) {
+		pcb_topo_destroy(topo);
+		die_usage("check: --cpus %s", err);
+	}
+	/* cpus.workers' default leaves no CPU on a machine of one */
+	if (hwloc_bitmap_iszero(workers))
+		hwloc_bitmap_copy(workers, topo->all);
+}
+
+int cmd_check(int argc, char **argv, const char *topo_spec)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *expr = pcb_harness_keys[K_CPUS_WORKERS].def;
+	struct pcb_state_opts so = { .sample_ms = 200 };
+	hwloc_bitmap_t workers;
+	struct pcb_state st;
+	struct pcb_topo topo;
+	struct pcb_clock clk;
+	char err[PATH_MAX + 64];
+	int c, bad;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': expr = optarg; break;
+		case 'h': fputs(check_usage, stdout); return 0;
+		default: die_usage("check: see pcpbench check --help");
+		}
+	}
+	if (optind < argc)
+		die_usage("check: unknown argument '%s' (see pcpbench check --help)", argv[optind]);
+	load_topology(&topo, topo_spec);
+	workers = hwloc_bitmap_alloc();
+	if (!workers) {
+		pcb_topo_destroy(&topo);
+		fprintf(stderr, "%s: check: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	parse_workers(&topo, expr, workers);
+	so.workers = workers;
+	/* the TSC step is this machine's, whatever the root */
+	pcb_clock_calibrate(&clk, CALIBRATE_MS);
+	so.tsc_step = clk.step;
+	if (pcb_state_read(&st, &so, err, sizeof(err)) < 0) {
+		hwloc_bitmap_free(workers);
+		pcb_topo_destroy(&topo);
+		die_usage("check: %s", err);
+	}
+	print_state(&st, workers);
+	bad = pcb_state_nr_bad(&st);
+	pcb_state_free(&st);
+	hwloc_bitmap_free(workers);
+	pcb_topo_destroy(&topo);
+	return bad ? EXIT_RUNTIME : 0;
+}

@@ -1,0 +1,166 @@
+#!/bin/bash
+# pcpbench check on fixture trees (tests/fixtures/machine/: a tuned
+# bare-metal box, a laptop with powersave and turbo, a VM without
+# cpufreq), a tree with a broken file and a 128-CPU tree made here: the
+# settings printed and the exit status. Then a short run on the laptop's
+# tree: each bad setting warned once, all of them in result.json's
+# context, the tables and the Test System block. PCPBENCH_SYSROOT and
+# PCPBENCH_HYPERVISOR keep this machine out of it: nothing depends on
+# its own state.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+. "$(dirname "$0")/lib.sh"
+cd "$src" || exit 1
+
+fx=$src/tests/fixtures/machine
+check() {	# check WANT FIXTURE-DIR HYPERVISOR TOPOLOGY ARGS...
+	local want=$1 root=$2 hv=$3 topo=$4
+	shift 4
+	expect_rc "$want" env PCPBENCH_SYSROOT="$root" PCPBENCH_HYPERVISOR="$hv" \
+		"$pcpbench" --topology "$topo" check "$@"
+}
+# check's output on one line: a note folded between words reads whole
+said() {
+	tr -s ' \n' '  ' <"$tmp/out" | grep -qF -- "$1" && ok || bad "check does not say '$1':
+$(cat "$tmp/out")"
+}
+# a line of check's table: setting (or blank), verdict, value
+has_row() {
+	grep -Eq "^  ${1:-} +$2 +$3\$" "$tmp/out" && ok ||
+		bad "check lacks '$1 $2 $3':
+$(cat "$tmp/out")"
+}
+
+expect_rc 0 "$pcpbench" check --help
+grep -q "^usage: pcpbench check" "$tmp/out" && ok || bad "check --help has no usage line"
+expect_rc 2 "$pcpbench" check --frobnicate
+expect_rc 2 "$pcpbench" check extra
+expect_rc 2 "$pcpbench" check --cpus "node:99"
+check 2 /nonexistent/pcpbench-root none "core:2 pu:1" --cpus 0
+grep -q "PCPBENCH_SYSROOT /nonexistent/pcpbench-root: not a directory" "$tmp/err" && ok ||
+	bad "a missing root is not named: $(cat "$tmp/err")"
+
+# the tuned box: performance, boost off, the isolated pair 2-3 as workers
+check 0 "$fx/tuned" none "core:2 pu:2" --cpus 2-3
+has_row hypervisor ok none
+has_row cpufreq.driver ok "CPU 2-3: acpi-cpufreq"
+has_row cpufreq.governor ok "CPU 2-3: performance"
+has_row cpufreq.min_max ok "CPU 2-3: 2200000\.\.3000000 kHz"
+has_row boost ok off
+has_row smt unknown "CPU 2-3: siblings not sampled"
+has_row isolation ok "CPU 2-3: isolcpus, nohz_full, rcu_nocbs"
+has_row aslr ok "off \(randomize_va_space 0\)"
+has_row thp ok never
+has_row perf_event_paranoid ok -1
+grep -q "^nothing here makes figures untrustworthy" "$tmp/out" && ok || bad "tuned: verdict"
+# two workers on one core
+check 1 "$fx/tuned" none "core:2 pu:2" --cpus 0,2
+has_row smt bad "CPU 0,2: a sibling is a worker"
+grep -q "^untrustworthy here: smt a sibling is a worker (CPU 0,2)" "$tmp/out" && ok ||
+	bad "tuned 0,2: $(tail -1 "$tmp/out")"
+
+# the laptop: powersave with min != max, turbo on
+check 1 "$fx/laptop" none "core:1 pu:2" --cpus 1
+has_row cpufreq.driver ok "CPU 1: intel_pstate"
+has_row cpufreq.governor bad "CPU 1: powersave"
+said "min 400000 != max 4700000 kHz"
+has_row boost bad on
+said "$fx/laptop/sys/devices/system/cpu/intel_pstate/no_turbo = 0"
+has_row thp note always
+has_row perf_event_paranoid note 4
+has_row aslr note "on \(randomize_va_space 2\)"
+grep -q "^untrustworthy here: cpufreq.governor powersave (CPU 1), boost on$" "$tmp/out" && ok ||
+	bad "laptop: $(tail -1 "$tmp/out")"
+
+# the VM: no cpufreq, no boost; unknown, never an error
+check 0 "$fx/vm" KVMKVMKVM "core:2 pu:1" --cpus 0-1
+has_row hypervisor note KVMKVMKVM
+has_row cpufreq.driver unknown "CPU 0-1: absent"
+has_row cpufreq.governor unknown "CPU 0-1: absent"
+said "no $fx/vm/sys/devices/system/cpu/cpuN/cpufreq: the host"
+has_row boost unknown absent
+has_row smt ok "CPU 0-1: no sibling"
+has_row isolation ok "CPU 0-1: none"
+[ "$(grep -c '^ *does: ' "$tmp/out")" -eq 11 ] && ok || bad "vm: not a does: line a setting"
+
+# a broken file is named, and its setting unknown
+cp -r "$fx/vm" "$tmp/broken"
+d=$tmp/broken/sys/devices/system/cpu/cpu1/cpufreq
+mkdir -p "$d"
+echo acpi-cpufreq >"$d/scaling_driver"
+echo schedutil >"$d/scaling_governor"
+echo fast >"$d/scaling_min_freq"
+echo 3000000 >"$d/scaling_max_freq"
+check 1 "$tmp/broken" none "core:2 pu:1" --cpus 1
+has_row cpufreq.min_max unknown "CPU 1: unreadable"
+said "cpu1/cpufreq/scaling_min_freq: 'fast' is not a number"
+has_row cpufreq.governor bad "CPU 1: schedutil"
+
+# 128 CPUs, the two threads of each core numbered 2k and 2k+1 as hwloc's
+# synthetic topology numbers them: one line a setting, whatever the count
+big=$tmp/big
+for c in $(seq 0 127); do
+	d=$big/sys/devices/system/cpu/cpu$c
+	mkdir -p "$d/cpufreq" "$d/topology"
+	echo amd-pstate-epp >"$d/cpufreq/scaling_driver"
+	echo performance >"$d/cpufreq/scaling_governor"
+	echo 1500000 >"$d/cpufreq/scaling_min_freq"
+	echo 3700000 >"$d/cpufreq/scaling_max_freq"
+	echo 0 >"$d/cpufreq/boost"
+	echo "$((c / 2 * 2))-$((c / 2 * 2 + 1))" >"$d/topology/thread_siblings_list"
+done
+mkdir -p "$big/proc/sys/kernel"
+echo "root=/dev/nvme0n1p2 nohz_full=64-127" >"$big/proc/cmdline"
+echo 0 >"$big/proc/sys/kernel/randomize_va_space"
+check 1 "$big" none "numa:2 core:32 pu:2" --cpus node:1
+has_row cpufreq.governor ok "CPU 64-127: performance"
+has_row boost ok "CPU 64-127: off"
+has_row smt bad "CPU 64-127: a sibling is a worker"
+has_row isolation ok "CPU 64-127: nohz_full"
+has_row thp unknown absent
+has_row perf_event_paranoid unknown absent
+[ "$(grep -c "^  [a-z].*CPU 64-127: " "$tmp/out")" -eq 6 ] && ok || bad "big: a line a CPU?"
+# one thread of each core: the others are not workers, and a tree is not sampled
+check 0 "$big" none "numa:2 core:32 pu:2" --cpus "$(seq -s, 64 2 126)"
+has_row smt unknown "CPU 64,66,68,70,.*: siblings not sampled"
+
+# a run on the laptop's tree: each bad setting warned once, over two
+# scenarios; recorded in the context, the tables and the Test System
+export PCPBENCH_LOCK_DIR=$tmp
+expect_rc 0 env PCPBENCH_SYSROOT="$fx/laptop" PCPBENCH_HYPERVISOR=none "$pcpbench" run \
+	--quick --runs 1 --set run.duration_ms=50 --set run.warmup_ms=10 \
+	--set run.designs=local_lock --out "$tmp/res" scenarios/default.scn scenarios/default.scn
+[ "$(grep -c "warning: boost: on" "$tmp/err")" -eq 1 ] && ok || bad "boost not warned once: $(cat "$tmp/err")"
+grep -q "warning: cpufreq.governor on CPU [0-9].*: powersave" "$tmp/err" && ok ||
+	bad "governor not warned: $(cat "$tmp/err")"
+grep -q "^untrustworthy: .*boost on" "$tmp/out" && ok || bad "the tables do not say: $(head -4 "$tmp/out")"
+result=$(ls -d "$tmp"/res/default-* | head -1)
+python3 - "$result/result.json" <<'PY' && ok || bad "result.json's machine state"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r['context']
+rows = {m['setting']: m for m in c['machine_state']}
+assert rows['boost']['verdict'] == 'bad' and rows['boost']['value'] == 'on', rows['boost']
+assert rows['hypervisor']['value'] == 'none', rows['hypervisor']
+assert rows['thp']['value'] == 'always' and rows['thp']['verdict'] == 'note'
+assert all(m['effect'] for m in c['machine_state'])
+assert c['machine_root'].endswith('/tests/fixtures/machine/laptop/'), c['machine_root']
+# re-executed without randomization, or kept with the reason
+assert c['aslr'] == 'disabled by re-exec' or c['aslr'].startswith('kept: '), c['aslr']
+assert any(n.startswith('machine state: boost: on') for n in r['notes']), r['notes']
+PY
+expect_rc 0 "$pcpbench" report --format email "$result"
+grep -q "^    bad      boost  *on$" "$tmp/out" && ok || bad "Test System lacks boost"
+grep -q "^  ASLR: " "$tmp/out" && ok || bad "Test System lacks ASLR"
+
+# --keep-aslr keeps it, and says so
+expect_rc 0 env PCPBENCH_SYSROOT="$fx/vm" PCPBENCH_HYPERVISOR=none "$pcpbench" run --keep-aslr \
+	--quick --runs 1 --set run.duration_ms=50 --set run.warmup_ms=10 \
+	--set run.designs=local_lock --out "$tmp/keep" scenarios/default.scn
+grep -q "warning: aslr: on (randomize_va_space 2) (this process: kept (--keep-aslr))" \
+	"$tmp/err" && ok || bad "--keep-aslr not warned: $(cat "$tmp/err")"
+grep -q '"aslr": "kept (--keep-aslr)"' "$tmp"/keep/default-*/result.json && ok ||
+	bad "--keep-aslr not recorded"
+
+summary check
