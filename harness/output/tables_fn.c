@@ -40,9 +40,32 @@ static void format_mean(char *buf, size_t len, double v, double res, int raw, in
 	}
 }
 
+/* a row's STDDEV, with the noise gate's mark where its run means spread past run.max_cv */
+void pcb_stddev_text(char *buf, size_t len, double sd, json_t *unstable, int *noisy)
+{
+	int mark = json_is_true(unstable);
+
+	snprintf(buf, len, "%.2f%s", sd, mark ? PCB_UNSTABLE_MARK : "");
+	*noisy |= mark;
+}
+
+/* the noise gate's legend, under the blocks it marked */
+void pcb_unstable_legend(FILE *out, json_t *result)
+{
+	fprintf(out, PCB_UNSTABLE_MARK " unstable: the run means' coefficient of variation is "
+		"above run.max_cv (%s%%); more runs\n  (run.runs = auto) or a quieter machine "
+		"narrow it\n\n", pcb_setting(result, K_RUN_MAX_CV));
+}
+
+/* the marks a function block made, for the legends under them */
+struct fn_marks {
+	int below;			/* ~ or <1 step: below the timer's resolution */
+	int unstable;			/* ! the noise gate's */
+};
+
 /* one block a design: mean, STDDEV, calls; what was set aside as interrupted */
 static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
-			 const struct pcb_table_opts *opts, int *marked)
+			 const struct pcb_table_opts *opts, struct fn_marks *mk)
 {
 	const char *d = rj_design_design(dj), *head;
 	int raw = opts->raw;
@@ -57,15 +80,17 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 		int has_mean = raw ? rj_fn_has_raw_avg_cycles(rows[j]) : 1;
 		double sd = raw ? rj_fn_raw_stddev(rows[j]) : rj_fn_stddev(rows[j]);
 		json_int_t interrupted = rj_fn_interrupted(rows[j]);
-		char label[80], m[32];
+		char label[80], m[32], sdt[32];
 
 		snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
+		pcb_stddev_text(sdt, sizeof(sdt), sd, rj_get(rows[j], RJ_F_fn_unstable),
+				&mk->unstable);
 		if (has_mean)
 			format_mean(m, sizeof(m), fn_mean(rows[j], raw), resolution(rows[j], step),
-				    raw, marked);
+				    raw, &mk->below);
 		else
 			snprintf(m, sizeof(m), "-");
-		fprintf(out, "%-*s%-*s%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sd,
+		fprintf(out, "%-*s%-*s%-*s%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sdt,
 			rj_fn_calls(rows[j]));
 		if (interrupted)
 			snprintf(aside + strlen(aside), sizeof(aside) - strlen(aside), "%s%s %"
@@ -179,15 +204,18 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 	double step = (double)rj_ctx_tsc_step(rj_top_context(result));
 	const char *baseline = rj_sc_has_baseline(sc) ? rj_sc_baseline(sc) :
 			       rj_design_design_name(json_array_get(designs, 0));
-	int names = design_names(designs), any_sig = 0, compared = 0, marked = 0;
+	int names = design_names(designs), any_sig = 0, compared = 0;
+	struct fn_marks mk = { 0 };
 	size_t i, n;
 
 	json_array_foreach(designs, i, dj)
-		design_block(out, functions, dj, step, opts, &marked);
-	if (marked)
+		design_block(out, functions, dj, step, opts, &mk);
+	if (mk.below)
 		fprintf(out, "~ below the timer's resolution: the TSC advances in steps of %.0f "
 			"tick(s), so a region reads to the step and the mean is an average of\n"
 			"  steps; <1 step: less than the empty region itself\n\n", step);
+	if (mk.unstable)
+		pcb_unstable_legend(out, result);
 
 	json_array_foreach(designs, i, dj) {
 		json_t *base = baseline_of(designs, dj, baseline, names);
