@@ -189,11 +189,22 @@ int main(void)
 			 "consume_stock:          62.00           2.00!           300\n"), "%s", t1);
 	CHECK(strstr(t1, "! unstable: the run means' coefficient of variation is above "
 			 "run.max_cv (3%)"), "%s", t1);
-	/* 10 cycles over a spread of 2 in 3 runs: t = 6.1 > 2.776; refill: no difference */
-	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %\n"
-			 "consume_stock:          10.00           19.23*\n"
-			 "refill_stock:           0.00            0.00\n"), "%s", t1);
-	CHECK(strstr(t1, "* the run means differ at 95% confidence"), "footnote");
+	/*
+	 * 10 cycles over a spread of 2 in 3 runs: t = 6.12, 4 df, p = 0.0036,
+	 * x 8 rows (Holm's first step) = 0.029, marked; refill: no difference.
+	 * The interval of 62 / 52 - 1 (python3): Var = (4/3) / 52^2 + 62^2 (4/3)
+	 * / 52^4, Welch-Satterthwaite 3.88 df, t(3) = 3.182: [8.24, 30.23];
+	 * 65.2, 64.8, 65.0 over 65 x 3: 4.303 x 0.2 / sqrt(3) / 65 = 0.76%.
+	 * geomean of 62/52 and seven ratios of 1: (62/52)^(1/8) - 1 = 2.22%.
+	 */
+	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
+			 "consume_stock:          10.00           19.23*          [8.24, 30.23]\n"
+			 "refill_stock:           0.00            0.00            [-0.76, 0.76]\n"),
+	      "%s", t1);
+	CHECK(strstr(t1, "try_charge_memcg:       0.00            0.00            [-0.76, 0.76]\n"
+			 "geomean:                -               2.22\n"), "%s", t1);
+	CHECK(strstr(t1, "* the run means differ at 95% confidence (Welch's t-test), "
+			 "Holm-Bonferroni-corrected over\n  the 8 differences above"), "footnote");
 	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
 	CHECK(strstr(t1, "timing: batch"), "timing mode named");
 	CHECK(strstr(t1, "(30.0 ticks of empty region subtracted per batch)"), "%s", t1);
@@ -205,8 +216,8 @@ int main(void)
 	t3 = tables_opts(result, 1);
 	CHECK(strstr(t3, "local_lock              Raw clk         STDDEV          Call Count\n"
 			 "consume_stock:          82.00           2.00!           300\n"), "%s", t3);
-	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %\n"
-			 "consume_stock:          10.00           12.20*\n"), "%s", t3);
+	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
+			 "consume_stock:          10.00           12.20*          ["), "%s", t3);
 	CHECK(strstr(t3, "ticks of empty region included, not subtracted"), "%s", t3);
 	{
 		json_t *o = json_object_get(json_array_get(json_object_get(result, "designs"), 0),

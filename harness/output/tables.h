@@ -48,6 +48,8 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 /* sd as a STDDEV column shows it, marked where unstable is true; *noisy set then */
 void pcb_stddev_text(char *buf, size_t len, double sd, json_t *unstable, int *noisy);
 void pcb_unstable_legend(FILE *out, json_t *result);
+/* "[lo, hi]": the 95% interval of fj's Diff % over bf's (pcb_ratio_ci95()), else "-" */
+void pcb_diff_ci_text(char *buf, size_t len, json_t *fj, json_t *bf, int raw);
 
 /* a part of a model's template: text, then a {path} or {path:decimals}, if any */
 struct pcb_template_part {
