@@ -86,7 +86,7 @@ for timing in batch call; do
 	expect_rc 0 "$pcpbench" report "$dir/result.json"
 	cmp -s "$tmp/out" "$tmp/run-$timing.txt" && ok || bad "$timing: report differs: $(diff "$tmp/out" "$tmp/run-$timing.txt")"
 	expect_rc 0 "$pcpbench" report "$dir"
-	head -1 "$dir/functions.csv" | grep -q '^design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max$' &&
+	head -1 "$dir/functions.csv" | grep -q '^design,function,timing,avg_cycles,stddev,calls,p50,p99,p999,max,cv_pct,unstable$' &&
 		ok || bad "functions.csv header"
 	[ "$(grep -c '^local_lock,consume_stock' "$dir/runs.csv")" -eq 2 ] && ok || bad "runs.csv rows"
 	# raw figures: the timer included, the same from the run and from the result

@@ -94,7 +94,7 @@ done
 expect_rc 0 "$pcpbench" report --format email "$p"
 no_line_over_72 "report email"
 for word in "^Test System" "  NUMA nodes: " "^Method" "  runs: 2 of 5 ms" \
-	    "^spinlock burst=1 - local_lock burst=1  *Diff" "^To reproduce:" "pcp-designs.scn"; do
+	    "^spinlock burst=1 - local_lock burst=1$" "^  *Diff (cycles)  *Diff %  *95% CI$" "^To reproduce:" "pcp-designs.scn"; do
 	grep -q -- "$word" "$tmp/out" && ok || bad "report email lacks '$word'"
 done
 expect_rc 0 "$pcpbench" report --format markdown "$a"
@@ -149,10 +149,51 @@ fixture base9 9 10
 fixture far9 9 10.5
 fixture short 3 10 refill_stock
 expect_rc 0 "$pcpbench" compare "$tmp/base" "$tmp/far"
-[ "$(grep -c '  \*100\.00%\*$' "$tmp/out")" -eq 4 ] && ok || bad "far apart not marked: $(cat "$tmp/out")"
+[ "$(grep -c '  \*100\.00%\*  *\[[0-9.]*, [0-9.]*\]$' "$tmp/out")" -eq 4 ] && ok ||
+	bad "far apart not marked: $(cat "$tmp/out")"
+# 20 against 10, each 3 runs spread by 0.1: t = 10 / sqrt(2 x 0.01 / 3) = 122.5, 4 df,
+# so p ~ 3e-8, still marked x 4 (Holm); geomean of the block's ratios of 2
+[ "$(grep -c '^geomean:  *-  *100\.00%$' "$tmp/out")" -eq 2 ] && ok ||
+	bad "no geomean row: $(cat "$tmp/out")"
+grep -q "^  Holm-Bonferroni-corrected over the 4 differences of this compare" "$tmp/out" && ok ||
+	bad "no Holm legend: $(cat "$tmp/out")"
 expect_rc 0 "$pcpbench" compare "$tmp/base" "$tmp/same"
 grep -q '\*[-0-9.]*%\*' "$tmp/out" && bad "identical marked: $(cat "$tmp/out")" || ok
-[ "$(grep -c '   0\.00%$' "$tmp/out")" -eq 4 ] && ok || bad "identical: $(cat "$tmp/out")"
+[ "$(grep -c '   0\.00%  *\[-[0-9.]*, [0-9.]*\]$' "$tmp/out")" -eq 4 ] && ok ||
+	bad "identical: $(cat "$tmp/out")"
+# thirty rows at p = 0.04 each would mark about 1.5 at 95%; Holm marks none
+python3 - "$tmp/base/result.json" "$tmp/edge/result.json" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+f0 = r["functions"][0]
+# 9, 10, 11 against 11.3, 12.3, 13.3: t = 2.3 / sqrt(2/3) = 2.817, 4 df,
+# p = 0.0480 (the t density integrated in python3), 30 times
+rows = []
+for i in range(30):
+    f = dict(f0, function="fn%02d" % i)
+    f["runs"] = [dict(f0["runs"][0], avg_cycles=v) for v in (9, 10, 11)]
+    f["avg_cycles"] = 10
+    rows.append(f)
+r["functions"] = rows
+r["designs"] = [d for d in r["designs"] if d["design"] == f0["design"]]
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
+json.dump(r, open(sys.argv[2], "w"))
+for f in rows:
+    f["runs"] = [dict(f["runs"][0], avg_cycles=v) for v in (11.3, 12.3, 13.3)]
+    f["avg_cycles"] = 12.3
+os.makedirs(sys.argv[2].replace("edge", "edge2").rsplit("/", 1)[0], exist_ok=True)
+json.dump(r, open(sys.argv[2].replace("edge", "edge2"), "w"))
+PY
+expect_rc 0 "$pcpbench" compare --format json "$tmp/edge" "$tmp/edge2"
+python3 - "$tmp/out" <<'PY' && ok || bad "Holm over 30 rows at p ~ 0.047: $(head -c 1500 "$tmp/out")"
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["result"] == 1]
+assert len(rows) == 30, len(rows)
+assert all(0.04 < r["p_value"] < 0.05 for r in rows), [r["p_value"] for r in rows]
+assert not any(r["significant"] for r in rows), "marked"
+assert all(abs(r["p_holm"] - 1) < 1e-9 for r in rows), [r["p_holm"] for r in rows]
+assert all(r["ci_low_pct"] < 23 < r["ci_high_pct"] for r in rows), rows[0]
+PY
 expect_rc 0 "$pcpbench" compare --format csv "$tmp/base9" "$tmp/far9" "$tmp/base9"
 [ "$(grep -c ',1,far9,.*,1,mann-whitney$' "$tmp/out")" -eq 4 ] && ok ||
 	bad "9 runs each: not Mann-Whitney, or not marked: $(cat "$tmp/out")"

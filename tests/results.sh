@@ -20,6 +20,29 @@ grep -qx "local_lock: charge invariant ok; stock 88 bytes; [0-9]* operations" "$
 	bad "old invariant and cache: $(tail -3 "$tmp/out")"
 grep -q "; workload charge, nr_pages 1; 6 runs of 2000 ms; memcg depth 2$" "$tmp/out" && ok ||
 	bad "old workers line: $(grep '^workers' "$tmp/out")"
+# written before the noise gate: no cv_pct, no unstable, no mark
+grep -q '"unstable"' "$ref" && bad "the reference result has the noise gate's fields" || ok
+grep -q '^consume_stock:  *[0-9.]*  *[0-9.]*!' "$tmp/out" && bad "an old row marked unstable" || ok
+grep -q "^! unstable" "$tmp/out" && bad "an old result has the unstable legend" || ok
+# the gate's mark as a result carries it, its legend naming run.max_cv; auto's verdict
+python3 - "$ref" "$tmp/gated.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["functions"][0]["unstable"] = True
+r["functions"][0]["cv_pct"] = 4.5
+r["scenario"]["settings"]["run.max_cv"] = "3"
+r["designs"][0]["runs_target_met"] = False
+json.dump(r, open(sys.argv[2], "w"))
+PY
+expect_rc 0 "$pcpbench" report "$tmp/gated.json"
+grep -q '^consume_stock:  *2\.97  *0\.04!  *3269451456$' "$tmp/out" && ok ||
+	bad "no unstable mark: $(cat "$tmp/out")"
+[ "$(grep -c '[0-9]!  ' "$tmp/out")" -eq 1 ] && ok || bad "more than one row marked"
+grep -q "^! unstable: the run means' coefficient of variation is above run.max_cv (3%)" \
+	"$tmp/out" && ok || bad "no unstable legend: $(cat "$tmp/out")"
+grep -q "^local_lock: .*; 6 runs (auto), run.max_runs reached before every row" "$tmp/out" &&
+	ok || bad "auto's verdict: $(grep '^local_lock:' "$tmp/out")"
+
 # drains under their old key, "stocks": seed 000's table over them
 expect_rc 0 "$pcpbench" report "$fix/drain-scaling"
 grep -q "^drain_all_stock " "$tmp/out" && ok || bad "old drain name: $(cat "$tmp/out")"

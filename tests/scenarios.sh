@@ -51,6 +51,12 @@ check_set "--set run.runs: 0 is out of range (1..1000)" --set run.runs=0
 check_set "--set nosuch.key: unknown key" --set nosuch.key=1
 check_set "--set runs=3: expected section.key=value" --set runs=3
 check_set "--runs: run.runs: 'many' is not an integer" --runs many
+check_set "--set run.max_runs: 2 is out of range (3..1000)" --set run.runs=auto --set run.max_runs=2
+check_set "--set run.ci_target: '0' is not a number in 0.01..100" --set run.ci_target=0
+check_set "--set run.max_cv: 'lots' is not a number in 0..1000" --set run.max_cv=lots
+out=$("$pcpbench" run --dry-run --runs auto --set run.max_runs=9 --set run.ci_target=0.5 2>&1)
+[[ "$out" == *"3 runs of"*"runs auto: up to 9, until every row's 95% interval is within 0.5% of its mean"* ]] &&
+	ok || bad "--runs auto: $out"
 check_set "--set cpus.workers: 'node:99': no NUMA node 99" --set cpus.workers=node:99
 check_set "scenarios/nope.scn: No such file or directory" scenarios/nope.scn
 

@@ -30,6 +30,18 @@ static char *tables_of(json_t *result)
 	return tables_opts(result, 0);
 }
 
+static json_t *find_row(json_t *functions, const char *design, const char *fn)
+{
+	json_t *fj;
+	size_t i;
+
+	json_array_foreach(functions, i, fj)
+		if (!strcmp(json_string_value(json_object_get(fj, "design")), design) &&
+		    !strcmp(json_string_value(json_object_get(fj, "function")), fn))
+			return fj;
+	return NULL;
+}
+
 static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 		 const struct pcb_scenario *sc, const double *consume, const double *refill, int runs)
 {
@@ -141,18 +153,58 @@ int main(void)
 		CHECK(json_array_size(json_object_get(fj, "runs")) == 3, "runs");
 	}
 
+	/*
+	 * The noise gate on the same figures: consume_stock's 50, 52, 54 spread
+	 * by 2 / 52 = 3.846% (unstable, above the default 3%), spinlock's 60,
+	 * 62, 64 by 2 / 62 = 3.226% (unstable); refill_stock's 65, 65, 65 by
+	 * nothing and 65.2, 64.8, 65.0 by 0.2 / 65 = 0.3077% (stable). The 95%
+	 * half-width of 50, 52, 54: 4.303 x 2 / sqrt(3) = 4.9688, 9.555% of 52.
+	 */
+	{
+		json_t *fns = json_object_get(result, "functions");
+		json_t *ll = json_array_get(fns, 0), *llr = json_array_get(fns, 1);
+		json_t *sl = find_row(fns, "spinlock", "consume_stock");
+		json_t *slr = find_row(fns, "spinlock", "refill_stock");
+
+		CHECK_NEAR(json_number_value(json_object_get(ll, "cv_pct")), 100.0 * 2 / 52, 1e-9);
+		CHECK(json_is_true(json_object_get(ll, "unstable")), "50, 52, 54 unstable");
+		CHECK_NEAR(json_number_value(json_object_get(ll, "ci95_pct")),
+			   100 * 4.303 * 2 / sqrt(3) / 52, 1e-9);
+		CHECK_NEAR(json_number_value(json_object_get(llr, "cv_pct")), 0, 1e-12);
+		CHECK(json_is_false(json_object_get(llr, "unstable")), "65 x 3 stable");
+		CHECK(sl && json_is_true(json_object_get(sl, "unstable")), "60, 62, 64 unstable");
+		CHECK_NEAR(json_number_value(json_object_get(sl, "cv_pct")), 100.0 * 2 / 62, 1e-9);
+		CHECK(slr && json_is_false(json_object_get(slr, "unstable")), "0.31%% stable");
+		CHECK_NEAR(json_number_value(json_object_get(slr, "cv_pct")), 100.0 * 0.2 / 65, 1e-9);
+		CHECK(!json_object_get(json_array_get(json_object_get(result, "designs"), 0),
+				       "runs_target_met"), "no runs_target_met without run.runs = auto");
+	}
+
 	/* the tables, line by line where the figures are */
 	t1 = tables_of(result);
 	CHECK(strstr(t1, "local_lock              Average clk     STDDEV          Call Count\n"
-			 "consume_stock:          52.00           2.00            300\n"
+			 "consume_stock:          52.00           2.00!           300\n"
 			 "refill_stock:           65.00           0.00            303\n"), "%s", t1);
 	CHECK(strstr(t1, "spinlock                Average clk     STDDEV          Call Count\n"
-			 "consume_stock:          62.00           2.00            300\n"), "%s", t1);
-	/* 10 cycles over a spread of 2 in 3 runs: t = 6.1 > 2.776; refill: no difference */
-	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %\n"
-			 "consume_stock:          10.00           19.23*\n"
-			 "refill_stock:           0.00            0.00\n"), "%s", t1);
-	CHECK(strstr(t1, "* the run means differ at 95% confidence"), "footnote");
+			 "consume_stock:          62.00           2.00!           300\n"), "%s", t1);
+	CHECK(strstr(t1, "! unstable: the run means' coefficient of variation is above "
+			 "run.max_cv (3%)"), "%s", t1);
+	/*
+	 * 10 cycles over a spread of 2 in 3 runs: t = 6.12, 4 df, p = 0.0036,
+	 * x 8 rows (Holm's first step) = 0.029, marked; refill: no difference.
+	 * The interval of 62 / 52 - 1 (python3): Var = (4/3) / 52^2 + 62^2 (4/3)
+	 * / 52^4, Welch-Satterthwaite 3.88 df, t(3) = 3.182: [8.24, 30.23];
+	 * 65.2, 64.8, 65.0 over 65 x 3: 4.303 x 0.2 / sqrt(3) / 65 = 0.76%.
+	 * geomean of 62/52 and seven ratios of 1: (62/52)^(1/8) - 1 = 2.22%.
+	 */
+	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
+			 "consume_stock:          10.00           19.23*          [8.24, 30.23]\n"
+			 "refill_stock:           0.00            0.00            [-0.76, 0.76]\n"),
+	      "%s", t1);
+	CHECK(strstr(t1, "try_charge_memcg:       0.00            0.00            [-0.76, 0.76]\n"
+			 "geomean:                -               2.22\n"), "%s", t1);
+	CHECK(strstr(t1, "* the run means differ at 95% confidence (Welch's t-test), "
+			 "Holm-Bonferroni-corrected over\n  the 8 differences above"), "footnote");
 	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
 	CHECK(strstr(t1, "timing: batch"), "timing mode named");
 	CHECK(strstr(t1, "(30.0 ticks of empty region subtracted per batch)"), "%s", t1);
@@ -163,9 +215,9 @@ int main(void)
 	/* raw: the timer included, as the seed's instrumentation read it */
 	t3 = tables_opts(result, 1);
 	CHECK(strstr(t3, "local_lock              Raw clk         STDDEV          Call Count\n"
-			 "consume_stock:          82.00           2.00            300\n"), "%s", t3);
-	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %\n"
-			 "consume_stock:          10.00           12.20*\n"), "%s", t3);
+			 "consume_stock:          82.00           2.00!           300\n"), "%s", t3);
+	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
+			 "consume_stock:          10.00           12.20*          ["), "%s", t3);
 	CHECK(strstr(t3, "ticks of empty region included, not subtracted"), "%s", t3);
 	{
 		json_t *o = json_object_get(json_array_get(json_object_get(result, "designs"), 0),

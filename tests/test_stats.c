@@ -183,5 +183,139 @@ int main(void)
 			      "[%.4f, %.4f]", (unsigned long long)g[j].k, lo, hi, g[j].lo, g[j].hi);
 		}
 	}
+	/*
+	 * p-values of Student's t against closed forms: df 1 (Cauchy),
+	 * P(|T| > 1) = 1 - 2 atan(1) / pi = 0.5; df 2, P(|T| > 3) = 1 - 3 /
+	 * sqrt(11). Welch on 9, 10, 11 against 11, 12, 13: t = 2 / sqrt(2/3) =
+	 * sqrt(6), 4 df, p = 0.070484 (the density integrated by Simpson's rule
+	 * in python3); the normal's at 1.96 is 0.05.
+	 */
+	{
+		double a[] = { 9, 10, 11 }, b[] = { 11, 12, 13 }, one[] = { 10 };
+		double same[] = { 5, 5, 5 };
+
+		CHECK_NEAR(pcb_t_p_value(1, 1), 0.5, 1e-9);
+		CHECK_NEAR(pcb_t_p_value(3, 2), 1 - 3 / sqrt(11), 1e-9);
+		CHECK_NEAR(pcb_t_p_value(2, 2.5), 0.157391, 1e-5);
+		CHECK_NEAR(pcb_welch_p(a, 3, b, 3), 0.070484, 1e-5);
+		CHECK_NEAR(pcb_welch_p(b, 3, a, 3), 0.070484, 1e-5);
+		CHECK(pcb_welch_p(a, 3, one, 1) == 1, "one run: no evidence");
+		CHECK(pcb_welch_p(same, 3, same, 3) == 1, "no spread, same mean");
+		CHECK_NEAR(pcb_normal_p(1.959964), 0.05, 1e-6);
+		CHECK_NEAR(pcb_t975(4), 2.776, 0);
+		CHECK_NEAR(pcb_t975(3.87), 3.182, 0);
+		CHECK_NEAR(pcb_t975(0.4), 12.706, 0);
+	}
+
+	/* CV and the mean's 95% half-width: 9, 10, 11 spread by 1 around 10 */
+	{
+		double v[] = { 9, 10, 11 }, z[] = { 0, 0, 0 };
+
+		CHECK_NEAR(pcb_cv(v, 3), 0.1, 1e-12);
+		CHECK_NEAR(pcb_cv(z, 3), 0, 0);
+		CHECK_NEAR(pcb_ci95_half(v, 3), 4.303 / sqrt(3), 1e-12);
+		CHECK(isinf(pcb_ci95_half(v, 1)), "one run has no interval");
+	}
+
+	/*
+	 * The Diff % interval, worked by hand: 11, 12, 13 against 9, 10, 11.
+	 * R = 1.2; Var(R) = (1/3) / 100 + 144 (1/3) / 10^4 = 0.0081333, se
+	 * 0.0901850; Welch-Satterthwaite df = 0.0081333^2 / ((0.0033333^2 +
+	 * 0.0048^2) / 2) = 3.874, t(3) = 3.182: 20% +- 28.697%.
+	 */
+	{
+		double a[] = { 11, 12, 13 }, b[] = { 9, 10, 11 }, c[] = { 10, 10, 10 };
+		double z[] = { 0, 0, 0 }, lo, hi;
+
+		CHECK(pcb_ratio_ci95(a, 3, b, 3, &lo, &hi) == 0, "an interval");
+		CHECK_NEAR(lo, -8.696865, 1e-5);
+		CHECK_NEAR(hi, 48.696865, 1e-5);
+		CHECK(pcb_ratio_ci95(c, 3, c, 3, &lo, &hi) == 0 && lo == 0 && hi == 0,
+		      "no spread: [%g, %g]", lo, hi);
+		CHECK(pcb_ratio_ci95(a, 3, z, 3, &lo, &hi) < 0, "no ratio over zero");
+		CHECK(pcb_ratio_ci95(a, 1, b, 3, &lo, &hi) < 0, "one run");
+	}
+
+	/*
+	 * Holm-Bonferroni on 0.01, 0.04, 0.03, 0.005: sorted, 0.005 x 4 = 0.02,
+	 * 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04, kept monotone 0.06;
+	 * at 5% the first and the last are rejected. Twenty rows at p = 0.04
+	 * each: a 5% test marks all, Holm none.
+	 */
+	{
+		double p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4], many[20];
+
+		pcb_holm_adjust(p, 4, adj);
+		CHECK_NEAR(adj[0], 0.03, 1e-12);
+		CHECK_NEAR(adj[1], 0.06, 1e-12);
+		CHECK_NEAR(adj[2], 0.06, 1e-12);
+		CHECK_NEAR(adj[3], 0.02, 1e-12);
+		for (int i = 0; i < 20; i++)
+			many[i] = 0.04;
+		pcb_holm_adjust(many, 20, many);
+		for (int i = 0; i < 20; i++)
+			CHECK(many[i] > 0.05, "row %d adjusted to %g", i, many[i]);
+		pcb_holm_adjust(p, 1, adj);
+		CHECK_NEAR(adj[0], 0.01, 1e-12);
+	}
+
+	/* geometric mean: of 2 and 8 is 4; of 1.1 and 1/1.1 is 1 */
+	{
+		double v[] = { 2, 8 }, w[] = { 1.1, 1 / 1.1 };
+
+		CHECK_NEAR(pcb_geomean(v, 2), 4, 1e-12);
+		CHECK_NEAR(pcb_geomean(w, 2), 1, 1e-12);
+		CHECK(pcb_geomean(v, 0) == 0, "no rows");
+	}
+
+	/*
+	 * run.runs = auto on a scripted sequence of run means: 10.0, 10.6, 9.5,
+	 * 10.2, 9.9, 10.1, 9.95, 10.05, 10.0, 10.02, ... The half-width in
+	 * percent of the mean after n runs (python3): 3: 13.64, 4: 7.22, 5:
+	 * 4.99, 6: 3.78, 7: 3.06, 8: 2.57, 9: 2.21, 10: 1.94. A target of 2%
+	 * stops at 10 runs, 5% at 5; a bound of 8 stops short of 2%; a second
+	 * row that never spreads does not hold the first back, one that spreads
+	 * does.
+	 */
+	{
+		double seq[] = { 10.0, 10.6, 9.5, 10.2, 9.9, 10.1, 9.95, 10.05, 10.0, 10.02,
+				 9.98, 10.01 };
+		double flat[12], wide[12];
+		const double *rows[2] = { seq, flat };
+		struct pcb_runs_rule rule = { .min_runs = 3, .max_runs = 12, .ci_target = 2 };
+		int n;
+
+		for (int i = 0; i < 12; i++) {
+			flat[i] = 3;
+			wide[i] = i % 2 ? 5 : 15;
+		}
+		for (n = 1; pcb_runs_verdict(&rule, rows, 1, n) == PCB_RUNS_MORE; n++)
+			;
+		CHECK(n == 10 && pcb_runs_verdict(&rule, rows, 1, n) == PCB_RUNS_MET,
+		      "2%%: stopped after %d runs", n);
+		for (n = 1; pcb_runs_verdict(&rule, rows, 2, n) == PCB_RUNS_MORE; n++)
+			;
+		CHECK(n == 10, "a flat second row: stopped after %d runs", n);
+		rule.ci_target = 5;
+		for (n = 1; pcb_runs_verdict(&rule, rows, 1, n) == PCB_RUNS_MORE; n++)
+			;
+		CHECK(n == 5, "5%%: stopped after %d runs", n);
+		rule.ci_target = 2;
+		rule.max_runs = 8;
+		for (n = 1; pcb_runs_verdict(&rule, rows, 1, n) == PCB_RUNS_MORE; n++)
+			;
+		CHECK(n == 8 && pcb_runs_verdict(&rule, rows, 1, n) == PCB_RUNS_BOUND,
+		      "bound: stopped after %d runs", n);
+		rows[1] = wide;
+		rule.max_runs = 12;
+		for (n = 1; pcb_runs_verdict(&rule, rows, 2, n) == PCB_RUNS_MORE; n++)
+			;
+		CHECK(n == 12 && pcb_runs_verdict(&rule, rows, 2, n) == PCB_RUNS_BOUND,
+		      "a wide second row: %d runs", n);
+		/* a flat row meets any target at 2 runs, but min_runs comes first */
+		rows[0] = flat;
+		CHECK(pcb_runs_verdict(&rule, rows, 1, 2) == PCB_RUNS_MORE, "min_runs");
+		CHECK(pcb_runs_verdict(&rule, rows, 1, 3) == PCB_RUNS_MET, "flat");
+	}
 return check_summary();
 }

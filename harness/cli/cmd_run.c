@@ -35,6 +35,9 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	       pcb_timing_name((enum pcb_timing)sc->timing), sc->runs,
 	       sc->ops ? "an op count" : sc->value[K_RUN_DURATION_MS], sc->ops ? "" : " ms",
 	       sc->warmup_ms);
+	if (sc->runs_auto)
+		printf("  runs auto: up to %d, until every row's 95%% interval is within %g%% of "
+		       "its mean\n", sc->max_runs, sc->ci_target);
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
 	printf("  workers: %d on CPUs %s\n", hwloc_bitmap_weight(sc->workers), buf);
 	hwloc_bitmap_foreach_begin(cpu, sc->workers) {

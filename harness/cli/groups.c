@@ -49,6 +49,7 @@ static void make_quick(struct pcb_scenario *sc, int runs_given)
 	if (!runs_given) {
 		pcb_scenario_override(sc, K_RUN_RUNS, "2", "--quick");
 		sc->runs = 2;
+		sc->runs_auto = 0;
 	}
 	sc->duration_ms = sc->duration_ms / 10 ? sc->duration_ms / 10 : 1;
 	sc->warmup_ms /= 10;

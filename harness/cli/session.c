@@ -392,33 +392,94 @@ static void record_state(struct scn_run *r)
 	hwloc_bitmap_free(workers);
 }
 
-/* the runs in their order, until one fails or a stop is asked for; 0 or EXIT_RUNTIME */
-static int run_in_order(struct scn_run *r)
+/* run number run of slot i, the k-th of the scenario's; 0 or EXIT_RUNTIME */
+static int run_one(struct scn_run *r, int i, int run, int k)
 {
-	const struct session *ss = r->ss;
 	struct progress *pg = r->pg;
+	struct slot *sl = &r->slots[i];
 	char err[1024];
 	int rc = 0;
 
-	for (int k = 0; k < r->nruns && rc == 0; k++) {
-		int i = r->order[2 * k], run = r->order[2 * k + 1];
-		struct slot *sl = &r->slots[i];
+	pg->config = sl->sc->label;
+	progress_line(pg, sl->d, run, pcb_runs_room(sl->sc), k, r->nruns);
+	if (pcb_run_design(r->ss->topo, r->ss->clk, &r->res[i], run, err, sizeof(err)) < 0) {
+		if (pg->tty)
+			fprintf(stderr, "\n");
+		fprintf(stderr, "%s: %s: %s\n", pg->scenario, r->res[i].label, err);
+		rc = EXIT_RUNTIME;
+	}
+	json_array_append_new(r->runs, json_pack("{s:s,s:i}", "design", r->res[i].label,
+						 "run", run + 1));
+	return rc;
+}
 
+/* the runs in their order, until one fails or a stop is asked for; 0 or EXIT_RUNTIME */
+static int run_in_order(struct scn_run *r)
+{
+	int rc = 0;
+
+	for (int k = 0; k < r->nruns && rc == 0; k++) {
 		if (session_interrupted()) {
 			r->interrupted = k;
 			break;
 		}
-		pg->config = sl->sc->label;
-		progress_line(pg, sl->d, run, sl->sc->runs, k, r->nruns);
-		if (pcb_run_design(ss->topo, ss->clk, &r->res[i], run, err, sizeof(err)) < 0) {
-			if (pg->tty)
-				fprintf(stderr, "\n");
-			fprintf(stderr, "%s: %s: %s\n", pg->scenario, r->res[i].label, err);
-			rc = EXIT_RUNTIME;
-		}
-		json_array_append_new(r->runs, json_pack("{s:s,s:i}", "design", r->res[i].label,
-							 "run", run + 1));
+		rc = run_one(r, r->order[2 * k], r->order[2 * k + 1], k);
 	}
+	return rc;
+}
+
+/* run.runs = auto: what the stopping rule says of a result after the runs it has */
+static enum pcb_runs_verdict auto_verdict(const struct pcb_design_result *res)
+{
+	const struct pcb_scenario *sc = res->sc;
+	struct pcb_runs_rule rule = {
+		.min_runs = sc->runs, .max_runs = pcb_runs_room(sc), .ci_target = sc->ci_target,
+	};
+	const double *rows[PCB_MAX_FN + 1];
+	int n = 0;
+
+	/* every row the tables print with a STDDEV: the functions that ran, the drains */
+	for (int f = 0; f < sc->model->nr_fn; f++)
+		if (res->fn[f].total.calls)
+			rows[n++] = res->fn[f].run_mean;
+	if (res->drain.active)
+		rows[n++] = res->drain.run_mean;
+	return pcb_runs_verdict(&rule, rows, n, res->runs_done);
+}
+
+/*
+ * run.runs = auto, after the planned runs: rounds of one more run of each
+ * design and configuration the rule wants more of, in slot order, until
+ * it wants none; 0 or EXIT_RUNTIME
+ */
+static int run_more(struct scn_run *r)
+{
+	int rc = 0, more = 1, any = 0;
+
+	while (more && rc == 0 && r->interrupted < 0) {
+		more = 0;
+		for (int i = 0; i < r->total && rc == 0 && r->interrupted < 0; i++) {
+			struct pcb_design_result *res = &r->res[i];
+			enum pcb_runs_verdict v;
+
+			if (!res->sc->runs_auto || res->runs_done < res->runs)
+				continue;
+			any = 1;
+			/* a run a stop cut short: what finished is kept, as in run_in_order() */
+			if (session_interrupted()) {
+				r->interrupted = r->nruns;
+				break;
+			}
+			v = auto_verdict(res);
+			res->runs_met = v == PCB_RUNS_MET;
+			if (v != PCB_RUNS_MORE || pcb_design_result_more(res) < 0)
+				continue;
+			rc = run_one(r, i, res->runs - 1, r->nruns++);
+			more = 1;
+		}
+	}
+	if (any && rc == 0 && r->interrupted < 0 && session_interrupted())
+		r->interrupted = r->nruns;
 	return rc;
 }
 
@@ -580,6 +641,8 @@ int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
 	pg->result[0] = 0;
 	if (rc == 0)
 		rc = run_in_order(&r);
+	if (rc == 0 && r.interrupted < 0)
+		rc = run_more(&r);
 	if (pg->tty)
 		fprintf(stderr, "\r\033[K");
 	if (rc == 0 && r.interrupted >= 0) {

@@ -184,10 +184,210 @@ int pcb_welch_significant(const double *a, int na, const double *b, int nb)
 	/* run means so far apart that the arithmetic overflows say nothing reliable */
 	if (!isfinite(t) || !isfinite(df))
 		return 0;
-	if (df < 1)
-		df = 1;
-	crit = df >= 31 ? 1.960 + 2.4 / df : t975[(int)df - 1];
+	crit = pcb_t975(df);
 	return t > crit;
+}
+
+double pcb_t975(double df)
+{
+	if (!(df >= 1))
+		df = 1;
+	return df >= 31 ? 1.960 + 2.4 / df : t975[(int)df - 1];
+}
+
+/*
+ * The continued fraction of the regularized incomplete beta function,
+ * evaluated by the modified Lentz method (Numerical Recipes' betacf)
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, num, del;
+
+		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + num * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + num * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function */
+static double inc_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double pcb_t_p_value(double t, double df)
+{
+	if (!isfinite(t))
+		return isnan(t) ? 1 : 0;
+	/* P(|T| > t) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+	return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+double pcb_welch_p(const double *a, int na, const double *b, int nb)
+{
+	double va, vb, se2, t, df;
+
+	if (na < 2 || nb < 2)
+		return 1;
+	va = pcb_stddev(a, na);
+	va *= va;
+	vb = pcb_stddev(b, nb);
+	vb *= vb;
+	se2 = va / na + vb / nb;
+	if (!isfinite(se2))
+		return 1;
+	if (se2 == 0)
+		return pcb_mean(a, na) != pcb_mean(b, nb) ? 0 : 1;
+	t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
+	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
+	if (!isfinite(t) || !isfinite(df))
+		return 1;
+	return pcb_t_p_value(t, df);
+}
+
+double pcb_normal_p(double z)
+{
+	return erfc(fabs(z) / sqrt(2.0));
+}
+
+double pcb_cv(const double *v, int n)
+{
+	double m = pcb_mean(v, n);
+
+	return n < 2 || m == 0 ? 0 : pcb_stddev(v, n) / fabs(m);
+}
+
+double pcb_ci95_half(const double *v, int n)
+{
+	if (n < 2)
+		return INFINITY;
+	return pcb_t975(n - 1) * pcb_stddev(v, n) / sqrt(n);
+}
+
+int pcb_ratio_ci95(const double *a, int na, const double *b, int nb, double *lo, double *hi)
+{
+	double x = pcb_mean(a, na), y = pcb_mean(b, nb), sa, sb, c1, c2, se, df, r, half;
+
+	if (na < 2 || nb < 2 || !(y > 0))
+		return -1;
+	sa = pcb_stddev(a, na);
+	sb = pcb_stddev(b, nb);
+	/* Var(x / y) ~ Var(x) / y^2 + x^2 Var(y) / y^4 */
+	c1 = sa * sa / na / (y * y);
+	c2 = x * x * (sb * sb / nb) / (y * y * y * y);
+	se = sqrt(c1 + c2);
+	r = x / y;
+	if (!isfinite(se) || !isfinite(r))
+		return -1;
+	if (se == 0) {
+		*lo = *hi = 100 * (r - 1);
+		return 0;
+	}
+	df = (c1 + c2) * (c1 + c2) / (c1 * c1 / (na - 1) + c2 * c2 / (nb - 1));
+	half = pcb_t975(df) * se;
+	*lo = 100 * (r - 1 - half);
+	*hi = 100 * (r - 1 + half);
+	return 0;
+}
+
+struct pcb_holm_p {
+	double p;
+	int i;
+};
+
+static int holm_cmp(const void *x, const void *y)
+{
+	double a = ((const struct pcb_holm_p *)x)->p, b = ((const struct pcb_holm_p *)y)->p;
+
+	return a < b ? -1 : a > b;
+}
+
+void pcb_holm_adjust(const double *p, int n, double *adj)
+{
+	struct pcb_holm_p *s = malloc(sizeof(*s) * (size_t)(n > 0 ? n : 1));
+	double run = 0;
+
+	if (!s) {
+		/* Bonferroni's, which Holm's never exceeds */
+		for (int i = 0; i < n; i++)
+			adj[i] = fmin(1, p[i] * n);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		s[i] = (struct pcb_holm_p){ p[i], i };
+	qsort(s, (size_t)n, sizeof(*s), holm_cmp);
+	/* Holm's step-down: the k-th smallest times n - k, never below the one before */
+	for (int k = 0; k < n; k++) {
+		run = fmax(run, fmin(1, s[k].p * (n - k)));
+		s[k].p = run;
+	}
+	for (int k = 0; k < n; k++)
+		adj[s[k].i] = s[k].p;
+	free(s);
+}
+
+double pcb_geomean(const double *v, int n)
+{
+	double sum = 0;
+
+	if (n < 1)
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += log(v[i]);
+	return exp(sum / n);
+}
+
+int pcb_ci_within(const double *v, int n, double ci_target)
+{
+	double m = fabs(pcb_mean(v, n)), half = pcb_ci95_half(v, n);
+
+	if (n < 2)
+		return 0;
+	if (half == 0)
+		return 1;
+	return m > 0 && 100 * half / m <= ci_target;
+}
+
+enum pcb_runs_verdict pcb_runs_verdict(const struct pcb_runs_rule *rule,
+				       const double *const *rows, int nr_rows, int n)
+{
+	int met = n >= 2;
+
+	for (int i = 0; i < nr_rows && met; i++)
+		met = pcb_ci_within(rows[i], n, rule->ci_target);
+	if (n >= rule->max_runs)
+		return met ? PCB_RUNS_MET : PCB_RUNS_BOUND;
+	if (n < rule->min_runs)
+		return PCB_RUNS_MORE;
+	return met ? PCB_RUNS_MET : PCB_RUNS_MORE;
 }
 
 struct pcb_ranked {

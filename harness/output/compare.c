@@ -101,6 +101,58 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 	return keys ? keys : calloc(1, sizeof(*keys));
 }
 
+/*
+ * a difference's p-value (Welch's, or Mann-Whitney's where both have
+ * PCB_MWU_MIN_RUNS runs) and the 95% interval of its Diff %; significant
+ * is set once every row's p is known (holm_marks()). 0, or nonzero on a
+ * refused value
+ */
+static int diff_stats(json_t *o, const double *va, int na, const double *vb, int nb)
+{
+	int mwu = na >= PCB_MWU_MIN_RUNS && nb >= PCB_MWU_MIN_RUNS, bad = 0;
+	double lo, hi, p;
+
+	p = mwu ? pcb_normal_p(pcb_mann_whitney_z(va, na, vb, nb)) : pcb_welch_p(va, na, vb, nb);
+	bad |= rj_set_cmprow_p_value(o, p);
+	bad |= rj_set_cmprow_significant(o, p <= 0.05);
+	if (pcb_ratio_ci95(va, na, vb, nb, &lo, &hi) == 0) {
+		bad |= rj_set_cmprow_ci_low_pct(o, lo);
+		bad |= rj_set_cmprow_ci_high_pct(o, hi);
+	} else {
+		bad |= rj_put(o, RJ_F_cmprow_ci_low_pct, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_ci_high_pct, json_null());
+	}
+	return bad;
+}
+
+/*
+ * Holm-Bonferroni over every difference of the compare, so that results
+ * of identical builds have at most a 5% chance of any mark: each row's
+ * adjusted p, and significant where it is at most 5%; -1 out of memory
+ */
+static int holm_marks(json_t *rows)
+{
+	size_t n = json_array_size(rows), k = 0, i;
+	double *p = calloc(n ? n : 1, sizeof(*p));
+	json_t *row;
+	int bad = 0;
+
+	if (!p)
+		return -1;
+	json_array_foreach(rows, i, row)
+		if (json_is_number(rj_get(row, RJ_F_cmprow_p_value)))
+			p[k++] = rj_cmprow_p_value(row);
+	pcb_holm_adjust(p, (int)k, p);
+	k = 0;
+	json_array_foreach(rows, i, row)
+		if (json_is_number(rj_get(row, RJ_F_cmprow_p_value))) {
+			bad |= rj_set_cmprow_p_holm(row, p[k]);
+			bad |= rj_set_cmprow_significant(row, p[k++] <= 0.05);
+		}
+	free(p);
+	return bad ? -1 : 0;
+}
+
 /* a row of k for result r; NULL where jansson refuses a string (not UTF-8) or memory runs out */
 static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 {
@@ -128,15 +180,17 @@ static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 		/* no percentage of nothing: a base at or below the empty region */
 		bad |= rj_put(o, RJ_F_cmprow_diff_pct,
 			      y > 0 ? json_real(100 * (x - y) / y) : json_null());
-		bad |= rj_set_cmprow_significant(o, mwu ?
-			pcb_mann_whitney_significant(va, na, vb, nb) :
-			pcb_welch_significant(va, na, vb, nb));
+		bad |= diff_stats(o, va, na, vb, nb);
 		bad |= rj_set_cmprow_test(o, mwu ? "mann-whitney" : "welch");
 	} else {
 		bad |= rj_put(o, RJ_F_cmprow_diff_cycles, json_null());
 		bad |= rj_put(o, RJ_F_cmprow_diff_pct, json_null());
 		bad |= rj_put(o, RJ_F_cmprow_significant, json_null());
 		bad |= rj_put(o, RJ_F_cmprow_test, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_p_value, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_p_holm, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_ci_low_pct, json_null());
+		bad |= rj_put(o, RJ_F_cmprow_ci_high_pct, json_null());
 	}
 	if (bad) {
 		json_decref(o);
@@ -366,6 +420,10 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 					 keys[k].function);
 		}
 	free(keys);
+	if (!bad && holm_marks(rows) < 0) {
+		snprintf(err, errlen, "out of memory");
+		bad = 1;
+	}
 	if (bad) {
 		json_decref(o);
 		return NULL;

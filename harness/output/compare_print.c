@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../measure/stats.h"
 #include "../schema/schema.h"
 #include "compare.h"
 #include "letter.h"
@@ -76,6 +77,40 @@ static void format_pct(char *buf, size_t len, json_t *row, int markdown)
 		snprintf(buf, len, "%s%.2f%%", markdown ? "" : " ", json_number_value(pct));
 }
 
+/* a Diff %'s 95% interval, "[lo, hi]", or "-" where it has none */
+static void format_ci(char *buf, size_t len, json_t *row)
+{
+	json_t *lo = rj_get(row, RJ_F_cmprow_ci_low_pct), *hi = rj_get(row, RJ_F_cmprow_ci_high_pct);
+
+	if (json_is_number(lo) && json_is_number(hi))
+		snprintf(buf, len, "[%.2f, %.2f]", json_number_value(lo), json_number_value(hi));
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * the geometric mean of result r's ratios to A over b's lines, as a Diff %
+ * (mmtests' --print-ratio, Google Benchmark's OVERALL_GEOMEAN): 1, or 0
+ * where fewer than two lines have a ratio
+ */
+static int block_geomean(const struct cmp_block *b, int r, char *buf, size_t len)
+{
+	double ratio[MAX_ROWS];
+	int n = 0;
+
+	for (int j = 0; j < b->nr_lines; j++) {
+		json_t *row = b->line[j].row[r];
+		json_t *pct = row ? rj_get(row, RJ_F_cmprow_diff_pct) : NULL;
+
+		if (json_is_number(pct) && 1 + json_number_value(pct) / 100 > 0)
+			ratio[n++] = 1 + json_number_value(pct) / 100;
+	}
+	if (n < 2)
+		return 0;
+	snprintf(buf, len, " %.2f%%", 100 * (pcb_geomean(ratio, n) - 1));
+	return 1;
+}
+
 /* line j of b has a difference of result r from A */
 static int line_has_diff(const struct cmp_block *b, int j, int r)
 {
@@ -130,24 +165,28 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 		fprintf(out, "\n");
 	}
 	for (int r = 1; r < n; r++) {
-		char title[440];
+		char title[440], pct_geo[48];
 
 		if (!block_has_diff(b, r))
 			continue;
 		snprintf(title, sizeof(title), "%s: %c - A", b->title, pcb_compare_letter(r));
-		w = title_col(out, title, COL + 10, &opts, &head);
-		fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
+		w = title_col(out, title, 2 * COL + 18, &opts, &head);
+		fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", COL, "Diff %",
+			"95% CI");
 		for (int j = 0; j < b->nr_lines; j++) {
 			json_t *row = b->line[j].row[r];
-			char label[80], pct[48];
+			char label[80], pct[48], ci[64];
 
 			if (!line_has_diff(b, j, r))
 				continue;
 			snprintf(label, sizeof(label), "%s:", b->line[j].function);
 			format_pct(pct, sizeof(pct), row, 0);
-			fprintf(out, "%-*s%-*.2f%s\n", w, label, COL,
-				rj_cmprow_diff_cycles(row), pct);
+			format_ci(ci, sizeof(ci), row);
+			fprintf(out, "%-*s%-*.2f%-*s%s\n", w, label, COL,
+				rj_cmprow_diff_cycles(row), COL, pct, ci);
 		}
+		if (block_geomean(b, r, pct_geo, sizeof(pct_geo)))
+			fprintf(out, "%-*s%-*s%s\n", w, "geomean:", COL, "-", pct_geo);
 		fprintf(out, "\n");
 	}
 }
@@ -165,6 +204,17 @@ static void tests_used(json_t *cmp, int *welch, int *mwu)
 	}
 }
 
+/* the rows Holm's correction went over: those with a p-value */
+static size_t nr_diffs(json_t *cmp)
+{
+	size_t i, n = 0;
+	json_t *row;
+
+	json_array_foreach(rj_cmp_rows(cmp), i, row)
+		n += json_is_number(rj_get(row, RJ_F_cmprow_p_value));
+	return n;
+}
+
 /* the threshold as the legend prints it, from the one that decides */
 #define MWU_RUNS_TEXT_(n) #n
 #define MWU_RUNS_TEXT(n) MWU_RUNS_TEXT_(n)
@@ -180,6 +230,13 @@ static void legend(FILE *out, json_t *cmp, int markdown)
 		welch && mwu ? "; " : "",
 		mwu ? "Mann-Whitney U (two-sided, normal approximation) where both have " : "",
 		mwu ? MWU_RUNS_TEXT(PCB_MWU_MIN_RUNS) " runs or more" : "");
+	fprintf(out, "%sHolm-Bonferroni-corrected over the %zu differences of this compare: "
+		"results of\n%sidentical builds get a mark with at most a 5%% chance\n",
+		markdown ? "" : "  ", nr_diffs(cmp), markdown ? "" : "  ");
+	fprintf(out, "%s95%% CI: of each Diff %%, Welch's interval on the run means with the "
+		"ratio's standard\n%serror by the delta method (each row's own, not corrected); "
+		"geomean: of a block's\n%sratios to A\n", markdown ? "\n" : "",
+		markdown ? "" : "  ", markdown ? "" : "  ");
 }
 
 static void context_lines(FILE *out, json_t *cmp, int markdown)
@@ -257,9 +314,10 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 		/* a result with no difference from A in this block gets no Diff columns */
 		for (int r = 1; r < n; r++)
 			if (block_has_diff(b, r)) {
-				fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% |",
-					pcb_compare_letter(r), pcb_compare_letter(r));
-				cols += 2;
+				fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% | %c - A 95%% CI |",
+					pcb_compare_letter(r), pcb_compare_letter(r),
+					pcb_compare_letter(r));
+				cols += 3;
 			}
 		fprintf(out, "\n|---|");
 		for (int r = 0; r < cols; r++)
@@ -279,17 +337,18 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 			}
 			for (int r = 1; r < n; r++) {
 				json_t *row = b->line[j].row[r];
-				char pct[48];
+				char pct[48], ci[64];
 
 				if (!block_has_diff(b, r))
 					continue;
 				if (!line_has_diff(b, j, r)) {
-					fprintf(out, " - | - |");
+					fprintf(out, " - | - | - |");
 					continue;
 				}
 				format_pct(pct, sizeof(pct), row, 1);
-				fprintf(out, " %.2f | %s |",
-					rj_cmprow_diff_cycles(row), pct);
+				format_ci(ci, sizeof(ci), row);
+				fprintf(out, " %.2f | %s | %s |",
+					rj_cmprow_diff_cycles(row), pct, ci);
 			}
 			fprintf(out, "\n");
 		}

@@ -137,9 +137,10 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 	json_t *ctx = rj_top_context(result);
 	json_t *sc = rj_top_scenario(result);
 	const char *timing = rj_sc_timing(sc), *li = markdown ? "- " : "  ";
-	const char *ops = pcb_setting(result, K_RUN_OPS), *runs = pcb_setting(result, K_RUN_RUNS);
+	char sub[96], runs_buf[160];
+	const char *ops = pcb_setting(result, K_RUN_OPS);
+	const char *runs = pcb_runs_setting(result, runs_buf, sizeof(runs_buf));
 	int batch = !strcmp(timing, "batch");
-	char sub[96];
 
 	subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	fprintf(out, markdown ? "### Method\n\n" : "Method\n");

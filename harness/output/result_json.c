@@ -328,6 +328,20 @@ static uint64_t fn_calls(const struct pcb_design_result *r, const char *fn)
 	return calls;
 }
 
+/*
+ * A row's noise gate, as the Phoronix Test Suite judges a result by the
+ * spread of its runs: the coefficient of variation of its run means, in
+ * percent, and whether it passes run.max_cv
+ */
+static void noise_json(json_t *o, enum rj_field cv_field, enum rj_field unstable_field,
+		       const double *run_mean, const struct pcb_design_result *r)
+{
+	double cv = 100 * pcb_cv(run_mean, r->runs);
+
+	rj_put(o, cv_field, json_real(cv));
+	rj_put(o, unstable_field, json_boolean(r->sc->max_cv > 0 && cv > r->sc->max_cv));
+}
+
 /* the coordinator's drains of one design */
 static json_t *drain_row_json(const struct pcb_design_result *r)
 {
@@ -348,6 +362,7 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 	rj_set_drain_count(o, (json_int_t)dr->count);
 	rj_set_drain_avg_cycles(o, pcb_mean(dr->run_mean, r->runs));
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
+	noise_json(o, RJ_F_drain_cv_pct, RJ_F_drain_unstable, dr->run_mean, r);
 	rj_set_drain_p99_cycles(o, (json_int_t)pcb_hist_quantile(&dr->total.hist, 0.99));
 	if (r->design->drain.queues_work) {
 		rj_set_drain_completed(o, (json_int_t)dr->completed);
@@ -597,6 +612,8 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	rj_set_design_work(dj, work);
 	rj_set_design_workers(dj, workers_json(r, notes));
 	rj_set_design_runs(dj, r->runs);
+	if (r->sc->runs_auto)
+		rj_set_design_runs_target_met(dj, r->runs_met);
 	rj_set_design_timer_overhead(dj, r->overhead);
 	rj_set_design_overhead_ticks(dj, overhead_json(r, notes));
 	rj_set_design_ops(dj, (json_int_t)r->ops);
@@ -647,6 +664,7 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 	for (int f = 0; f < m->nr_fn; f++) {
 		const struct pcb_fn_result *fr = &r->fn[f];
 		const struct pcb_hist *h = &fr->total.hist;
+		double half, mean;
 		json_t *fj;
 
 		if (!fr->total.calls)
@@ -664,6 +682,11 @@ static void functions_json(json_t *functions, const struct pcb_design_result *r)
 			rj_set_fn_subtracted_avg_cycles(fj, pcb_mean(fr->run_sub_mean, r->runs));
 			rj_set_fn_fixed_ticks(fj, pcb_mean(fr->run_fixed, r->runs));
 		}
+		noise_json(fj, RJ_F_fn_cv_pct, RJ_F_fn_unstable, fr->run_mean, r);
+		half = pcb_ci95_half(fr->run_mean, r->runs);
+		mean = fabs(pcb_mean(fr->run_mean, r->runs));
+		rj_put(fj, RJ_F_fn_ci95_pct, isfinite(half) && mean > 0 ?
+		       json_real(100 * half / mean) : json_null());
 		rj_set_fn_interrupted(fj, (json_int_t)fr->total.interrupted);
 		rj_set_fn_interrupted_calls(fj, (json_int_t)fr->total.interrupted_calls);
 		rj_set_fn_calls(fj, (json_int_t)fr->total.calls);

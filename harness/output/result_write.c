@@ -53,12 +53,26 @@ static void csv_header(FILE *f, const enum rj_field *cols, size_t n)
 	fputc('\n', f);
 }
 
+/* a row's noise gate, ",cv_pct,unstable" (1 or 0), empty for a result without it */
+static void noise_csv(FILE *f, json_t *cv, json_t *unstable)
+{
+	if (json_is_number(cv))
+		fprintf(f, ",%.4f", json_number_value(cv));
+	else
+		fputc(',', f);
+	if (json_is_boolean(unstable))
+		fprintf(f, ",%d\n", json_is_true(unstable));
+	else
+		fputs(",\n", f);
+}
+
 /* functions.csv, runs.csv and histogram.csv: a row a function, run and bucket */
 static void functions_csv(json_t *result, FILE *f, FILE *r, FILE *h)
 {
 	static const enum rj_field cols[] = {
 		RJ_F_fn_design, RJ_F_fn_function, RJ_F_fn_timing, RJ_F_fn_avg_cycles,
 		RJ_F_fn_stddev, RJ_F_fn_calls, RJ_F_fn_p50, RJ_F_fn_p99, RJ_F_fn_p999, RJ_F_fn_max,
+		RJ_F_fn_cv_pct, RJ_F_fn_unstable,
 	};
 	json_t *fj;
 	size_t i;
@@ -72,9 +86,10 @@ static void functions_csv(json_t *result, FILE *f, FILE *r, FILE *h)
 		size_t j;
 
 		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
-			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT,
 			d, fn, tm, rj_fn_avg_cycles(fj), rj_fn_stddev(fj), rj_fn_calls(fj),
 			rj_fn_p50(fj), rj_fn_p99(fj), rj_fn_p999(fj), rj_fn_max(fj));
+		noise_csv(f, rj_get(fj, RJ_F_fn_cv_pct), rj_get(fj, RJ_F_fn_unstable));
 		json_array_foreach(rj_fn_runs(fj), j, x)
 			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
 				rj_fnrun_avg_cycles(x), rj_fnrun_calls(x));
@@ -90,18 +105,20 @@ static void drains_csv(json_t *result, FILE *dr)
 	static const enum rj_field cols[] = {
 		RJ_F_drain_design, RJ_F_drain_design_name, RJ_F_drain_caches, RJ_F_drain_count,
 		RJ_F_drain_avg_cycles, RJ_F_drain_stddev, RJ_F_drain_completion_p50,
-		RJ_F_drain_completion_p99,
+		RJ_F_drain_completion_p99, RJ_F_drain_cv_pct, RJ_F_drain_unstable,
 	};
 	json_t *x;
 	size_t i;
 
 	csv_header(dr, cols, sizeof(cols) / sizeof(cols[0]));
-	json_array_foreach(rj_top_drains(result), i, x)
+	json_array_foreach(rj_top_drains(result), i, x) {
 		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
-			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n", rj_drain_design(x),
+			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT, rj_drain_design(x),
 			rj_drain_design_name(x), rj_drain_caches(x), rj_drain_count(x),
 			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_completion_p50(x),
 			rj_drain_completion_p99(x));
+		noise_csv(dr, rj_get(x, RJ_F_drain_cv_pct), rj_get(x, RJ_F_drain_unstable));
+	}
 }
 
 static void counters_csv(json_t *result, FILE *c)

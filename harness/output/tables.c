@@ -35,6 +35,18 @@ const char *pcb_setting_named(json_t *result, const char *name)
 	return s ? s : "?";
 }
 
+const char *pcb_runs_setting(json_t *result, char *buf, size_t len)
+{
+	const char *runs = pcb_setting(result, K_RUN_RUNS);
+
+	if (strcmp(runs, "auto"))
+		return runs;
+	snprintf(buf, len, "auto (%d to %s, until every row's 95%% interval is within %s%% of "
+		 "its mean)", PCB_AUTO_MIN_RUNS, pcb_setting(result, K_RUN_MAX_RUNS),
+		 pcb_setting(result, K_RUN_CI_TARGET));
+	return buf;
+}
+
 double pcb_timer_overhead(json_t *ctx, const char *timing)
 {
 	int f = rj_find(RJ_K_tov, timing);
@@ -127,13 +139,14 @@ static const char *setting_value(const struct pcb_template_part *p, void *result
 static void print_old_workers(FILE *out, json_t *result, const char *ms)
 {
 	const struct pcb_model *m = pcb_result_model(result);
+	char runs[160];
 
 	fprintf(out, "workers: CPU %s; ", rj_sc_workers(rj_top_scenario(result)));
 	if (m && m->old_header[0]) {
 		pcb_template_print(out, m->old_header[0], setting_value, result);
 		fprintf(out, "; ");
 	}
-	fprintf(out, "%s runs of %s ms", pcb_setting(result, K_RUN_RUNS), ms);
+	fprintf(out, "%s runs of %s ms", pcb_runs_setting(result, runs, sizeof(runs)), ms);
 	if (m && m->old_header[1]) {
 		fprintf(out, "; ");
 		pcb_template_print(out, m->old_header[1], setting_value, result);
@@ -212,7 +225,7 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 	const char *ms = pcb_setting(result, K_RUN_OPS)[0] != '0' ? "?" :
 			 pcb_setting(result, K_RUN_DURATION_MS);
 	double hz = rj_ctx_tsc_hz(ctx);
-	char sub[96];
+	char sub[96], runs[160];
 
 	fprintf(out, "pcpbench %s: %s\n", rj_sc_name(sc), *desc && strcmp(desc, "?") ? desc : "");
 	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
@@ -236,7 +249,8 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 			"(complete: false)\n");
 	if (rj_sc_has_configuration(sc))	/* the model's own words */
 		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", rj_sc_workers(sc),
-			rj_sc_model(sc), rj_sc_configuration(sc), pcb_setting(result, K_RUN_RUNS), ms);
+			rj_sc_model(sc), rj_sc_configuration(sc),
+			pcb_runs_setting(result, runs, sizeof(runs)), ms);
 	else
 		print_old_workers(out, result, ms);
 }
@@ -393,6 +407,36 @@ static const char *drain_name(json_t *result)
 	return m ? m->drain_name : "?";
 }
 
+/* one design's drains, STDDEV marked where unstable (*noisy then set) */
+static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
+{
+	const char *d = rj_drain_design(x);
+	char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
+	char waited[32] = "-", sdt[32];
+
+	if (rj_drain_has_completion_p50(x)) {
+		snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
+			 rj_drain_completion_p50(x));
+		snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
+			 rj_drain_completion_p99(x));
+	}
+	if (rj_drain_has_walk_cycles_per_cpu(x))
+		snprintf(walk, sizeof(walk), "%.1f", rj_drain_walk_cycles_per_cpu(x));
+	if (rj_drain_has_stranded_pages_avg(x))
+		snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
+			 rj_drain_stranded_pages_avg(x), rj_drain_stranded_pages_max(x));
+	if (rj_drain_has_waited_preempted(x))
+		snprintf(waited, sizeof(waited), "%" JSON_INTEGER_FORMAT,
+			 rj_drain_waited_preempted(x));
+	pcb_stddev_text(sdt, sizeof(sdt), rj_drain_stddev(x), rj_get(x, RJ_F_drain_unstable),
+			noisy);
+	fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10s%-12" JSON_INTEGER_FORMAT
+		"%-16s%-12s%-10.0f%-14s%-*s%s\n", first_col(d), d, rj_drain_count(x),
+		rj_drain_avg_cycles(x), sdt, rj_drain_p99_cycles(x), comp50,
+		comp99, rj_drain_wake_cycles(x), walk, preempted ? 16 : 0, stranded,
+		preempted ? waited : "");
+}
+
 /* the coordinator's drains; with two designs over several cache counts, 000's table */
 static void print_drains(FILE *out, json_t *result)
 {
@@ -403,7 +447,7 @@ static void print_drains(FILE *out, json_t *result)
 	json_t *x, *y;
 	int several_cache_counts = 0;
 
-	int preempted = 0;
+	int preempted = 0, noisy = 0;
 
 	if (!json_array_size(drains))
 		return;
@@ -414,32 +458,11 @@ static void print_drains(FILE *out, json_t *result)
 		"drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
 		"walk clk/cpu", preempted ? "stranded pages  " : "stranded pages",
 		preempted ? "waited on preempted" : "");
-	json_array_foreach(drains, i, x) {
-		const char *d = rj_drain_design(x);
-		char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
-		char waited[32] = "-";
-
-		if (rj_drain_has_completion_p50(x)) {
-			snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
-				 rj_drain_completion_p50(x));
-			snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
-				 rj_drain_completion_p99(x));
-		}
-		if (rj_drain_has_walk_cycles_per_cpu(x))
-			snprintf(walk, sizeof(walk), "%.1f", rj_drain_walk_cycles_per_cpu(x));
-		if (rj_drain_has_stranded_pages_avg(x))
-			snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
-				 rj_drain_stranded_pages_avg(x), rj_drain_stranded_pages_max(x));
-		if (rj_drain_has_waited_preempted(x))
-			snprintf(waited, sizeof(waited), "%" JSON_INTEGER_FORMAT,
-				 rj_drain_waited_preempted(x));
-		fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10.2f%-12" JSON_INTEGER_FORMAT
-			"%-16s%-12s%-10.0f%-14s%-*s%s\n", first_col(d), d, rj_drain_count(x),
-			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_p99_cycles(x), comp50,
-			comp99, rj_drain_wake_cycles(x), walk, preempted ? 16 : 0, stranded,
-			preempted ? waited : "");
-	}
+	json_array_foreach(drains, i, x)
+		drain_line(out, x, preempted, &noisy);
 	fprintf(out, "\n");
+	if (noisy)
+		pcb_unstable_legend(out, result);
 
 	/* seed 000's "cpus  Upstream  Patched  Diff" over the cache counts */
 	json_array_foreach(drains, i, x) {
@@ -588,6 +611,10 @@ static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
 			json_is_string(note) ? json_string_value(note) : "?");
 	if (rj_design_drains(dj))
 		fprintf(out, "; drained: %s", rj_design_drain_promise(dj));
+	if (rj_design_has_runs_target_met(dj))
+		fprintf(out, "; %" JSON_INTEGER_FORMAT " runs (auto), %s", rj_design_runs(dj),
+			rj_design_runs_target_met(dj) ? "every row within run.ci_target" :
+			"run.max_runs reached before every row was within run.ci_target");
 	fprintf(out, "\n");
 }
 

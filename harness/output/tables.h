@@ -21,6 +21,8 @@ int first_col(const char *s);
 /* a scenario key's setting in a result (K_RUN_RUNS), or one by its name; "?" when absent */
 const char *pcb_setting(json_t *result, int key);
 const char *pcb_setting_named(json_t *result, const char *name);
+/* run.runs as the tables say it: the count, or what auto did */
+const char *pcb_runs_setting(json_t *result, char *buf, size_t len);
 /* the empty region's ticks in timing mode timing ("call", "batch") of a context */
 double pcb_timer_overhead(json_t *ctx, const char *timing);
 /* the function rows of one design, in result order */
@@ -40,6 +42,14 @@ int title_col(FILE *out, const char *title, int rest, const struct pcb_table_opt
 void subtracted_text(json_t *result, double base, char *buf, size_t len);
 
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts);
+
+/* the noise gate's mark, beside a STDDEV whose row is unstable */
+#define PCB_UNSTABLE_MARK "!"
+/* sd as a STDDEV column shows it, marked where unstable is true; *noisy set then */
+void pcb_stddev_text(char *buf, size_t len, double sd, json_t *unstable, int *noisy);
+void pcb_unstable_legend(FILE *out, json_t *result);
+/* "[lo, hi]": the 95% interval of fj's Diff % over bf's (pcb_ratio_ci95()), else "-" */
+void pcb_diff_ci_text(char *buf, size_t len, json_t *fj, json_t *bf, int raw);
 
 /* a part of a model's template: text, then a {path} or {path:decimals}, if any */
 struct pcb_template_part {

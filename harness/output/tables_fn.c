@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../measure/stats.h"
@@ -40,9 +41,32 @@ static void format_mean(char *buf, size_t len, double v, double res, int raw, in
 	}
 }
 
+/* a row's STDDEV, with the noise gate's mark where its run means spread past run.max_cv */
+void pcb_stddev_text(char *buf, size_t len, double sd, json_t *unstable, int *noisy)
+{
+	int mark = json_is_true(unstable);
+
+	snprintf(buf, len, "%.2f%s", sd, mark ? PCB_UNSTABLE_MARK : "");
+	*noisy |= mark;
+}
+
+/* the noise gate's legend, under the blocks it marked */
+void pcb_unstable_legend(FILE *out, json_t *result)
+{
+	fprintf(out, PCB_UNSTABLE_MARK " unstable: the run means' coefficient of variation is "
+		"above run.max_cv (%s%%); more runs\n  (run.runs = auto) or a quieter machine "
+		"narrow it\n\n", pcb_setting(result, K_RUN_MAX_CV));
+}
+
+/* the marks a function block made, for the legends under them */
+struct fn_marks {
+	int below;			/* ~ or <1 step: below the timer's resolution */
+	int unstable;			/* ! the noise gate's */
+};
+
 /* one block a design: mean, STDDEV, calls; what was set aside as interrupted */
 static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
-			 const struct pcb_table_opts *opts, int *marked)
+			 const struct pcb_table_opts *opts, struct fn_marks *mk)
 {
 	const char *d = rj_design_design(dj), *head;
 	int raw = opts->raw;
@@ -57,15 +81,17 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 		int has_mean = raw ? rj_fn_has_raw_avg_cycles(rows[j]) : 1;
 		double sd = raw ? rj_fn_raw_stddev(rows[j]) : rj_fn_stddev(rows[j]);
 		json_int_t interrupted = rj_fn_interrupted(rows[j]);
-		char label[80], m[32];
+		char label[80], m[32], sdt[32];
 
 		snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
+		pcb_stddev_text(sdt, sizeof(sdt), sd, rj_get(rows[j], RJ_F_fn_unstable),
+				&mk->unstable);
 		if (has_mean)
 			format_mean(m, sizeof(m), fn_mean(rows[j], raw), resolution(rows[j], step),
-				    raw, marked);
+				    raw, &mk->below);
 		else
 			snprintf(m, sizeof(m), "-");
-		fprintf(out, "%-*s%-*s%-*.2f%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sd,
+		fprintf(out, "%-*s%-*s%-*s%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sdt,
 			rj_fn_calls(rows[j]));
 		if (interrupted)
 			snprintf(aside + strlen(aside), sizeof(aside) - strlen(aside), "%s%s %"
@@ -130,45 +156,151 @@ static int design_names(json_t *designs)
 	return n;
 }
 
-/* d - base for every function both have; returns whether any differs significantly */
-static int diff_block(FILE *out, json_t *functions, json_t *dj, json_t *base, double step,
-		      const struct pcb_table_opts *opts)
-{
-	const char *d = rj_design_design(dj), *b = rj_design_design(base), *head;
-	int raw = opts->raw;
-	json_t *rows[MAX_ROWS];
-	char title[400];
-	size_t n = design_functions(functions, d, rows, MAX_ROWS);
-	int w, any_sig = 0;
+/* a Diff row: a function of a design and the same of its baseline */
+struct diff_row {
+	json_t *fj, *bf;
+	double p;			/* Welch's two-sided p, then Holm-adjusted */
+};
 
-	snprintf(title, sizeof(title), "%s - %s", d, b);
-	w = title_col(out, title, COL + 10, opts, &head);
-	fprintf(out, "%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", "Diff %");
-	for (size_t j = 0; j < n; j++) {
-		json_t *bf = find_function(functions, b, rj_fn_function(rows[j]));
-		double va[MAX_RUNS], vb[MAX_RUNS], x, y;
-		int na, nb, sig;
-		char label[80];
+/* the Diff rows of a result's tables, and how they print */
+struct diff_set {
+	struct diff_row *row;
+	size_t n, max;
+	double step;			/* the TSC step, for the resolution's ~ */
+	const struct pcb_table_opts *opts;
+};
+
+/* the rows of dj that base has too, appended to the set, with Welch's p-values */
+static void collect_diffs(json_t *functions, json_t *dj, json_t *base, struct diff_set *set)
+{
+	int raw = set->opts->raw;
+	json_t *rows[MAX_ROWS];
+	size_t nr = design_functions(functions, rj_design_design(dj), rows, MAX_ROWS);
+	static double va[MAX_RUNS], vb[MAX_RUNS];
+
+	for (size_t j = 0; j < nr && set->n < set->max; j++) {
+		json_t *bf = find_function(functions, rj_design_design(base),
+					   rj_fn_function(rows[j]));
+		int na, nb;
 
 		if (!bf)
 			continue;
-		x = fn_mean(rows[j], raw);
-		y = fn_mean(bf, raw);
 		na = run_means(rows[j], raw, va, MAX_RUNS);
 		nb = run_means(bf, raw, vb, MAX_RUNS);
-		sig = pcb_welch_significant(va, na, vb, nb);
-		any_sig |= sig;
-		snprintf(label, sizeof(label), "%s:", rj_fn_function(rows[j]));
+		set->row[set->n++] = (struct diff_row){ rows[j], bf, pcb_welch_p(va, na, vb, nb) };
+	}
+}
+
+/* "[lo, hi]": the 95% interval of x's Diff % over base's run means, "-" where none */
+void pcb_diff_ci_text(char *buf, size_t len, json_t *fj, json_t *bf, int raw)
+{
+	static double va[MAX_RUNS], vb[MAX_RUNS];
+	int na = run_means(fj, raw, va, MAX_RUNS), nb = run_means(bf, raw, vb, MAX_RUNS);
+	double lo, hi;
+
+	if (pcb_ratio_ci95(va, na, vb, nb, &lo, &hi) < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%.2f, %.2f]", lo, hi);
+}
+
+/* dj - base over the set's rows [from, to), and their geometric mean */
+static void diff_block(FILE *out, json_t *dj, json_t *base, const struct diff_set *set,
+		       size_t from, size_t to)
+{
+	const struct pcb_table_opts *opts = set->opts;
+	const struct diff_row *d = set->row + from;
+	size_t n = to - from;
+	double step = set->step;
+	int raw = opts->raw, w, nratio = 0;
+	double ratio[MAX_ROWS];
+	char title[400];
+	const char *head;
+
+	snprintf(title, sizeof(title), "%s - %s", rj_design_design(dj), rj_design_design(base));
+	w = title_col(out, title, 2 * COL + 18, opts, &head);
+	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", COL, "Diff %", "95% CI");
+	for (size_t j = 0; j < n; j++) {
+		double x = fn_mean(d[j].fj, raw), y = fn_mean(d[j].bf, raw);
+		char label[80], pct[48], ci[64];
+
+		snprintf(label, sizeof(label), "%s:", rj_fn_function(d[j].fj));
 		fprintf(out, "%-*s%-*.2f", w, label, COL, x - y);
 		/* no percentage of nothing: a base at or below the empty region */
-		if (y > 0)
-			fprintf(out, "%s%.2f%s\n", !raw && y < resolution(bf, step) ? "~" : "",
-				100 * (x - y) / y, sig ? "*" : "");
-		else
+		if (!(y > 0)) {
 			fprintf(out, "-\n");
+			continue;
+		}
+		snprintf(pct, sizeof(pct), "%s%.2f%s", !raw && y < resolution(d[j].bf, step) ?
+			 "~" : "", 100 * (x - y) / y, d[j].p <= 0.05 ? "*" : "");
+		pcb_diff_ci_text(ci, sizeof(ci), d[j].fj, d[j].bf, raw);
+		fprintf(out, "%-*s%s\n", COL, pct, ci);
+		if (x > 0 && nratio < MAX_ROWS)
+			ratio[nratio++] = x / y;
 	}
+	/* the block in one figure, as mmtests' --print-ratio and Google Benchmark's OVERALL_GEOMEAN */
+	if (nratio > 1)
+		fprintf(out, "%-*s%-*s%.2f\n", w, "geomean:", COL, "-",
+			100 * (pcb_geomean(ratio, nratio) - 1));
 	fprintf(out, "\n");
-	return any_sig;
+}
+
+/* the Diff blocks' legend: the test, its correction, the interval, the geometric mean */
+static void diff_legend(FILE *out, int any_sig, size_t n)
+{
+	if (any_sig)
+		fprintf(out, "* the run means differ at 95%% confidence (Welch's t-test), "
+			"Holm-Bonferroni-corrected over\n  the %zu differences above\n", n);
+	else
+		fprintf(out, "no difference is significant at 95%% confidence (Welch's t-test "
+			"over run means,\n  Holm-Bonferroni-corrected over the %zu differences "
+			"above)\n", n);
+	fprintf(out, "95%% CI: of the Diff %%, Welch's interval on the run means, the ratio's "
+		"standard error by\n  the delta method (each row's own, not corrected); "
+		"geomean: of the rows' ratios\n\n");
+}
+
+/* every Diff block, the rows' marks corrected together (Holm-Bonferroni) */
+static void diff_blocks(FILE *out, json_t *result, const char *baseline, int names,
+			double step, const struct pcb_table_opts *opts)
+{
+	json_t *designs = rj_top_designs(result), *functions = rj_top_functions(result), *dj;
+	size_t max = json_array_size(functions), at = 0, i;
+	struct diff_set set = { .max = max, .step = step, .opts = opts };
+	double *p = calloc(max ? max : 1, sizeof(*p));
+	int any_sig = 0;
+
+	set.row = calloc(max ? max : 1, sizeof(*set.row));
+	if (!set.row || !p)
+		goto out;
+	json_array_foreach(designs, i, dj) {
+		json_t *base = baseline_of(designs, dj, baseline, names);
+
+		if (base)
+			collect_diffs(functions, dj, base, &set);
+	}
+	for (i = 0; i < set.n; i++)
+		p[i] = set.row[i].p;
+	pcb_holm_adjust(p, (int)set.n, p);
+	for (i = 0; i < set.n; i++) {
+		set.row[i].p = p[i];
+		any_sig |= p[i] <= 0.05;
+	}
+	json_array_foreach(designs, i, dj) {
+		json_t *base = baseline_of(designs, dj, baseline, names);
+		size_t from = at;
+
+		if (!base)
+			continue;
+		while (at < set.n && !strcmp(rj_fn_design(set.row[at].fj), rj_design_design(dj)))
+			at++;
+		diff_block(out, dj, base, &set, from, at);
+	}
+	if (set.n)
+		diff_legend(out, any_sig, set.n);
+out:
+	free(set.row);
+	free(p);
 }
 
 void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts *opts)
@@ -179,28 +311,20 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 	double step = (double)rj_ctx_tsc_step(rj_top_context(result));
 	const char *baseline = rj_sc_has_baseline(sc) ? rj_sc_baseline(sc) :
 			       rj_design_design_name(json_array_get(designs, 0));
-	int names = design_names(designs), any_sig = 0, compared = 0, marked = 0;
+	int names = design_names(designs);
+	struct fn_marks mk = { 0 };
 	size_t i, n;
 
 	json_array_foreach(designs, i, dj)
-		design_block(out, functions, dj, step, opts, &marked);
-	if (marked)
+		design_block(out, functions, dj, step, opts, &mk);
+	if (mk.below)
 		fprintf(out, "~ below the timer's resolution: the TSC advances in steps of %.0f "
 			"tick(s), so a region reads to the step and the mean is an average of\n"
 			"  steps; <1 step: less than the empty region itself\n\n", step);
+	if (mk.unstable)
+		pcb_unstable_legend(out, result);
 
-	json_array_foreach(designs, i, dj) {
-		json_t *base = baseline_of(designs, dj, baseline, names);
-
-		if (!base)
-			continue;
-		any_sig |= diff_block(out, functions, dj, base, step, opts);
-		compared = 1;
-	}
-	if (compared)
-		fprintf(out, "%s", any_sig ? "* the run means differ at 95% confidence "
-			"(Welch's t-test)\n\n" : "no difference is significant at 95% confidence "
-			"(Welch's t-test over run means)\n\n");
+	diff_blocks(out, result, baseline, names, step, opts);
 
 	/* distribution of the per-call figure */
 	json_array_foreach(designs, i, dj) {

@@ -37,13 +37,13 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scenario *sc,
 			   const struct pcb_design *d, const struct pcb_clock *clk)
 {
-	int runs = sc->runs, nr = hwloc_bitmap_weight(sc->workers);
+	int runs = pcb_runs_room(sc), nr = hwloc_bitmap_weight(sc->workers);
 
 	memset(res, 0, sizeof(*res));
 	res->design = d;
 	res->variant = d->variant[sc->model->variant_index(sc->config)];
 	res->sc = sc;
-	res->runs = runs;
+	res->runs = sc->runs;
 	res->nr_workers = nr;
 	res->tsc_step = clk->step;
 	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
@@ -73,6 +73,25 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 		fr->method = sc->timing == PCB_TIMING_BATCH ? PCB_METHOD_SUBTRACTED :
 			     PCB_METHOD_CALL;
 	}
+	return 0;
+}
+
+int pcb_runs_room(const struct pcb_scenario *sc)
+{
+	return sc->runs_auto && sc->max_runs > sc->runs ? sc->max_runs : sc->runs;
+}
+
+int pcb_design_result_more(struct pcb_design_result *res)
+{
+	double keep;
+
+	if (res->runs >= pcb_runs_room(res->sc))
+		return -1;
+	/* the figures collect_run() averages over res->runs, re-weighted for one more */
+	keep = (double)res->runs / (res->runs + 1);
+	res->overhead *= keep;
+	res->run_seconds *= keep;
+	res->runs++;
 	return 0;
 }
 

@@ -108,8 +108,9 @@ struct pcb_design_result {
 	char model_note[256];		/* what the model's setup said of itself */
 	char run_note[256];		/* what the runner had to change, for the notes */
 	int delivery;			/* the work delivery in force, -1 where none ran */
-	int runs;
+	int runs;			/* runs planned (run.runs = auto: so far) */
 	int runs_done;			/* runs that finished */
+	int runs_met;			/* run.runs = auto: every row within run.ci_target */
 	int nr_workers;
 	struct pcb_worker_info *worker;
 	struct pcb_run_overhead *ovh;	/* [run * nr_workers + worker] */
@@ -142,6 +143,10 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
  * runs of different designs can alternate. 0, or -1 with a message (a
  * runtime failure, exit 1).
  */
+/* the runs a result of sc has room for: run.max_runs where run.runs = auto */
+int pcb_runs_room(const struct pcb_scenario *sc);
+/* room made for one more run of res (run.runs = auto): 0, or -1 where there is none */
+int pcb_design_result_more(struct pcb_design_result *res);
 /* end the run in progress at its next chunk, its figures dropped: async-signal-safe */
 void pcb_run_stop(void);
 

@@ -279,11 +279,39 @@ static int get_cpus(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, s
 	return 0;
 }
 
+/* run.runs: a count, or auto (PCB_AUTO_MIN_RUNS, then more until run.ci_target) */
+static int get_runs(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	const char *v = sc->value[K_RUN_RUNS];
+	char *end;
+	long n;
+
+	sc->runs_auto = !strcmp(v, "auto");
+	if (sc->runs_auto) {
+		sc->runs = PCB_AUTO_MIN_RUNS;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || errno) {
+		pcb_scenario_key_error(sc, K_RUN_RUNS, err, errlen, "'%s' is not an integer or auto",
+				       v);
+		return -1;
+	}
+	if (n < 1 || n > 1000) {
+		pcb_scenario_key_error(sc, K_RUN_RUNS, err, errlen, "%ld is out of range (1..1000)",
+				       n);
+		return -1;
+	}
+	sc->runs = (int)n;
+	return 0;
+}
+
 int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen)
 {
 	if (get_name(sc, err, errlen) < 0 || get_model(sc, err, errlen) < 0 ||
 	    get_designs(sc, err, errlen) < 0 || convert_all(sc, err, errlen) < 0 ||
-	    get_counters(sc, err, errlen) < 0)
+	    get_runs(sc, err, errlen) < 0 || get_counters(sc, err, errlen) < 0)
 		return -1;
 	/* a rate whose first drain would come after the run is no rate */
 	if (sc->drain_rate_hz > 0 && sc->drain_rate_hz < PCB_DRAIN_MIN_RATE_HZ) {

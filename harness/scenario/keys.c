@@ -42,8 +42,22 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 	[K_RUN_TIMER] = PCB_KEY_CHOICE_FIELD("run", "timer", "harness", timers, SC, timer,
 		"the timed region's reads: harness (lfence; rdtsc ... rdtscp; lfence) or kernel "
 		"(rdtsc_ordered() at both ends, as the kernel picks it on this CPU; seed 000's)"),
-	[K_RUN_RUNS] = PCB_KEY_INT_FIELD("run", "runs", "6", 1, 1000, SC, runs,
-		"repetitions; a row is the mean of the run means"),
+	[K_RUN_RUNS] = PCB_KEY_SPECIAL_KEY("run", "runs", "6",
+		"repetitions, 1..1000, or auto: runs added until every row's 95% interval is "
+		"within run.ci_target, as the Phoronix Test Suite does; a row is the mean of the "
+		"run means"),
+	[K_RUN_MAX_RUNS] = { .section = "run", .name = "max_runs", .def = "30",
+		.help = "run.runs = auto: at most this many runs of a design and configuration",
+		.type = PCB_KEY_INT, .min = PCB_AUTO_MIN_RUNS, .max = 1000,
+		PCB_FIELD(SC, max_runs), .no_sweep = true },
+	[K_RUN_CI_TARGET] = { .section = "run", .name = "ci_target", .def = "1",
+		.help = "run.runs = auto: the 95% confidence half-width (Student's t) every row "
+		"must reach, percent of its mean", .type = PCB_KEY_DOUBLE, .dmin = 0.01,
+		.dmax = 100, PCB_FIELD(SC, ci_target), .no_sweep = true },
+	[K_RUN_MAX_CV] = { .section = "run", .name = "max_cv", .def = "3",
+		.help = "a row whose run means' coefficient of variation is above this percent "
+		"is marked unstable (0: none is)", .type = PCB_KEY_DOUBLE, .dmin = 0,
+		.dmax = 1000, PCB_FIELD(SC, max_cv), .no_sweep = true },
 	[K_RUN_DURATION_MS] = PCB_KEY_INT_FIELD("run", "duration_ms", "2000", 1, 3600000, SC,
 		duration_ms, "length of each measured run in ms"),
 	[K_RUN_OPS] = PCB_KEY_INT_FIELD("run", "ops", "0", 0, 1L << 40, SC, ops,

@@ -32,6 +32,8 @@
 #define PCB_MAX_CONFIGS 1000
 /* the slowest drain rate: one in the longest run */
 #define PCB_DRAIN_MIN_RATE_HZ 0.001
+/* the runs run.runs = auto starts with, the Phoronix Test Suite's default count */
+#define PCB_AUTO_MIN_RUNS 3
 
 /* the harness's keys; models' keys follow from K_NR on (pcb_key_get()) */
 enum pcb_key_id {
@@ -44,6 +46,9 @@ enum pcb_key_id {
 	K_RUN_TIMING,
 	K_RUN_TIMER,
 	K_RUN_RUNS,
+	K_RUN_MAX_RUNS,
+	K_RUN_CI_TARGET,
+	K_RUN_MAX_CV,
 	K_RUN_DURATION_MS,
 	K_RUN_OPS,
 	K_RUN_WARMUP_MS,
@@ -103,7 +108,11 @@ struct pcb_scenario {
 	int order;			/* enum pcb_order */
 	int timing;			/* enum pcb_timing */
 	int timer;			/* enum pcb_timer */
-	int runs;
+	int runs;			/* with runs_auto: the runs before the rule is asked */
+	int runs_auto;			/* run.runs = auto: more runs until ci_target */
+	int max_runs;			/* run.runs = auto: the bound */
+	double ci_target;		/* percent of a row's mean: its 95% half-width */
+	double max_cv;			/* percent: a row whose run means spread more is unstable */
 	long duration_ms;
 	long ops;			/* per worker and run; 0: bounded by time */
 	long warmup_ms;
