@@ -4,6 +4,7 @@
  * a known fixed cost plus a known cost per call, in the lengths a model's
  * loop asks pcb_batch_calls() for. The line recovers both exactly, where
  * subtracting an empty region that is not the region's fixed cost does not.
+ * And the TSC's step from a histogram of increments.
  */
 #include <math.h>
 #include <string.h>
@@ -116,6 +117,25 @@ int main(void)
 		CHECK(pcb_stat_line(s, &slope, &a) == 1, "a line");
 		CHECK_NEAR(slope, 3.0, 1e-6);
 		CHECK_NEAR(a, 10031.0, 1e-3);
+	}
+	/* the TSC's step: a host's 21-tick counter with rare 1-tick catch-ups, and a 1-tick one */
+	{
+		static uint32_t seen[4097];
+
+		memset(seen, 0, sizeof(seen));
+		seen[21] = 150000;
+		seen[42] = 49967;
+		seen[1] = 33;
+		CHECK(pcb_tsc_step_of(seen, 4096, 200000) == 21, "rare catch-ups: %lu",
+		      (unsigned long)pcb_tsc_step_of(seen, 4096, 200000));
+		seen[1] = 400;
+		CHECK(pcb_tsc_step_of(seen, 4096, 200367) == 1, "a common 1-tick increment");
+		memset(seen, 0, sizeof(seen));
+		for (int d = 38; d < 70; d++)
+			seen[d] = 6250;
+		CHECK(pcb_tsc_step_of(seen, 4096, 200000) == 1, "every phase: step 1");
+		memset(seen, 0, sizeof(seen));
+		CHECK(pcb_tsc_step_of(seen, 4096, 0) == 1, "no reads: step 1");
 	}
 	return check_summary();
 }

@@ -151,17 +151,36 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 /*
- * The TSC's step: the gcd of the increments between reads. Back to back,
- * every increment is the read's own latency (21 ticks on one EPYC guest),
- * whose gcd is that latency and not the counter's resolution; reads a
- * varying number of dependent adds apart land on every phase of a counter
- * that steps by one, and only a counter that really steps keeps its gcd.
+ * The TSC's step: the gcd of the increments between reads that are not
+ * rare. Back to back, every increment may be the read's own latency, which
+ * a counter stepping by that much cannot be told from, so reads are a
+ * varying number of dependent adds apart and land on every phase of a
+ * counter that steps by one. A counter a host synthesizes steps by some
+ * ticks with the odd 1-tick catch-up (an EPYC guest: 21 ticks, and 33
+ * increments of 1 in 6 million), which a plain gcd would take for a step
+ * of 1; increments seen in fewer than one read in a thousand, and those
+ * long enough to hold an interruption, are left out.
  */
+#define STEP_MAX_TICKS	4096
+#define STEP_READS	200000
+
+uint64_t pcb_tsc_step_of(const uint32_t *seen, uint64_t max, uint64_t n)
+{
+	uint64_t g = 0;
+
+	for (uint64_t d = 1; d <= max; d++)
+		if (seen[d] && (uint64_t)seen[d] * 1000 >= n)
+			g = gcd64(g, d);
+	return g ? g : 1;
+}
+
 static void measure_step(struct pcb_clock *clk)
 {
-	uint64_t g = 0, mn = UINT64_MAX;
+	static uint32_t seen[STEP_MAX_TICKS + 1];
+	uint64_t mn = UINT64_MAX, n = 0;
 
-	for (int i = 0; i < 200000; i++) {
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < STEP_READS; i++) {
 		uint64_t t0, t1, d, x = 0;
 
 		t0 = pcb_tsc_now();
@@ -170,13 +189,14 @@ static void measure_step(struct pcb_clock *clk)
 			__asm__ __volatile__("add $1, %0" : "+r"(x));
 		t1 = pcb_tsc_now();
 		d = t1 - t0;
-		if (!d || d > 100000)
+		if (!d || d > STEP_MAX_TICKS)
 			continue;
-		g = gcd64(g, d);
+		seen[d]++;
+		n++;
 		if (i % 61 == 0 && d < mn)
 			mn = d;
 	}
-	clk->step = g ? g : 1;
+	clk->step = pcb_tsc_step_of(seen, STEP_MAX_TICKS, n);
 	clk->read_min = mn == UINT64_MAX ? 0 : mn;
 }
 

@@ -125,6 +125,13 @@ void pcb_overhead_measure(struct pcb_overhead *o, int samples);
 void pcb_overhead_from_counts(struct pcb_overhead *o, const uint32_t *counts, uint64_t max,
 			      uint64_t samples, uint64_t outliers);
 
+/*
+ * The step of a counter whose increments between reads were seen[d] times
+ * d ticks (d in 1..max, n in all): the gcd of those seen in at least one
+ * read in a thousand, 1 where none is
+ */
+uint64_t pcb_tsc_step_of(const uint32_t *seen, uint64_t max, uint64_t n);
+
 /* calibrate: ms of calibration against CLOCK_MONOTONIC_RAW */
 void pcb_clock_calibrate(struct pcb_clock *clk, int ms);
 /* the empty region's median, measured on the calling CPU */
