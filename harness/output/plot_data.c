@@ -4,8 +4,9 @@
  * per function (seed 000's 2.2 tables as grouped bars), drain cost against
  * the caches it walks (its drain table), contention per drain against the
  * drain rate and think time (2.3), the isolated worker's interruption
- * histogram (oslat's buckets), and the figures a model declares against a
- * key it sweeps (model_output.h). A sweep's values come from each design
+ * histogram (oslat's buckets), scaling efficiency against the worker count
+ * (will-it-scale's summary, scaling.h), and the figures a model declares
+ * against a key it sweeps (model_output.h). A sweep's values come from each design
  * row: its "sweep" object where there is one, else its "config" string of
  * key=value words.
  */
@@ -17,6 +18,7 @@
 #include "../schema/schema.h"
 #include "plot.h"
 #include "result.h"
+#include "scaling.h"
 
 struct pt {
 	int s;
@@ -611,6 +613,42 @@ static int model_plots_data(json_t *result, const char *dir, struct pcb_plot_set
 	return 0;
 }
 
+/* efficiency against the worker count, a line a design and function (scaling.h) */
+static int scaling_data(json_t *result, const char *dir, struct pcb_plot_set *set,
+			char *err, size_t errlen)
+{
+	static struct pcb_scaling s;
+	struct lines l = { 0 };
+	int rc = 0;
+	FILE *f;
+
+	if (!pcb_scaling_rows(result, &s))
+		return 0;
+	for (int i = 0; i < s.n && !rc; i++) {
+		char line[400];
+
+		snprintf(line, sizeof(line), "%s %s", s.row[i].line,
+			 s.row[i].function ? s.row[i].function : "operations/s");
+		rc = add_pt(&l, line, s.row[i].workers, 100 * s.row[i].efficiency, 0);
+	}
+	if (rc) {
+		lines_free(&l);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	f = pcb_plot_add(set, dir, "scaling", "scaling", err, errlen);
+	if (!f) {
+		lines_free(&l);
+		return -1;
+	}
+	set->plot[set->n - 1].series = write_lines(f, &l);
+	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		 "%s: scaling efficiency against the workers (100%%: linear)",
+		 text(rj_top_scenario(result), RJ_F_sc_name));
+	lines_free(&l);
+	return pcb_plot_close(set, f, err, errlen);
+}
+
 int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			 char *err, size_t errlen)
 {
@@ -622,6 +660,7 @@ int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *s
 	    contention_data(result, &rate, dir, set, err, errlen) < 0 ||
 	    contention_data(result, &think, dir, set, err, errlen) < 0 ||
 	    interruptions_data(result, dir, set, err, errlen) < 0 ||
+	    scaling_data(result, dir, set, err, errlen) < 0 ||
 	    model_plots_data(result, dir, set, err, errlen) < 0)
 		return -1;
 	return 0;

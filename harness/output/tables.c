@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../measure/stats.h"
+#include "scaling.h"
 #include "tables.h"
 
 int first_col(const char *s)
@@ -651,6 +652,7 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 	print_drains(out, result);
 	print_contention(out, result);
 	print_interruptions(out, result);
+	pcb_scaling_print(out, result);
 
 	json_array_foreach(designs, i, dj)
 		print_counters(out, result, dj);

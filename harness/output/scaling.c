@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "../schema/schema.h"
+#include "scaling.h"
+#include "tables.h"
+
+/* the design row's line: its design and its configuration's words but workers= */
+static void line_of(json_t *dj, char *buf, size_t len)
+{
+	const char *cfg = rj_design_has_config(dj) ? rj_design_config(dj) : "";
+	size_t at = (size_t)snprintf(buf, len, "%s", rj_design_design_name(dj));
+
+	while (*cfg) {
+		size_t w = strcspn(cfg, " ");
+
+		if (strncmp(cfg, "workers=", 8) && at < len)
+			at += (size_t)snprintf(buf + at, len - at, " %.*s", (int)w, cfg);
+		cfg += w;
+		cfg += strspn(cfg, " ");
+	}
+}
+
+static int workers_of(json_t *dj)
+{
+	return rj_design_has_workers(dj) ? (int)json_array_size(rj_design_workers(dj)) : 0;
+}
+
+/* the design row of line with the fewest workers; *several: it has rows of other counts */
+static json_t *fewest(json_t *designs, const char *line, int *several)
+{
+	json_t *best = NULL, *dj;
+	size_t i;
+
+	*several = 0;
+	json_array_foreach(designs, i, dj) {
+		char l[256];
+		int w = workers_of(dj);
+
+		line_of(dj, l, sizeof(l));
+		if (strcmp(l, line) || w <= 0)
+			continue;
+		if (best && w != workers_of(best))
+			*several = 1;
+		if (!best || w < workers_of(best))
+			best = dj;
+	}
+	return best;
+}
+
+static double rate_of(json_t *dj)
+{
+	double s = rj_design_has_run_seconds(dj) ? rj_design_run_seconds(dj) : 0;
+	double runs = rj_design_has_runs(dj) ? (double)rj_design_runs(dj) : 0;
+
+	if (!rj_design_has_ops(dj) || s <= 0 || runs <= 0)
+		return 0;
+	return (double)rj_design_ops(dj) / (runs * s);
+}
+
+static json_t *function_of(json_t *functions, const char *design, const char *fn)
+{
+	json_t *fj;
+	size_t i;
+
+	json_array_foreach(functions, i, fj)
+		if (!strcmp(rj_fn_design(fj), design) && !strcmp(rj_fn_function(fj), fn))
+			return fj;
+	return NULL;
+}
+
+static struct pcb_scaling_row *add_row(struct pcb_scaling *s, const char *line, int workers)
+{
+	struct pcb_scaling_row *r;
+
+	if (s->n == PCB_SCALING_MAX)
+		return NULL;
+	r = &s->row[s->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->line, sizeof(r->line), "%s", line);
+	r->workers = workers;
+	return r;
+}
+
+/* one design row's figures against its line's fewest workers' */
+static void design_rows(struct pcb_scaling *s, json_t *result, json_t *dj, json_t *base,
+			const char *line)
+{
+	json_t *functions = rj_top_functions(result), *fj;
+	int w = workers_of(dj), w0 = workers_of(base);
+	double rate = rate_of(dj), rate0 = rate_of(base);
+	struct pcb_scaling_row *r;
+	size_t i;
+
+	json_array_foreach(functions, i, fj) {
+		json_t *b;
+
+		if (strcmp(rj_fn_design(fj), rj_design_design(dj)))
+			continue;
+		b = function_of(functions, rj_design_design(base), rj_fn_function(fj));
+		if (!b || rj_fn_avg_cycles(fj) <= 0 || !(r = add_row(s, line, w)))
+			continue;
+		r->function = rj_fn_function(fj);
+		r->value = rj_fn_avg_cycles(fj);
+		r->ideal = rj_fn_avg_cycles(b);
+		r->efficiency = r->ideal / r->value;
+	}
+	if (rate > 0 && rate0 > 0 && (r = add_row(s, line, w))) {
+		r->value = rate;
+		r->ideal = rate0 * w / w0;
+		r->efficiency = r->value / r->ideal;
+	}
+}
+
+int pcb_scaling_rows(json_t *result, struct pcb_scaling *s)
+{
+	json_t *designs = rj_top_designs(result), *dj, *dk;
+	size_t i, k;
+
+	s->n = 0;
+	json_array_foreach(designs, i, dj) {
+		char line[256], other[256];
+		int several, first = 1;
+		json_t *base;
+
+		line_of(dj, line, sizeof(line));
+		json_array_foreach(designs, k, dk) {
+			if (k >= i)
+				break;
+			line_of(dk, other, sizeof(other));
+			first &= strcmp(line, other) != 0;
+		}
+		base = first ? fewest(designs, line, &several) : NULL;
+		if (!base || !several)
+			continue;
+		/* the line's rows by worker count, in the result's order */
+		json_array_foreach(designs, k, dk) {
+			line_of(dk, other, sizeof(other));
+			if (!strcmp(line, other) && workers_of(dk) > 0)
+				design_rows(s, result, dk, base, line);
+		}
+	}
+	return s->n;
+}
+
+void pcb_scaling_print(FILE *out, json_t *result)
+{
+	static struct pcb_scaling s;
+	const char *last = "";
+	int w = 24;
+
+	if (!pcb_scaling_rows(result, &s))
+		return;
+	for (int i = 0; i < s.n; i++) {
+		const struct pcb_scaling_row *r = &s.row[i];
+		char label[128];
+
+		if (strcmp(r->line, last)) {
+			char title[300];
+
+			snprintf(title, sizeof(title), "%s scaling", r->line);
+			w = first_col(title);
+			fprintf(out, "%s%-*s%-10s%-14s%-14s%s\n", i ? "\n" : "", w, title, "workers",
+				r->function ? "Average clk" : "value", "ideal", "efficiency");
+			last = r->line;
+		}
+		snprintf(label, sizeof(label), "%s:", r->function ? r->function : "operations/s");
+		fprintf(out, r->function ? "%-*s%-10d%-14.2f%-14.2f%.1f%%\n" :
+			"%-*s%-10d%-14.4g%-14.4g%.1f%%\n", w, label, r->workers, r->value, r->ideal,
+			100 * r->efficiency);
+	}
+	fprintf(out, "\nscaling: a function's ideal is the fewest workers' cycles a call (linear "
+		"scaling keeps a call's cost), its efficiency ideal over measured; operations/s "
+		"against the fewest workers' rate times the workers (will-it-scale's linear)\n\n");
+}
