@@ -163,9 +163,15 @@ void pcb_poisson_interval(uint64_t k, double *lo, double *hi)
 	*lo = k ? poisson_mean_at(k - 1, 0.975, top) : 0;
 }
 
-int pcb_welch_significant(const double *a, int na, const double *b, int nb)
+/*
+ * Welch's t of a against b and its Welch-Satterthwaite degrees of freedom:
+ * 0 where they say nothing (fewer than two runs a side, or run means so far
+ * apart that the arithmetic overflows), else 1; identical runs on both
+ * sides give t = 0, or infinity where the two means differ
+ */
+static int welch_t(const double *a, int na, const double *b, int nb, double *t, double *df)
 {
-	double va, vb, se2, t, df, crit;
+	double va, vb, se2;
 
 	if (na < 2 || nb < 2)
 		return 0;
@@ -176,16 +182,23 @@ int pcb_welch_significant(const double *a, int na, const double *b, int nb)
 	se2 = va / na + vb / nb;
 	if (!isfinite(se2))
 		return 0;
-	if (se2 == 0)
-		return pcb_mean(a, na) != pcb_mean(b, nb);
-	t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
-	/* Welch-Satterthwaite degrees of freedom, rounded down (conservative) */
-	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
-	/* run means so far apart that the arithmetic overflows say nothing reliable */
-	if (!isfinite(t) || !isfinite(df))
+	if (se2 == 0) {
+		*t = pcb_mean(a, na) != pcb_mean(b, nb) ? INFINITY : 0;
+		*df = 1;
+		return 1;
+	}
+	*t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
+	*df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
+	return isfinite(*t) && isfinite(*df);
+}
+
+int pcb_welch_significant(const double *a, int na, const double *b, int nb)
+{
+	double t, df;
+
+	if (!welch_t(a, na, b, nb, &t, &df))
 		return 0;
-	crit = pcb_t975(df);
-	return t > crit;
+	return isinf(t) || t > pcb_t975(df);
 }
 
 double pcb_t975(double df)
@@ -253,24 +266,11 @@ double pcb_t_p_value(double t, double df)
 
 double pcb_welch_p(const double *a, int na, const double *b, int nb)
 {
-	double va, vb, se2, t, df;
+	double t, df;
 
-	if (na < 2 || nb < 2)
+	if (!welch_t(a, na, b, nb, &t, &df))
 		return 1;
-	va = pcb_stddev(a, na);
-	va *= va;
-	vb = pcb_stddev(b, nb);
-	vb *= vb;
-	se2 = va / na + vb / nb;
-	if (!isfinite(se2))
-		return 1;
-	if (se2 == 0)
-		return pcb_mean(a, na) != pcb_mean(b, nb) ? 0 : 1;
-	t = fabs(pcb_mean(a, na) - pcb_mean(b, nb)) / sqrt(se2);
-	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) + (vb / nb) * (vb / nb) / (nb - 1));
-	if (!isfinite(t) || !isfinite(df))
-		return 1;
-	return pcb_t_p_value(t, df);
+	return isinf(t) ? 0 : pcb_t_p_value(t, df);
 }
 
 double pcb_normal_p(double z)

@@ -160,6 +160,30 @@ static int write_lines(FILE *f, struct lines *l)
 	return l->ns;
 }
 
+/* a figure of lines: its data file's name, its script, what gnuplot is told */
+struct lines_fig {
+	char name[64];
+	const char *script;
+	char title[256];
+	char vars[512];
+};
+
+/* fig's data from l's lines into dir, its figure added to set; 0, or -1 with err */
+static int lines_figure(struct pcb_plot_set *set, const char *dir, const struct lines_fig *fig,
+			struct lines *l, char *err, size_t errlen)
+{
+	FILE *f = pcb_plot_add(set, dir, fig->name, fig->script, err, errlen);
+	struct pcb_plot *p;
+
+	if (!f)
+		return -1;
+	p = &set->plot[set->n - 1];
+	p->series = write_lines(f, l);
+	snprintf(p->title, sizeof(p->title), "%s", fig->title);
+	snprintf(p->vars, sizeof(p->vars), "%s", fig->vars);
+	return pcb_plot_close(set, f, err, errlen);
+}
+
 static int key_is(const char *k, size_t len, const char *key)
 {
 	const char *dot = memchr(k, '.', len);
@@ -311,19 +335,13 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 			rc = -1;
 	}
 	if (!rc && distinct_x(&l) >= 2) {
-		FILE *f = pcb_plot_add(set, dir, "drains", "drains", err, errlen);
+		const char *caches = m && m->caches_name ? m->caches_name : "caches";
+		struct lines_fig fig = { .name = "drains", .script = "drains" };
 
-		if (!f) {
-			lines_free(&l);
-			return -1;
-		}
-		set->plot[set->n - 1].series = write_lines(f, &l);
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "%s(): cycles per drain against %s", *fn ? fn : "drain",
-			 m && m->caches_name ? m->caches_name : "caches");
-		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars), "xname='%s'",
-			 m && m->caches_name ? m->caches_name : "caches");
-		rc = pcb_plot_close(set, f, err, errlen);
+		snprintf(fig.title, sizeof(fig.title), "%s(): cycles per drain against %s",
+			 *fn ? fn : "drain", caches);
+		snprintf(fig.vars, sizeof(fig.vars), "xname='%s'", caches);
+		rc = lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
 	}
@@ -371,21 +389,13 @@ static int contention_data(json_t *result, const struct sweep_axis *ax, const ch
 			xmin = v;
 	}
 	if (!rc && distinct_x(&l) >= 2) {
-		char name[64];
-		FILE *f;
+		struct lines_fig fig = { .script = "contention" };
 
-		snprintf(name, sizeof(name), "contention-%s", key);
-		f = pcb_plot_add(set, dir, name, "contention", err, errlen);
-		if (!f) {
-			lines_free(&l);
-			return -1;
-		}
-		set->plot[set->n - 1].series = write_lines(f, &l);
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		snprintf(fig.name, sizeof(fig.name), "contention-%s", key);
+		snprintf(fig.title, sizeof(fig.title),
 			 "contended lock acquisitions per drain against %s", axis);
-		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-			 "logx=%d; xname='%s'", xmin > 0, axis);
-		rc = pcb_plot_close(set, f, err, errlen);
+		snprintf(fig.vars, sizeof(fig.vars), "logx=%d; xname='%s'", xmin > 0, axis);
+		rc = lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
 	}
@@ -444,17 +454,12 @@ static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_s
 		}
 	}
 	if (!rc && l.ns) {
-		FILE *f = pcb_plot_add(set, dir, "interruptions", "interruptions", err, errlen);
+		struct lines_fig fig = { .name = "interruptions", .script = "interruptions" };
 
-		if (!f) {
-			lines_free(&l);
-			return -1;
-		}
-		set->plot[set->n - 1].series = write_lines(f, &l);
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		snprintf(fig.title, sizeof(fig.title),
 			 "interruptions of %s worker: count per latency bucket",
 			 only_isolated ? "the isolated" : "each");
-		rc = pcb_plot_close(set, f, err, errlen);
+		rc = lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
 	}
@@ -617,10 +622,10 @@ static int model_plots_data(json_t *result, const char *dir, struct pcb_plot_set
 static int scaling_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			char *err, size_t errlen)
 {
+	struct lines_fig fig = { .name = "scaling", .script = "scaling" };
 	static struct pcb_scaling s;
 	struct lines l = { 0 };
 	int rc = 0;
-	FILE *f;
 
 	if (!pcb_scaling_rows(result, &s))
 		return 0;
@@ -632,21 +637,15 @@ static int scaling_data(json_t *result, const char *dir, struct pcb_plot_set *se
 		rc = add_pt(&l, line, s.row[i].workers, 100 * s.row[i].efficiency, 0);
 	}
 	if (rc) {
-		lines_free(&l);
 		snprintf(err, errlen, "out of memory");
-		return -1;
+	} else {
+		snprintf(fig.title, sizeof(fig.title),
+			 "%s: scaling efficiency against the workers (100%%: linear)",
+			 text(rj_top_scenario(result), RJ_F_sc_name));
+		rc = lines_figure(set, dir, &fig, &l, err, errlen);
 	}
-	f = pcb_plot_add(set, dir, "scaling", "scaling", err, errlen);
-	if (!f) {
-		lines_free(&l);
-		return -1;
-	}
-	set->plot[set->n - 1].series = write_lines(f, &l);
-	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-		 "%s: scaling efficiency against the workers (100%%: linear)",
-		 text(rj_top_scenario(result), RJ_F_sc_name));
 	lines_free(&l);
-	return pcb_plot_close(set, f, err, errlen);
+	return rc;
 }
 
 int pcb_plot_result_data(json_t *result, const char *dir, struct pcb_plot_set *set,
