@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+
 /*
  * The page allocator model's torture test: for every design, build
  * variant, work delivery and workload, workers pinned two to a CPU allocate
@@ -22,6 +23,7 @@
 #include "../harness/run/cpu_area.h"
 #include "../harness/run/work.h"
 #include "../kernels/locks/irq.h"
+#include "../kernels/pcp/buddy.h"
 #include "../kernels/pcp/pcp_model.h"
 
 #define NR_WORKERS 4
@@ -170,6 +172,71 @@ static void tear_down(struct ctx *x)
 	pcp_model.teardown(x->s);
 }
 
+/*
+ * The buddy allocator's part of the check: a block split by hand and not
+ * merged, a block off its alignment, a lying nr_free, and PG_buddy on a
+ * page held; and __rmqueue_smallest() then __free_one_page() of a page
+ * leaving the free lists as they were (the split merged back).
+ */
+static void buddy_breaks(struct ctx *x, const char *name)
+{
+	struct zone *zone = &x->s->zone;
+	unsigned long before[MAX_ORDER];
+	unsigned int o = MAX_ORDER - 1;
+	struct page *a, *p;
+	char msg[256];
+
+	while (o && list_empty(&zone->free_area[o].free_list[MIGRATE_MOVABLE]))
+		o--;
+	CHECK(o > 0, "%s: a free block above order 0", name);
+	if (!o)
+		return;
+	a = page_of(zone->free_area[o].free_list[MIGRATE_MOVABLE].next);
+	del_page_from_free_list(a, zone, o);
+	set_buddy_order(a, o - 1);
+	add_to_free_list(a, zone, o - 1, MIGRATE_MOVABLE);
+	set_buddy_order(&a[1ul << (o - 1)], o - 1);
+	add_to_free_list(&a[1ul << (o - 1)], zone, o - 1, MIGRATE_MOVABLE);
+	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "not merged"), "%s: unmerged: %s",
+	      name, msg);
+	del_page_from_free_list(&a[1ul << (o - 1)], zone, o - 1);
+	del_page_from_free_list(a, zone, o - 1);
+	set_buddy_order(&a[1], o);
+	add_to_free_list(&a[1], zone, o, MIGRATE_MOVABLE);
+	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "not aligned"), "%s: misaligned: %s",
+	      name, msg);
+	del_page_from_free_list(&a[1], zone, o);
+	__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
+	zone->free_area[o].nr_free++;
+	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "blocks on the order"),
+	      "%s: nr_free: %s", name, msg);
+	zone->free_area[o].nr_free--;
+
+	for (unsigned int i = 0; i < MAX_ORDER; i++)
+		before[i] = zone->free_area[i].nr_free;
+	p = __rmqueue_smallest(zone, 0, MIGRATE_MOVABLE);
+	CHECK(p && !PageBuddy(p), "%s: a page off the free lists", name);
+	if (!p)
+		return;
+	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
+	x->w[0]->held[x->w[0]->nr_held++] = p;
+	CHECK(check(x, msg, sizeof(msg)) == 0, "%s: a page split off: %s", name, msg);
+	/* of no order a block can have, so that no free neighbour takes it for its buddy */
+	__SetPageBuddy(p);
+	p->private = MAX_ORDER;
+	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "PG_buddy but not"),
+	      "%s: stray PG_buddy: %s", name, msg);
+	__ClearPageBuddy(p);
+	p->private = 0;
+	x->w[0]->nr_held--;
+	__free_one_page(zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
+	atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+	for (unsigned int i = 0; i < MAX_ORDER; i++)
+		CHECK(zone->free_area[i].nr_free == before[i], "%s: order %u: %lu blocks, %lu before",
+		      name, i, zone->free_area[i].nr_free, before[i]);
+	CHECK(check(x, msg, sizeof(msg)) == 0, "%s: merged back: %s", name, msg);
+}
+
 static void run_one(const struct pcb_design *d, int lock_first, int irq, int workload,
 		    enum pcb_delivery delivery)
 {
@@ -236,24 +303,28 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 	/* the check catches a page in two places, a lost page, and a lying count */
 	{
 		struct zone *zone = &x.s->zone;
-		struct page *a = page_of(zone->free_area[0].free_list[MIGRATE_MOVABLE].next);
-		struct page *b = page_of(a->lru.next);
+		unsigned int o = MAX_ORDER - 1;
+		struct page *a;
 
+		while (o && list_empty(&zone->free_area[o].free_list[MIGRATE_MOVABLE]))
+			o--;
+		a = page_of(zone->free_area[o].free_list[MIGRATE_MOVABLE].next);
 		x.w[0]->held[x.w[0]->nr_held++] = a;
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "two places"), "%s: twice: %s",
 		      name, msg);
 		x.w[0]->nr_held--;
-		list_del(&b->lru);
-		zone->free_area[0].nr_free--;
-		atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
+		del_page_from_free_list(a, zone, o);
+		atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pages in the zone"),
 		      "%s: lost: %s", name, msg);
-		list_add(&b->lru, &zone->free_area[0].free_list[MIGRATE_MOVABLE]);
-		zone->free_area[0].nr_free++;
-		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+		__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
+		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, 1);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pcp->count"), "%s: count: %s",
 		      name, msg);
+		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, -1);
+		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s: restored: %s", name, msg);
+		buddy_breaks(&x, name);
 	}
 	pthread_barrier_destroy(&x.bar);
 	tear_down(&x);

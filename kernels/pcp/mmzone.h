@@ -5,10 +5,11 @@
  * pages, a zone with its free lists and its lock, and the LRU a page fault
  * adds its page to.
  *
- * A page here is real memory: 4 KiB, its list linkage in its first bytes,
- * so that list operations touch the lines the kernel's touch (in the
- * kernel the linkage is in struct page, one cache line per page, beside the
- * page itself).
+ * A page is a 64-byte struct page in the zone's memmap, apart from the
+ * 4 KiB of memory it stands for, as the kernel's vmemmap keeps them: list
+ * operations touch the struct pages' lines, and clearing a page touches
+ * its memory. (The first line of each 4 KiB page would put every page's
+ * list linkage in the same L1 set.)
  */
 #ifndef PCB_PCP_MMZONE_H
 #define PCB_PCP_MMZONE_H
@@ -31,22 +32,46 @@
 #define PAGEVEC_SIZE		15
 #define SWAP_CLUSTER_MAX	32
 
-/* a page: 4 KiB of memory, the kernel's struct page fields in its first line */
+/* include/linux/mmzone.h: orders 0..MAX_ORDER-1 (v5.16, 4 KiB pages) */
+#define MAX_ORDER		11
+
+/* struct page, mm_types.h: one cache line of the memmap */
 struct page {
 	struct list_head lru;		/* a pcp list, a zone free list, or an LRU */
-	unsigned long private;		/* order on free lists */
+	unsigned long private;		/* its order, on a free list (set_buddy_order()) */
 	int migratetype;
 	int where;			/* the invariant's mark */
 	struct mem_cgroup *memcg_data;	/* the memcg charged for it, NULL if none */
-};
+	unsigned int page_type;		/* PG_buddy where the page heads a free block */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct page) == 64, "struct page is one cache line, as the kernel's");
+
+/* page-flags.h: PageBuddy(), as page_type's inverted bit (PG_buddy) */
+#define PG_buddy	0x00000080u
+
+static inline int PageBuddy(const struct page *page)
+{
+	return page->page_type & PG_buddy;
+}
+
+static inline void __SetPageBuddy(struct page *page)
+{
+	page->page_type |= PG_buddy;
+}
+
+static inline void __ClearPageBuddy(struct page *page)
+{
+	page->page_type &= ~PG_buddy;
+}
 
 #define PCB_PAGE_SIZE 4096
 #define page_of(ptr) ((struct page *)((char *)(ptr) - offsetof(struct page, lru)))
 
-/* struct free_area: order 0 only; pages are never merged into higher orders */
+/* struct free_area: a free list per migrate type, of blocks of one order */
 struct free_area {
 	struct list_head free_list[MIGRATE_PCPTYPES];
-	unsigned long nr_free;
+	unsigned long nr_free;		/* blocks, not pages */
 };
 
 /* NR_FREE_PAGES and the PGALLOC/PGFREE events, as the zone counts them */
@@ -58,10 +83,11 @@ enum pcp_zone_stat {
 struct zone {
 	/* the zone's free lists and their lock: shared by every CPU */
 	spinlock_t lock ____cacheline_aligned;
-	struct free_area free_area[1];
+	struct free_area free_area[MAX_ORDER];
 	atomic_long vm_stat[PCP_NR_ZONE_STAT];
-	/* where the pages are */
-	char *mem ____cacheline_aligned;
+	/* the memmap and the memory its pages stand for */
+	struct page *memmap ____cacheline_aligned;
+	char *mem;
 	unsigned long nr_pages;
 	int node;
 };
@@ -75,12 +101,18 @@ struct lruvec {
 
 static inline struct page *pfn_to_page(struct zone *zone, unsigned long pfn)
 {
-	return (struct page *)(zone->mem + pfn * PCB_PAGE_SIZE);
+	return &zone->memmap[pfn];
 }
 
 static inline unsigned long page_to_pfn(struct zone *zone, const struct page *page)
 {
-	return (unsigned long)((const char *)page - zone->mem) / PCB_PAGE_SIZE;
+	return (unsigned long)(page - zone->memmap);
+}
+
+/* page_address(): the 4 KiB the page stands for */
+static inline void *page_address(struct zone *zone, const struct page *page)
+{
+	return zone->mem + page_to_pfn(zone, page) * PCB_PAGE_SIZE;
 }
 
 #endif

@@ -1,40 +1,67 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The zone and its pages, and the invariant: every page in exactly one
- * place (a zone free list, a CPU's per_cpu_pages, or held by a worker),
- * every count equal to its list, and page faults' charges balanced.
+ * place (a free block of the buddy allocator, a CPU's per_cpu_pages, or
+ * held by a worker), every free block aligned to its order and merged
+ * with any free buddy, every count equal to its list, and page faults'
+ * charges balanced.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "buddy.h"
 #include "pcp_model.h"
 
 pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * Every page of the zone free, as memblock_free_all() leaves a zone: each
+ * range freed in the largest blocks its alignment allows
+ * (__free_pages_memory()), __free_one_page() merging what it can.
+ */
+static void zone_free_all(struct zone *zone)
+{
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+		zone->free_area[o].nr_free = 0;
+	}
+	for (unsigned long pfn = 0; pfn < zone->nr_pages;) {
+		unsigned int order = pfn ? pcb_min(MAX_ORDER - 1, __builtin_ctzl(pfn)) : MAX_ORDER - 1;
+
+		while (pfn + (1ul << order) > zone->nr_pages)
+			order--;
+		__free_one_page(zone, pfn_to_page(zone, pfn), pfn, order, MIGRATE_MOVABLE);
+		pfn += 1ul << order;
+	}
+	atomic_store(&zone->vm_stat[NR_FREE_PAGES], (long)zone->nr_pages);
+}
+
 int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t errlen)
 {
+	size_t map = nr_pages * sizeof(struct page);
+
 	memset(zone, 0, sizeof(*zone));
 	spin_lock_init(&zone->lock);
 	zone->mem = mmap(NULL, nr_pages * PCB_PAGE_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (zone->mem == MAP_FAILED) {
-		zone->mem = NULL;
+	zone->memmap = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (zone->mem == MAP_FAILED || zone->memmap == MAP_FAILED) {
 		snprintf(err, errlen, "a zone of %lu pages: %s", nr_pages, strerror(errno));
+		if (zone->mem != MAP_FAILED)
+			munmap(zone->mem, nr_pages * PCB_PAGE_SIZE);
+		if (zone->memmap != MAP_FAILED)
+			munmap(zone->memmap, map);
+		zone->mem = NULL;
+		zone->memmap = NULL;
 		return -1;
 	}
 	zone->nr_pages = nr_pages;
-	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-		INIT_LIST_HEAD(&zone->free_area[0].free_list[mt]);
-	for (unsigned long pfn = 0; pfn < nr_pages; pfn++) {
-		struct page *page = pfn_to_page(zone, pfn);
-
-		page->migratetype = MIGRATE_MOVABLE;
-		list_add_tail(&page->lru, &zone->free_area[0].free_list[MIGRATE_MOVABLE]);
-	}
-	zone->free_area[0].nr_free = nr_pages;
-	atomic_store(&zone->vm_stat[NR_FREE_PAGES], (long)nr_pages);
+	for (unsigned long pfn = 0; pfn < nr_pages; pfn++)
+		pfn_to_page(zone, pfn)->migratetype = MIGRATE_MOVABLE;
+	zone_free_all(zone);
 	return 0;
 }
 
@@ -42,24 +69,93 @@ void pcp_zone_destroy(struct zone *zone)
 {
 	if (zone->mem)
 		munmap(zone->mem, zone->nr_pages * PCB_PAGE_SIZE);
+	if (zone->memmap)
+		munmap(zone->memmap, zone->nr_pages * sizeof(struct page));
 	memset(zone, 0, sizeof(*zone));
 }
 
 /* the places a page can be, as marks */
 enum { NOWHERE, ON_FREE_LIST, ON_PCP_LIST, HELD };
 
-static long mark_list(struct list_head *head, int mark, long *twice)
+/*
+ * The blocks of one free list of order o, each page of each marked: a
+ * block's head is PG_buddy with its order, aligned to it and inside the
+ * zone, and its buddy is not a free block of the same order (the two would
+ * have merged). The pages, or -1 with msg.
+ */
+static long mark_free_list(struct zone *zone, unsigned int o, int mt, long *blocks,
+			   long *twice, char *msg, size_t len)
 {
+	struct list_head *head = &zone->free_area[o].free_list[mt];
 	long n = 0;
 
 	for (struct list_head *p = head->next; p != head; p = p->next) {
 		struct page *page = page_of(p);
+		unsigned long pfn = page_to_pfn(zone, page), size = 1ul << o;
 
-		*twice += page->where != NOWHERE;
-		page->where = mark;
-		n++;
+		if (!PageBuddy(page) || page->private != o || pfn & (size - 1) ||
+		    pfn + size > zone->nr_pages) {
+			snprintf(msg, len, "zone: pfn %lu on the order-%u list: %s", pfn, o,
+				 !PageBuddy(page) ? "not PG_buddy" : page->private != o ?
+				 "of another order" : "not aligned to its order or past the zone");
+			return -1;
+		}
+		if (o < MAX_ORDER - 1 && page_is_buddy(zone, pfn ^ size, o)) {
+			snprintf(msg, len, "zone: pfn %lu and its buddy, both free of order %u, "
+				 "not merged", pfn, o);
+			return -1;
+		}
+		for (unsigned long i = 0; i < size; i++) {
+			*twice += page[i].where != NOWHERE;
+			page[i].where = ON_FREE_LIST;
+		}
+		n += (long)size;
+		(*blocks)++;
 	}
 	return n;
+}
+
+/* the zone's free lists: every order's blocks and pages, against nr_free and NR_FREE_PAGES */
+static long mark_free(struct zone *zone, long *twice, char *msg, size_t len)
+{
+	long free = 0;
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		long blocks = 0;
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			long n = mark_free_list(zone, o, mt, &blocks, twice, msg, len);
+
+			if (n < 0)
+				return -1;
+			free += n;
+		}
+		if (blocks != (long)zone->free_area[o].nr_free) {
+			snprintf(msg, len, "zone: %ld blocks on the order-%u lists, nr_free %lu",
+				 blocks, o, zone->free_area[o].nr_free);
+			return -1;
+		}
+	}
+	if (free != atomic_load(&zone->vm_stat[NR_FREE_PAGES])) {
+		snprintf(msg, len, "zone: %ld pages on the free lists, NR_FREE_PAGES %ld", free,
+			 atomic_load(&zone->vm_stat[NR_FREE_PAGES]));
+		return -1;
+	}
+	return free;
+}
+
+/* a page off the free lists with PG_buddy set: the allocator would merge with it */
+static int check_buddy_flags(struct zone *zone, char *msg, size_t len)
+{
+	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++) {
+		const struct page *page = pfn_to_page(zone, pfn);
+
+		if (PageBuddy(page) && page->where != ON_FREE_LIST) {
+			snprintf(msg, len, "zone: pfn %lu is PG_buddy but not on a free list", pfn);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* the charges of page faults: usage and references of every memcg of the tree */
@@ -120,15 +216,9 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++)
 		pfn_to_page(zone, pfn)->where = NOWHERE;
-	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-		free += mark_list(&zone->free_area[0].free_list[mt], ON_FREE_LIST, &twice);
-	if (free != (long)zone->free_area[0].nr_free ||
-	    free != atomic_load(&zone->vm_stat[NR_FREE_PAGES])) {
-		snprintf(msg, len, "zone: %ld pages on the free lists, nr_free %lu, NR_FREE_PAGES "
-			 "%ld", free, zone->free_area[0].nr_free,
-			 atomic_load(&zone->vm_stat[NR_FREE_PAGES]));
+	free = mark_free(zone, &twice, msg, len);
+	if (free < 0)
 		return -1;
-	}
 	for (int c = 0; c < nr_cpus; c++) {
 		const void *pcps[2] = { cpus[c]->stock, cpus[c]->stock_spare };
 
@@ -163,6 +253,8 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 			 "held = %ld", zone->nr_pages, free, on_pcp, held, free + on_pcp + held);
 		return -1;
 	}
+	if (check_buddy_flags(zone, msg, len) < 0)
+		return -1;
 	snprintf(msg, len, "ok");
 	return check_charges(q, msg, len);
 }

@@ -20,6 +20,7 @@
 
 #include <pthread.h>
 
+#include "buddy.h"
 #include "pcp_model.h"
 
 #if !defined(PCP_DRAIN_HEADER)
@@ -91,28 +92,6 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
-/* __rmqueue(): __rmqueue_smallest() at order 0; no fallback, every page here is MOVABLE */
-static inline struct page *__rmqueue(struct zone *zone, int migratetype)
-{
-	struct free_area *area = &zone->free_area[0];
-	struct list_head *list = &area->free_list[migratetype];
-	struct page *page;
-
-	if (list_empty(list))
-		return NULL;
-	page = page_of(list->next);
-	list_del(&page->lru);
-	area->nr_free--;
-	return page;
-}
-
-/* __free_one_page() at order 0: no buddy to merge with */
-static inline void __free_one_page(struct zone *zone, struct page *page, int migratetype)
-{
-	list_add(&page->lru, &zone->free_area[0].free_list[migratetype]);
-	zone->free_area[0].nr_free++;
-}
-
 static inline void __mod_zone_page_state(struct zone *zone, enum pcp_zone_stat item, long delta)
 {
 	atomic_fetch_add_explicit(&zone->vm_stat[item], delta, memory_order_relaxed);
@@ -175,7 +154,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 		struct page *page = page_of(pos);
 
 		next = pos->next;
-		__free_one_page(zone, page, page->migratetype);
+		__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, nr_freed);
 	zone_unlock(zone);
@@ -185,7 +164,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct page *page)
 {
 	zone_lock(this, zone);
-	__free_one_page(zone, page, page->migratetype);
+	__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
 	__mod_zone_page_state(zone, NR_FREE_PAGES, 1);
 	zone_unlock(zone);
 }

@@ -14,10 +14,10 @@
 
 #include <string.h>
 
-/* clear_page(): the page's 4 KiB, but for the struct page fields the model keeps in it */
-static __always_inline void clear_page(struct page *page)
+/* clear_page(): the 4 KiB the page stands for */
+static __always_inline void clear_page(void *addr)
 {
-	memset((char *)page + SMP_CACHE_BYTES, 0, PCB_PAGE_SIZE - SMP_CACHE_BYTES);
+	memset(addr, 0, PCB_PAGE_SIZE);
 	barrier();
 }
 
@@ -89,7 +89,7 @@ static __always_inline struct page *pft_fault(struct pcb_cpu *this, struct pcp_w
 	if (unlikely(!page))
 		return NULL;
 	if (w->clear)
-		clear_page(page);
+		clear_page(page_address(w->zone, page));
 	if (unlikely(pft_charge(this, w, page))) {
 		free_unref_page(this, w->zone, page);
 		return NULL;
