@@ -173,6 +173,30 @@ static void tear_down(struct ctx *x)
 }
 
 /*
+ * NR_FREE_PAGES as zone_page_state_snapshot() reads it: the zone's atomic
+ * and every CPU's vm_stat_diff. A page moved from one to the other keeps
+ * the check whole; a diff that lies breaks it. The threshold is
+ * calculate_normal_threshold()'s: 2 fls(4 CPUs) (1 + fls(16 MB / 128 MB)).
+ */
+static void vmstat_breaks(struct ctx *x, const char *name)
+{
+	struct zone *zone = &x->s->zone;
+	struct per_cpu_zonestat *zs = &pcp_cpu(x->cpu[0])->zonestat;
+	signed char keep = zs->vm_stat_diff[NR_FREE_PAGES];
+	char msg[256];
+
+	CHECK(zs->stat_threshold == 6, "%s: stat_threshold %d", name, zs->stat_threshold);
+	zs->vm_stat_diff[NR_FREE_PAGES] = (signed char)(keep + 1);
+	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "NR_FREE_PAGES"),
+	      "%s: a lying diff: %s", name, msg);
+	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
+	CHECK(check(x, msg, sizeof(msg)) == 0, "%s: a page in the diff, not the zone: %s",
+	      name, msg);
+	atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+	zs->vm_stat_diff[NR_FREE_PAGES] = keep;
+}
+
+/*
  * The buddy allocator's part of the check: a block split by hand and not
  * merged, a block off its alignment, a lying nr_free, and PG_buddy on a
  * page held; and __rmqueue_smallest() then __free_one_page() of a page
@@ -324,6 +348,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		      name, msg);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, -1);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s: restored: %s", name, msg);
+		vmstat_breaks(&x, name);
 		buddy_breaks(&x, name);
 	}
 	pthread_barrier_destroy(&x.bar);

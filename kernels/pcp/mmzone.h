@@ -80,6 +80,16 @@ enum pcp_zone_stat {
 	PCP_NR_ZONE_STAT,
 };
 
+/*
+ * struct per_cpu_zonestat (v5.16): a CPU's not yet folded part of each
+ * zone counter, s8 as the kernel keeps it, and the threshold past which
+ * __mod_zone_page_state() folds it into the zone's atomic
+ */
+struct per_cpu_zonestat {
+	signed char vm_stat_diff[PCP_NR_ZONE_STAT];
+	signed char stat_threshold;
+};
+
 struct zone {
 	/* the zone's free lists and their lock: shared by every CPU */
 	spinlock_t lock ____cacheline_aligned;

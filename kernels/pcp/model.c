@@ -114,6 +114,23 @@ static void pcp_teardown(void *shared)
 	free(s);
 }
 
+static int fls(unsigned long x)
+{
+	return x ? 64 - __builtin_clzl(x) : 0;
+}
+
+/*
+ * calculate_normal_threshold() (mm/vmstat.c): 2 fls(online CPUs) (1 +
+ * fls(the zone's memory in 128 MB units)), at most 125
+ */
+static int calculate_normal_threshold(const struct zone *zone)
+{
+	unsigned long mem = zone->nr_pages >> (27 - 12);
+	int threshold = 2 * fls((unsigned long)pcb_nr_online_cpus) * (1 + fls(mem));
+
+	return threshold < 125 ? threshold : 125;
+}
+
 /* struct per_cpu_pages' high and batch, and the memcg part of a fault's charge */
 static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
@@ -124,6 +141,8 @@ static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_c
 	if (cpu->stock_spare)
 		ops->pcp_set(cpu->stock_spare, s->cfg.high, s->cfg.batch);
 	pcp_cpu(cpu)->zone = &s->zone;
+	memset(&pcp_cpu(cpu)->zonestat, 0, sizeof(pcp_cpu(cpu)->zonestat));
+	pcp_cpu(cpu)->zonestat.stat_threshold = (signed char)calculate_normal_threshold(&s->zone);
 }
 
 static void pcp_worker_setup(void *shared, struct pcb_worker *pw)

@@ -115,8 +115,12 @@ static long mark_free_list(struct zone *zone, unsigned int o, int mt, long *bloc
 	return n;
 }
 
-/* the zone's free lists: every order's blocks and pages, against nr_free and NR_FREE_PAGES */
-static long mark_free(struct zone *zone, long *twice, char *msg, size_t len)
+/*
+ * the zone's free lists: every order's blocks and pages, against nr_free
+ * and NR_FREE_PAGES (zone_page_state_snapshot(): the zone's atomic and
+ * every CPU's unfolded diff, diff)
+ */
+static long mark_free(struct zone *zone, long diff, long *twice, char *msg, size_t len)
 {
 	long free = 0;
 
@@ -136,9 +140,11 @@ static long mark_free(struct zone *zone, long *twice, char *msg, size_t len)
 			return -1;
 		}
 	}
-	if (free != atomic_load(&zone->vm_stat[NR_FREE_PAGES])) {
-		snprintf(msg, len, "zone: %ld pages on the free lists, NR_FREE_PAGES %ld", free,
-			 atomic_load(&zone->vm_stat[NR_FREE_PAGES]));
+	if (free != atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + diff) {
+		snprintf(msg, len, "zone: %ld pages on the free lists, NR_FREE_PAGES %ld (%ld "
+			 "in the zone, %ld in CPUs' diffs)", free,
+			 atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + diff,
+			 atomic_load(&zone->vm_stat[NR_FREE_PAGES]), diff);
 		return -1;
 	}
 	return free;
@@ -212,11 +218,13 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 	struct pcb_cpu *const *cpus = q->cpus;
 	int nr_workers = q->nr_workers, nr_cpus = q->nr_cpus;
 	struct zone *zone = &s->zone;
-	long free = 0, on_pcp = 0, held = 0, twice = 0;
+	long free = 0, on_pcp = 0, held = 0, twice = 0, diff = 0;
 
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++)
 		pfn_to_page(zone, pfn)->where = NOWHERE;
-	free = mark_free(zone, &twice, msg, len);
+	for (int c = 0; c < nr_cpus; c++)
+		diff += pcp_cpu(cpus[c])->zonestat.vm_stat_diff[NR_FREE_PAGES];
+	free = mark_free(zone, diff, &twice, msg, len);
 	if (free < 0)
 		return -1;
 	for (int c = 0; c < nr_cpus; c++) {

@@ -92,9 +92,23 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
-static inline void __mod_zone_page_state(struct zone *zone, enum pcp_zone_stat item, long delta)
+/*
+ * __mod_zone_page_state() (mm/vmstat.c, v5.16): the delta into this CPU's
+ * vm_stat_diff, folded into the zone's atomic only past stat_threshold;
+ * the caller has interrupts off (local_lock_irqsave() or the zone lock)
+ */
+static inline void __mod_zone_page_state(struct pcb_cpu *this, struct zone *zone,
+					 enum pcp_zone_stat item, long delta)
 {
-	atomic_fetch_add_explicit(&zone->vm_stat[item], delta, memory_order_relaxed);
+	struct per_cpu_zonestat *pcp = &pcp_cpu(this)->zonestat;
+	long x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
+	long t = READ_ONCE(pcp->stat_threshold);
+
+	if (unlikely(x > t || x < -t)) {
+		atomic_fetch_add_explicit(&zone->vm_stat[item], x, memory_order_relaxed);
+		x = 0;
+	}
+	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
 }
 
 /* rmqueue_bulk(): count pages from the zone onto list, under the zone lock */
@@ -113,7 +127,7 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 		list_add_tail(&page->lru, list);
 		allocated++;
 	}
-	__mod_zone_page_state(zone, NR_FREE_PAGES, -i);
+	__mod_zone_page_state(this, zone, NR_FREE_PAGES, -i);
 	zone_unlock(zone);
 	return allocated;
 }
@@ -156,7 +170,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 		next = pos->next;
 		__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
 	}
-	__mod_zone_page_state(zone, NR_FREE_PAGES, nr_freed);
+	__mod_zone_page_state(this, zone, NR_FREE_PAGES, nr_freed);
 	zone_unlock(zone);
 }
 
@@ -165,7 +179,7 @@ static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct
 {
 	zone_lock(this, zone);
 	__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
-	__mod_zone_page_state(zone, NR_FREE_PAGES, 1);
+	__mod_zone_page_state(this, zone, NR_FREE_PAGES, 1);
 	zone_unlock(zone);
 }
 
@@ -344,7 +358,7 @@ static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *z
 		zone_lock(this, zone);
 		page = __rmqueue(zone, migratetype);
 		if (page)
-			__mod_zone_page_state(zone, NR_FREE_PAGES, -1);
+			__mod_zone_page_state(this, zone, NR_FREE_PAGES, -1);
 		zone_unlock(zone);
 		if (page)
 			pcb_count(this, PCP_EV_PGALLOC);

@@ -99,6 +99,7 @@ struct pcpu_drain {
 struct pcp_cpu {
 	struct memcg_cpu memcg;
 	struct zone *zone;		/* the zone this CPU's per_cpu_pages belong to */
+	struct per_cpu_zonestat zonestat;	/* this_cpu_ptr(zone->per_cpu_zonestats) */
 	struct pcpu_drain drain ____cacheline_aligned;
 	/* mm/swap.c's lru_pvecs.lru_add */
 	struct {
