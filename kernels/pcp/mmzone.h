@@ -37,7 +37,9 @@
 
 /* struct page, mm_types.h: one cache line of the memmap */
 struct page {
+	unsigned long flags;		/* page-flags.h's, and the last cpupid */
 	struct list_head lru;		/* a pcp list, a zone free list, or an LRU */
+	void *mapping;			/* an anon_vma or address_space, tagged in its low bits */
 	unsigned long private;		/* its order, on a free list (set_buddy_order()) */
 	int migratetype;
 	int where;			/* the invariant's mark */
@@ -64,6 +66,22 @@ static inline void __ClearPageBuddy(struct page *page)
 {
 	page->page_type &= ~PG_buddy;
 }
+
+/*
+ * What free_pages_prepare() clears without debug options: the flags a page
+ * must not carry into the allocator (PAGE_FLAGS_CHECK_AT_PREP, all but the
+ * section, node and zone bits of a 64-bit layout), and the last cpupid
+ * (page_cpupid_reset_last(): all ones)
+ */
+#define PAGE_FLAGS_CHECK_AT_PREP	((1ul << 22) - 1)
+#define LAST_CPUPID_SHIFT		22
+#define LAST_CPUPID_MASK		(((1ul << 21) - 1) << LAST_CPUPID_SHIFT)
+#define PAGE_MAPPING_FLAGS		0x3ul
+
+/* include/linux/pageblock-flags.h: 512-page pageblocks, 4 bits each, the migratetype in 3 */
+#define pageblock_order		9
+#define NR_PAGEBLOCK_BITS	4
+#define MIGRATETYPE_MASK	7ul
 
 #define PCB_PAGE_SIZE 4096
 #define page_of(ptr) ((struct page *)((char *)(ptr) - offsetof(struct page, lru)))
@@ -95,8 +113,9 @@ struct zone {
 	spinlock_t lock ____cacheline_aligned;
 	struct free_area free_area[MAX_ORDER];
 	atomic_long vm_stat[PCP_NR_ZONE_STAT];
-	/* the memmap and the memory its pages stand for */
+	/* the memmap, the pageblocks' bits, and the memory its pages stand for */
 	struct page *memmap ____cacheline_aligned;
+	unsigned long *pageblock_flags;
 	char *mem;
 	unsigned long nr_pages;
 	int node;

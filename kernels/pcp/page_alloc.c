@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -39,6 +40,19 @@ static void zone_free_all(struct zone *zone)
 	atomic_store(&zone->vm_stat[NR_FREE_PAGES], (long)zone->nr_pages);
 }
 
+/* every pageblock MIGRATE_MOVABLE, as memmap_init_range() sets them */
+static unsigned long *pageblock_flags_create(unsigned long nr_pages)
+{
+	unsigned long blocks = (nr_pages + (1ul << pageblock_order) - 1) >> pageblock_order;
+	unsigned long words = (blocks * NR_PAGEBLOCK_BITS + 63) / 64;
+	unsigned long *bits = calloc(words, sizeof(*bits));
+
+	for (unsigned long b = 0; bits && b < blocks; b++)
+		bits[b * NR_PAGEBLOCK_BITS / 64] |=
+			(unsigned long)MIGRATE_MOVABLE << (b * NR_PAGEBLOCK_BITS % 64);
+	return bits;
+}
+
 int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t errlen)
 {
 	size_t map = nr_pages * sizeof(struct page);
@@ -59,6 +73,12 @@ int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t
 		return -1;
 	}
 	zone->nr_pages = nr_pages;
+	zone->pageblock_flags = pageblock_flags_create(nr_pages);
+	if (!zone->pageblock_flags) {
+		snprintf(err, errlen, "a zone of %lu pages: out of memory", nr_pages);
+		pcp_zone_destroy(zone);
+		return -1;
+	}
 	for (unsigned long pfn = 0; pfn < nr_pages; pfn++)
 		pfn_to_page(zone, pfn)->migratetype = MIGRATE_MOVABLE;
 	zone_free_all(zone);
@@ -71,6 +91,7 @@ void pcp_zone_destroy(struct zone *zone)
 		munmap(zone->mem, zone->nr_pages * PCB_PAGE_SIZE);
 	if (zone->memmap)
 		munmap(zone->memmap, zone->nr_pages * sizeof(struct page));
+	free(zone->pageblock_flags);
 	memset(zone, 0, sizeof(*zone));
 }
 

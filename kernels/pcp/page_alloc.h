@@ -136,7 +136,7 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, int count,
 				      struct per_cpu_pages *pcp)
 {
-	int pindex = 0, nr_freed = 0;
+	int pindex = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
 	struct list_head head, *pos, *next;
 
 	pcb_count(this, PCP_EV_SPILL);
@@ -158,6 +158,18 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 			nr_freed++;
 			count--;
 			list_add_tail(&page->lru, &head);
+			/*
+			 * prefetch_buddy(): the buddy's struct page, which
+			 * __free_one_page() reads under the zone lock, for
+			 * the first pcp->batch pages
+			 */
+			if (prefetch_nr) {
+				unsigned long buddy_pfn = page_to_pfn(zone, page) ^ 1;
+
+				if (buddy_pfn < zone->nr_pages)
+					__builtin_prefetch(pfn_to_page(zone, buddy_pfn));
+				prefetch_nr--;
+			}
 		} while (count > 0 && !list_empty(list));
 	}
 	/* drain_all_pages() reads count without the lock: WRITE_ONCE(), as KCSAN would have it */
@@ -181,6 +193,33 @@ static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct
 	__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
 	__mod_zone_page_state(this, zone, NR_FREE_PAGES, 1);
 	zone_unlock(zone);
+}
+
+/* get_pfnblock_migratetype(): the page's pageblock's migratetype, from the zone's bitmap */
+static __always_inline int get_pfnblock_migratetype(const struct zone *zone, unsigned long pfn)
+{
+	unsigned long bitidx = (pfn >> pageblock_order) * NR_PAGEBLOCK_BITS;
+	unsigned long word = READ_ONCE(zone->pageblock_flags[bitidx / 64]);
+
+	return (int)((word >> (bitidx & 63)) & MIGRATETYPE_MASK);
+}
+
+/*
+ * free_unref_page_prepare(): free_pcp_prepare() as a kernel without debug
+ * options runs it (free_pages_prepare() with check_free false: the mapping
+ * dropped, the last cpupid reset, the flags checked at prep cleared; the
+ * page owner, poisoning and init-on-free are static keys off), then the
+ * pageblock's migratetype onto the page (set_pcppage_migratetype())
+ */
+static __always_inline bool free_unref_page_prepare(struct zone *zone, struct page *page,
+						    unsigned long pfn)
+{
+	if ((unsigned long)page->mapping & PAGE_MAPPING_FLAGS)
+		page->mapping = NULL;
+	page->flags |= LAST_CPUPID_MASK;
+	page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP;
+	page->migratetype = get_pfnblock_migratetype(zone, pfn);
+	return true;
 }
 
 static inline int nr_pcp_high(struct per_cpu_pages *pcp)
@@ -237,8 +276,11 @@ static __always_inline void free_unref_page(struct pcb_cpu *this, struct zone *z
 {
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
-	int migratetype = page->migratetype;
+	int migratetype;
 
+	if (!free_unref_page_prepare(zone, page, page_to_pfn(zone, page)))
+		return;
+	migratetype = page->migratetype;
 #if PCP_TRYLOCK
 	pcp = this_cpu_pcp(this);
 	if (!pcp_trylock(this, pcp, &flags)) {
@@ -265,6 +307,9 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 	unsigned long flags = 0;
 	int batch_count = 0;
 
+	/* Prepare pages for freeing */
+	for (int i = 0; i < nr; i++)
+		free_unref_page_prepare(zone, pages[i], page_to_pfn(zone, pages[i]));
 	for (int i = 0; i < nr; i++) {
 		if (pcp && ++batch_count == SWAP_CLUSTER_MAX) {
 			pcp_hot_unlock(this, pcp, flags);
