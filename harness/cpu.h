@@ -35,7 +35,7 @@
 #define PCB_CACHE_LINE		64
 
 /* event counters a model can keep per CPU */
-#define PCB_MAX_EV		8
+#define PCB_MAX_EV		16
 /* kernel functions whose lock contention one CPU tells apart */
 #define PCB_MAX_CONTENDED_FNS	8
 

@@ -17,7 +17,7 @@ static const char *const yesno[] = { "no", "yes", NULL };
 
 enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_LOCK, KEY_BATCH, KEY_HIGH, KEY_ZONE_PAGES, KEY_BURST,
-	KEY_MAP_PAGES, KEY_ACCOUNTING, KEY_DEPTH, KEY_CLEAR, KEY_NR,
+	KEY_MAP_PAGES, KEY_ACCOUNTING, KEY_DEPTH, KEY_CLEAR, KEY_ZONE_HOLD, KEY_NR,
 };
 _Static_assert(KEY_NR == PCP_NR_KEYS, "PCP_NR_KEYS counts the keys");
 
@@ -46,6 +46,9 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 		"levels from the root to the charged memcg, root included"),
 	[KEY_CLEAR] = PCB_KEY_CHOICE_FIELD("workload", "clear", "yes", yesno, CFG, clear,
 		"page_fault: clear each page (4 KiB of stores), as a fault does"),
+	[KEY_ZONE_HOLD] = PCB_KEY_CHOICE_FIELD("pcp", "zone_lock_hold", "no", yesno, CFG,
+		zone_hold, "time how long rmqueue_bulk() and free_pcppages_bulk() hold the zone "
+		"lock (two TSC reads each, inside the timed calls)"),
 };
 
 static int key_id(int k)

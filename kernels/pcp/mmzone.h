@@ -119,6 +119,7 @@ struct zone {
 	char *mem;
 	unsigned long nr_pages;
 	int node;
+	int time_hold;			/* pcp.zone_lock_hold: the bulk paths read the TSC */
 };
 
 /* struct lruvec: one node's LRU, with its lock (mm/swap.c's pagevecs fill it) */

@@ -10,6 +10,7 @@
 
 #include "../locks/irq.h"
 #include "../template/template.h"
+#include "../../harness/model_output.h"
 
 #include "pcp_model.h"
 
@@ -39,11 +40,18 @@ static const char *const pcp_fn_name[PCP_FN_NR] = {
 };
 
 static const char *const pcp_ev_name[PCP_NR_EV] = {
+	[MEMCG_EV_STOCK_HIT] = "stock_hits",
+	[MEMCG_EV_STOCK_MISS] = "stock_misses",
+	[MEMCG_EV_PC_CHARGE] = "page_counter_charges",
+	[MEMCG_EV_PC_UNCHARGE] = "page_counter_uncharges",
+	[MEMCG_EV_RSEQ_ABORT] = "rseq_aborts",
 	[PCP_EV_PGALLOC] = "pgalloc",
 	[PCP_EV_PGFREE] = "pgfree",
 	[PCP_EV_REFILL] = "rmqueue_bulk",
 	[PCP_EV_SPILL] = "free_pcppages_bulk",
 	[PCP_EV_FALLBACK] = "zone_fallback",
+	[PCP_EV_REFILL_HELD] = "rmqueue_bulk_held_ticks",
+	[PCP_EV_SPILL_HELD] = "free_pcppages_bulk_held_ticks",
 };
 
 static const struct pcb_workload_info pcp_workloads[PCP_WL_NR] = {
@@ -96,6 +104,7 @@ static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errle
 		return NULL;
 	}
 	pcb_nr_online_cpus = ms->nr_cpus;
+	s->zone.time_hold = s->cfg.zone_hold;
 	if (s->cfg.workload == PCP_WL_PAGE_FAULT && s->cfg.accounting == PCP_ACCT_STATIC_KEY)
 		s->key_patched = memcg_static_key_setup(false, ms->note, ms->notelen);
 	return s;
@@ -185,8 +194,29 @@ static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	for (int e = 0; e < PCP_NR_EV; e++)
 		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
+	/* pcp.zone_lock_hold: the zone lock's hold per bulk operation */
+	if (c->zone_hold && f->ev[PCP_EV_REFILL])
+		json_object_set_new(ev, "rmqueue_bulk_held", json_real(
+			(double)f->ev[PCP_EV_REFILL_HELD] / (double)f->ev[PCP_EV_REFILL]));
+	if (c->zone_hold && f->ev[PCP_EV_SPILL])
+		json_object_set_new(ev, "free_pcppages_bulk_held", json_real(
+			(double)f->ev[PCP_EV_SPILL_HELD] / (double)f->ev[PCP_EV_SPILL]));
 	json_object_set_new(dj, "events", ev);
 }
+
+/* pcp.zone_lock_hold: how long a bulk operation holds zone->lock, the lock pft's threads share */
+static const struct pcb_model_column pcp_hold_columns[] = {
+	{ "rmqueue_bulk()", 16, { "events.rmqueue_bulk_held", 1 } },
+	{ "refills", 16, { "events.rmqueue_bulk", PCB_COUNT } },
+	{ "free_pcppages_bulk()", 22, { "events.free_pcppages_bulk_held", 1 } },
+	{ "spills", 0, { "events.free_pcppages_bulk", PCB_COUNT } },
+	{ NULL },
+};
+
+static const struct pcb_model_block pcp_blocks[] = {
+	{ .title = "zone lock hold (ticks)", .columns = pcp_hold_columns },
+	{ NULL },
+};
 
 const struct pcb_model pcp_model = {
 	.name = "pcp",
@@ -214,6 +244,7 @@ const struct pcb_model pcp_model = {
 	.check = pcp_check,
 	.cache_empty = pcp_cache_empty,
 	.result_json = pcp_result_json,
+	.blocks = pcp_blocks,
 	.note_key = "accounting",
 	.cache_name = "per_cpu_pages",
 	.drain_name = "drain_all_pages",

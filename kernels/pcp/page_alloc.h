@@ -92,6 +92,19 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
+/* pcp.zone_lock_hold: the zone lock's hold, from after its acquisition to before its release */
+static __always_inline uint64_t zone_hold_start(const struct zone *zone)
+{
+	return unlikely(zone->time_hold) ? pcb_tsc_now() : 0;
+}
+
+static __always_inline void zone_hold_end(struct pcb_cpu *this, const struct zone *zone, int ev,
+					  uint64_t t0)
+{
+	if (unlikely(zone->time_hold))
+		this->ev[ev] += pcb_tsc_now() - t0;
+}
+
 /*
  * __mod_zone_page_state() (mm/vmstat.c, v5.16): the delta into this CPU's
  * vm_stat_diff, folded into the zone's atomic only past stat_threshold;
@@ -116,9 +129,11 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 			       struct list_head *list, int migratetype)
 {
 	int i, allocated = 0;
+	uint64_t held;
 
 	pcb_count(this, PCP_EV_REFILL);
 	zone_lock(this, zone);
+	held = zone_hold_start(zone);
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue(zone, migratetype);
 
@@ -128,6 +143,7 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 		allocated++;
 	}
 	__mod_zone_page_state(this, zone, NR_FREE_PAGES, -i);
+	zone_hold_end(this, zone, PCP_EV_REFILL_HELD, held);
 	zone_unlock(zone);
 	return allocated;
 }
@@ -138,6 +154,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 {
 	int pindex = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
 	struct list_head head, *pos, *next;
+	uint64_t held;
 
 	pcb_count(this, PCP_EV_SPILL);
 	INIT_LIST_HEAD(&head);
@@ -176,6 +193,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 	WRITE_ONCE(pcp->count, pcp->count - nr_freed);
 
 	zone_lock(this, zone);
+	held = zone_hold_start(zone);
 	for (pos = head.next; pos != &head; pos = next) {
 		struct page *page = page_of(pos);
 
@@ -183,6 +201,7 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 		__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
 	}
 	__mod_zone_page_state(this, zone, NR_FREE_PAGES, nr_freed);
+	zone_hold_end(this, zone, PCP_EV_SPILL_HELD, held);
 	zone_unlock(zone);
 }
 

@@ -22,15 +22,22 @@ enum pcp_fn {
 };
 _Static_assert(PCP_FN_NR <= PCB_MAX_FN, "pcp rows fit the worker's statistics");
 
-/* vm_event counters */
+/*
+ * vm_event counters, after the memcg model's (memcontrol.h), which a
+ * fault's charge counts in the same per-CPU array
+ */
 enum pcp_event {
-	PCP_EV_PGALLOC,
+	PCP_EV_PGALLOC = MEMCG_NR_EV,
 	PCP_EV_PGFREE,
 	PCP_EV_REFILL,			/* rmqueue_bulk() calls: a list ran empty */
 	PCP_EV_SPILL,			/* free_pcppages_bulk() calls: count reached high */
 	PCP_EV_FALLBACK,		/* a failed pcp trylock: the zone lock instead */
+	/* with pcp.zone_lock_hold: ticks the zone lock was held, summed */
+	PCP_EV_REFILL_HELD,		/* in rmqueue_bulk() */
+	PCP_EV_SPILL_HELD,		/* in free_pcppages_bulk() */
 	PCP_NR_EV,
 };
+_Static_assert(PCP_NR_EV <= PCB_MAX_EV, "pcp events fit a CPU's counters");
 
 enum pcp_workload {
 	PCP_WL_ALLOC_FREE,		/* order-0 allocations and frees, in bursts */
@@ -46,7 +53,7 @@ enum pcp_accounting {
 	PCP_ACCT_STATIC_KEY,		/* the hooks behind a jump label left a nop (003's bypassed) */
 };
 
-#define PCP_NR_KEYS 11
+#define PCP_NR_KEYS 12
 
 struct pcp_config {
 	int workload;			/* enum pcp_workload */
@@ -60,6 +67,7 @@ struct pcp_config {
 	int accounting;			/* enum pcp_accounting */
 	int depth;			/* memcg.depth of the charged memcg */
 	int clear;			/* page_fault: clear the page (4 KiB of stores) */
+	int zone_hold;			/* pcp.zone_lock_hold: time the zone lock's hold */
 };
 
 /* pages a worker holds at most: a burst, or a mapping */
