@@ -7,10 +7,12 @@
  * spin_trylock() the per_cpu_pages lock with interrupts left on
  * (pcp_spin_trylock()); when it fails, allocation takes the zone lock
  * (rmqueue_buddy()) and free gives the page to the zone (free_one_page()).
- * Drains lock each CPU's lists remotely with spin_lock(). Not modeled: v6.2
- * takes the zone lock with spin_lock_irqsave() (the irq_model cost), and
- * its pcpu_task_pin() and an out-of-line spin_trylock() raise the preempt
- * count twice.
+ * Drains lock each CPU's lists remotely with spin_lock(). As in v6.2 the
+ * preempt count rises twice: pcpu_task_pin(), then spin_trylock(), which
+ * is _raw_spin_trylock() out of line (kernel/locking/spinlock.c) with its
+ * own preempt_disable(); the unlock is spin_unlock()'s release and
+ * preempt_enable(), inline, then pcpu_task_unpin(). Not modeled: v6.2
+ * takes the zone lock with spin_lock_irqsave() (the irq_model cost).
  */
 #ifndef PCB_PCP_DESIGN_PCP_TRYLOCK_H
 #define PCB_PCP_DESIGN_PCP_TRYLOCK_H
@@ -26,8 +28,9 @@
 
 typedef spinlock_t pcp_lock_t;
 
-/* pcp_spin_trylock(): pcpu_task_pin() and one cmpxchg, no irq save */
-static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
+/* _raw_spin_trylock() (__raw_spin_trylock()): out of line, its own preempt count */
+static __attribute__((noinline, unused)) bool _raw_spin_trylock(struct pcb_cpu *this,
+								spinlock_t *lock)
 {
 	preempt_disable(this);
 	if (likely(arch_spin_trylock(lock))) {
@@ -38,9 +41,21 @@ static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
 	return false;
 }
 
+/* pcp_spin_trylock(): pcpu_task_pin(), then spin_trylock(); no irq save */
+static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
+{
+	preempt_disable(this);
+	if (likely(_raw_spin_trylock(this, lock)))
+		return true;
+	preempt_enable(this);
+	return false;
+}
+
+/* pcp_spin_unlock(): spin_unlock() (the release, its preempt_enable()), pcpu_task_unpin() */
 static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 {
 	pcb_spin_unlock(lock);
+	preempt_enable(this);
 	preempt_enable(this);
 }
 
