@@ -91,13 +91,6 @@ static int run_harness(const struct pcb_topo *topo, const struct pcb_clock *clk,
 #define BARE_ROUNDS	256
 #define BARE_REGIONS	171
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The bare loop's cycles a call: the median of regions of 2^14 calls, so
  * that a preemption or a stolen millisecond, which one region of 2^24
@@ -110,7 +103,7 @@ static double bare_median(const struct pcb_model *m, double overhead)
 
 	for (int r = 0; r < BARE_REGIONS; r++)
 		v[r] = m->calib_bare(BARE_ROUNDS, overhead);
-	qsort(v, BARE_REGIONS, sizeof(v[0]), cmp_double);
+	qsort(v, BARE_REGIONS, sizeof(v[0]), pcb_cmp_double);
 	return v[BARE_REGIONS / 2];
 }
 

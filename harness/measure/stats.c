@@ -85,6 +85,13 @@ int pcb_stat_line(const struct pcb_stat *s, double *per_call, double *fixed)
 	return 1;
 }
 
+int pcb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 double pcb_mean(const double *v, int n)
 {
 	double sum = 0;

@@ -98,6 +98,8 @@ double pcb_stat_mean(const struct pcb_stat *s, double overhead);
  */
 int pcb_stat_line(const struct pcb_stat *s, double *per_call, double *fixed);
 
+/* qsort()'s and bsearch()'s comparison of two doubles */
+int pcb_cmp_double(const void *a, const void *b);
 /* mean and sample standard deviation (n - 1) of n values */
 double pcb_mean(const double *v, int n);
 double pcb_stddev(const double *v, int n);

@@ -4,6 +4,7 @@
 
 #include "../schema/schema.h"
 #include "kv.h"
+#include "tables.h"
 
 void pcb_kv_name(const char *text, char *buf, size_t len)
 {
@@ -147,25 +148,13 @@ void pcb_kv_print(FILE *out, json_t *result)
 	kv_invariants(out, result);
 }
 
-/* the design a function row belongs to, for its name and configuration */
-static json_t *row_design(json_t *result, const char *label)
-{
-	size_t i;
-	json_t *dj;
-
-	json_array_foreach(rj_top_designs(result), i, dj)
-		if (!strcmp(rj_design_design(dj), label))
-			return dj;
-	return NULL;
-}
-
 void pcb_mmtests_print(FILE *out, json_t *result)
 {
 	size_t i, r;
 	json_t *fj, *run;
 
 	json_array_foreach(rj_top_functions(result), i, fj) {
-		json_t *dj = row_design(result, rj_fn_design(fj));
+		json_t *dj = find_design(result, rj_fn_design(fj));
 		const char *config = dj && rj_design_has_config(dj) ? rj_design_config(dj) : "";
 		char fn[256], design[256], cfg[256];
 

@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "result.h"
 #include "scaling.h"
+#include "tables.h"
 
 struct pt {
 	int s;
@@ -99,13 +100,6 @@ static int cmp_x(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	const double *p = a, *q = b;
-
-	return (*p > *q) - (*p < *q);
-}
-
 /* the distinct x values of every line, sorted, into xs (l->np long); how many */
 static int sorted_x(const struct lines *l, double *xs)
 {
@@ -113,7 +107,7 @@ static int sorted_x(const struct lines *l, double *xs)
 
 	for (int i = 0; i < l->np; i++)
 		xs[i] = l->p[i].x;
-	qsort(xs, l->np, sizeof(*xs), cmp_double);
+	qsort(xs, l->np, sizeof(*xs), pcb_cmp_double);
 	for (int i = 0; i < l->np; i++)
 		if (!n || xs[n - 1] != xs[i])
 			xs[n++] = xs[i];
@@ -150,7 +144,7 @@ static int write_lines(FILE *f, struct lines *l)
 
 			if (l->p[i].s != s)
 				continue;
-			at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), cmp_double);
+			at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), pcb_cmp_double);
 			fprintf(f, "%.10g\t%.10g\t%.10g\t%d\n", l->p[i].x, l->p[i].y, l->p[i].e,
 				(int)(at - xs));
 		}
@@ -247,17 +241,6 @@ static int sweep_value(json_t *dj, const char *key, double *v, char *line, size_
 	return found;
 }
 
-static json_t *design_row(json_t *result, const char *label)
-{
-	json_t *x;
-	size_t i;
-
-	json_array_foreach(rj_top_designs(result), i, x)
-		if (!strcmp(rj_design_design(x), label))
-			return x;
-	return NULL;
-}
-
 /* cycles per call: functions on the axis, a bar a design, the run means' spread */
 static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			  char *err, size_t errlen)
@@ -323,7 +306,7 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 	int rc = 0;
 
 	json_array_foreach(rj_top_drains(result), i, x) {
-		json_t *dj = design_row(result, rj_drain_design(x));
+		json_t *dj = find_design(result, rj_drain_design(x));
 		double caches = (double)rj_drain_caches(x), v;
 		char line[256];
 

@@ -58,17 +58,6 @@ static double rate_of(json_t *dj)
 	return (double)rj_design_ops(dj) / (runs * s);
 }
 
-static json_t *function_of(json_t *functions, const char *design, const char *fn)
-{
-	json_t *fj;
-	size_t i;
-
-	json_array_foreach(functions, i, fj)
-		if (!strcmp(rj_fn_design(fj), design) && !strcmp(rj_fn_function(fj), fn))
-			return fj;
-	return NULL;
-}
-
 static struct pcb_scaling_row *add_row(struct pcb_scaling *s, const char *line, int workers)
 {
 	struct pcb_scaling_row *r;
@@ -97,7 +86,7 @@ static void design_rows(struct pcb_scaling *s, json_t *result, json_t *dj, json_
 
 		if (strcmp(rj_fn_design(fj), rj_design_design(dj)))
 			continue;
-		b = function_of(functions, rj_design_design(base), rj_fn_function(fj));
+		b = find_function(functions, rj_design_design(base), rj_fn_function(fj));
 		if (!b || rj_fn_avg_cycles(fj) <= 0 || !(r = add_row(s, line, w)))
 			continue;
 		r->function = rj_fn_function(fj);

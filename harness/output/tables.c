@@ -67,6 +67,17 @@ size_t design_functions(json_t *functions, const char *design, json_t **out, siz
 	return n;
 }
 
+json_t *find_design(json_t *result, const char *label)
+{
+	json_t *dj;
+	size_t i;
+
+	json_array_foreach(rj_top_designs(result), i, dj)
+		if (!strcmp(rj_design_design(dj), label))
+			return dj;
+	return NULL;
+}
+
 json_t *find_function(json_t *functions, const char *design, const char *fn)
 {
 	size_t i;

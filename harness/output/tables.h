@@ -28,6 +28,8 @@ double pcb_timer_overhead(json_t *ctx, const char *timing);
 /* the function rows of one design, in result order */
 size_t design_functions(json_t *functions, const char *design, json_t **out, size_t max);
 json_t *find_function(json_t *functions, const char *design, const char *fn);
+/* the design row of result whose label (design and configuration) is label, NULL if none */
+json_t *find_design(json_t *result, const char *label);
 /* each run's mean of a function row, raw (timer included) or not */
 int run_means(json_t *fj, int raw, double *v, int max);
 
