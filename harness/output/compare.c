@@ -12,6 +12,7 @@
 
 #include "../measure/stats.h"
 #include "compare.h"
+#include "rows.h"
 #include "tables.h"
 
 struct cmp_key {
@@ -24,26 +25,89 @@ char pcb_compare_letter(int i)
 	return (char)('A' + i);
 }
 
-/* the design entry a function row belongs to */
-static json_t *design_of(json_t *result, json_t *fj)
-{
-	json_t *dj;
-	size_t i;
+struct key_set {
+	struct cmp_key *key;
+	size_t *block;			/* each key's (design, config) block, in order of first key */
+	size_t n, cap, blocks;
+	json_t *ids, *block_ids;	/* pcb_rows_key() -> index */
+};
 
-	json_array_foreach(rj_top_designs(result), i, dj)
-		if (!strcmp(rj_design_design(dj), rj_fn_design(fj)))
-			return dj;
-	return NULL;
+/* the index of values v[0..nv) in map, a new one (*next, counted up) if absent; -1 no memory */
+static long index_of(json_t *map, const char *const *v, int nv, size_t *next, int *added)
+{
+	size_t len;
+	char *key = pcb_rows_key(v, nv, &len);
+	json_t *id;
+	long at = -1;
+
+	*added = 0;
+	if (!key)
+		return -1;
+	id = json_object_getn(map, key, len);
+	if (id) {
+		at = (long)json_integer_value(id);
+	} else if (!json_object_setn_new_nocheck(map, key, len, json_integer((json_int_t)*next))) {
+		at = (long)(*next)++;
+		*added = 1;
+	}
+	free(key);
+	return at;
 }
 
-static struct cmp_key *find_key(struct cmp_key *keys, size_t n, const char *design,
-				const char *config, const char *function)
+/* fj's key in the set, added at its block's end if new; NULL out of memory */
+static struct cmp_key *key_of(struct key_set *s, json_t *result, json_t *fj)
 {
-	for (size_t k = 0; k < n; k++)
-		if (!strcmp(keys[k].design, design) && !strcmp(keys[k].config, config) &&
-		    !strcmp(keys[k].function, function))
-			return &keys[k];
-	return NULL;
+	json_t *dj = find_design(result, rj_fn_design(fj));
+	const char *design = dj ? rj_design_design_name(dj) : rj_fn_design(fj);
+	const char *config = dj && rj_design_has_config(dj) ? rj_design_config(dj) : "";
+	const char *v[3] = { design, config, rj_fn_function(fj) };
+	size_t next = s->n, next_block = s->blocks;
+	int added, new_block;
+	long k = index_of(s->ids, v, 3, &next, &added), b;
+
+	if (k < 0 || !added)
+		return k < 0 ? NULL : &s->key[k];
+	b = index_of(s->block_ids, v, 2, &next_block, &new_block);
+	if (b < 0)
+		return NULL;
+	s->blocks = next_block;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct cmp_key *more = realloc(s->key, cap * sizeof(*more));
+		size_t *blocks = more ? realloc(s->block, cap * sizeof(*blocks)) : NULL;
+
+		if (more)
+			s->key = more;
+		if (!blocks)
+			return NULL;
+		s->block = blocks;
+		s->cap = cap;
+	}
+	s->block[s->n] = (size_t)b;
+	memset(&s->key[s->n], 0, sizeof(s->key[0]));
+	s->key[s->n] = (struct cmp_key){ .design = design, .config = config, .function = v[2] };
+	return &s->key[s->n++];
+}
+
+/* the keys in block order, each block's in the order they were added (a counting sort) */
+static struct cmp_key *keys_by_block(struct key_set *s)
+{
+	struct cmp_key *out = calloc(s->n ? s->n : 1, sizeof(*out));
+	size_t *at = calloc(s->blocks + 1, sizeof(*at));
+
+	if (out && at) {
+		for (size_t k = 0; k < s->n; k++)
+			at[s->block[k] + 1]++;
+		for (size_t b = 0; b < s->blocks; b++)
+			at[b + 1] += at[b];
+		for (size_t k = 0; k < s->n; k++)
+			out[at[s->block[k]]++] = s->key[k];
+	} else {
+		free(out);
+		out = NULL;
+	}
+	free(at);
+	return out;
 }
 
 /*
@@ -53,52 +117,32 @@ static struct cmp_key *find_key(struct cmp_key *keys, size_t n, const char *desi
  */
 static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 {
+	struct key_set s = { .ids = json_object(), .block_ids = json_object() };
 	struct cmp_key *keys = NULL, *k;
-	size_t cap = 0, at;
+	int ok = s.ids && s.block_ids;
 
-	*nr = 0;
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < n && ok; r++) {
 		json_t *fj;
 		size_t i;
 
 		json_array_foreach(rj_top_functions(results[r]), i, fj) {
-			json_t *dj = design_of(results[r], fj);
-			const char *design = dj ? rj_design_design_name(dj) : rj_fn_design(fj);
-			const char *config = dj && rj_design_has_config(dj) ? rj_design_config(dj) : "";
-
-			k = find_key(keys, *nr, design, config, rj_fn_function(fj));
+			k = key_of(&s, results[r], fj);
 			if (!k) {
-				if (*nr == cap) {
-					struct cmp_key *more;
-
-					cap = cap ? 2 * cap : 64;
-					more = realloc(keys, cap * sizeof(*keys));
-					if (!more) {
-						free(keys);
-						return NULL;
-					}
-					keys = more;
-				}
-				at = *nr;
-				for (size_t j = *nr; j-- > 0;)
-					if (!strcmp(keys[j].design, design) &&
-					    !strcmp(keys[j].config, config)) {
-						at = j + 1;
-						break;
-					}
-				memmove(&keys[at + 1], &keys[at], (*nr - at) * sizeof(*keys));
-				(*nr)++;
-				k = &keys[at];
-				memset(k, 0, sizeof(*k));
-				k->design = design;
-				k->config = config;
-				k->function = rj_fn_function(fj);
+				ok = 0;
+				break;
 			}
 			if (!k->fj[r])
 				k->fj[r] = fj;
 		}
 	}
-	return keys ? keys : calloc(1, sizeof(*keys));
+	if (ok)
+		keys = keys_by_block(&s);
+	*nr = keys ? s.n : 0;
+	free(s.key);
+	free(s.block);
+	json_decref(s.ids);
+	json_decref(s.block_ids);
+	return keys;
 }
 
 /*

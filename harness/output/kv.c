@@ -4,6 +4,7 @@
 
 #include "../schema/schema.h"
 #include "kv.h"
+#include "rows.h"
 #include "tables.h"
 
 void pcb_kv_name(const char *text, char *buf, size_t len)
@@ -107,9 +108,8 @@ static void kv_interruptions(FILE *out, json_t *result)
 		int any = 0;
 		char n[600];
 
-		json_array_foreach(rj_top_interruptions(result), j, x) {
-			if (strcmp(rj_irq_design(x), rj_design_design(dj)))
-				continue;
+		json_array_foreach(pcb_rows_where(rj_top_interruptions(result), RJ_F_irq_design,
+					  rj_design_design(dj)), j, x) {
 			any = 1;
 			count += rj_irq_has_count(x) ? rj_irq_count(x) : 0;
 			if (rj_irq_has_max_ns(x) && rj_irq_max_ns(x) > max)

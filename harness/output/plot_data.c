@@ -18,6 +18,7 @@
 #include "../schema/schema.h"
 #include "plot.h"
 #include "result.h"
+#include "rows.h"
 #include "scaling.h"
 #include "tables.h"
 
@@ -32,6 +33,7 @@ struct lines {
 	int ns, scap;
 	struct pt *p;
 	int np, pcap;
+	json_t *index;			/* name -> its line */
 };
 
 /* a string field, "" when absent */
@@ -49,9 +51,17 @@ static void put_label(FILE *f, const char *s)
 
 static int line_of(struct lines *l, const char *name)
 {
-	for (int i = 0; i < l->ns; i++)
-		if (!strcmp(l->name[i], name))
-			return i;
+	size_t len = strnlen(name, sizeof(l->name[0]) - 1);
+	json_t *at;
+
+	if (!l->index && !(l->index = json_object()))
+		return -1;
+	/* a name cut at 256 bytes may end inside a character: no UTF-8 check */
+	at = json_object_getn(l->index, name, len);
+	if (at)
+		return (int)json_integer_value(at);
+	if (json_object_setn_new_nocheck(l->index, name, len, json_integer(l->ns)) < 0)
+		return -1;
 	if (l->ns == l->scap) {
 		int cap = l->scap ? 2 * l->scap : 16;
 		void *n = realloc(l->name, cap * sizeof(*l->name));
@@ -88,6 +98,7 @@ static void lines_free(struct lines *l)
 {
 	free(l->name);
 	free(l->p);
+	json_decref(l->index);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -135,16 +146,14 @@ static int write_lines(FILE *f, struct lines *l)
 	if (!xs)
 		return -1;
 	nx = sorted_x(l, xs);
+	/* by line, then by x: each line's points are the next ones */
 	qsort(l->p, l->np, sizeof(*l->p), cmp_x);
-	for (int s = 0; s < l->ns; s++) {
+	for (int s = 0, i = 0; s < l->ns; s++) {
 		put_label(f, l->name[s]);
 		fputc('\n', f);
-		for (int i = 0; i < l->np; i++) {
-			double *at;
+		for (; i < l->np && l->p[i].s == s; i++) {
+			double *at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), pcb_cmp_double);
 
-			if (l->p[i].s != s)
-				continue;
-			at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), pcb_cmp_double);
 			fprintf(f, "%.10g\t%.10g\t%.10g\t%d\n", l->p[i].x, l->p[i].y, l->p[i].e,
 				(int)(at - xs));
 		}
@@ -246,8 +255,8 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 			  char *err, size_t errlen)
 {
 	json_t *designs = rj_top_designs(result);
-	json_t *functions = rj_top_functions(result), *x, *y, *dj;
-	size_t i, j, k;
+	json_t *functions = rj_top_functions(result), *x, *dj;
+	size_t i, k;
 	FILE *f;
 
 	if (!json_array_size(functions))
@@ -263,23 +272,14 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	}
 	fputc('\n', f);
 	json_array_foreach(functions, i, x) {
-		int seen = 0;
-
-		json_array_foreach(functions, j, y) {
-			if (j >= i)
-				break;
-			seen |= !strcmp(rj_fn_function(x), rj_fn_function(y));
-		}
-		if (seen)
+		if (pcb_row_where(functions, RJ_F_fn_function, rj_fn_function(x)) != x)
 			continue;
 		put_label(f, rj_fn_function(x));
 		json_array_foreach(designs, k, dj) {
-			json_t *row = NULL;
+			json_t *rows = pcb_rows_where2(functions, RJ_F_fn_function, rj_fn_function(x),
+						       RJ_F_fn_design, rj_design_design(dj));
+			json_t *row = json_array_get(rows, json_array_size(rows) - 1);
 
-			json_array_foreach(functions, j, y)
-				if (!strcmp(rj_fn_function(y), rj_fn_function(x)) &&
-				    !strcmp(rj_fn_design(y), rj_design_design(dj)))
-					row = y;
 			if (row)
 				fprintf(f, "\t%.10g\t%.10g", rj_fn_avg_cycles(row), rj_fn_stddev(row));
 			else
@@ -356,9 +356,7 @@ static int contention_data(json_t *result, const struct sweep_axis *ax, const ch
 
 		if (!sweep_value(dj, key, &v, line, sizeof(line)) || drains <= 0)
 			continue;
-		json_array_foreach(cont, j, x) {
-			if (strcmp(rj_cont_design(x), rj_design_design(dj)))
-				continue;
+		json_array_foreach(pcb_rows_where(cont, RJ_F_cont_design, rj_design_design(dj)), j, x) {
 			if (!strcmp(text(x, RJ_F_cont_side), "coordinator"))
 				drainer += (double)rj_cont_contended(x);
 			else
@@ -460,14 +458,11 @@ static json_t *sweep_baseline(json_t *designs, json_t *dj)
 	const char *cfg = text(dj, RJ_F_design_config), *rest = strchr(cfg, ' ');
 	char want[1024];
 	json_t *x;
-	size_t i;
 
 	snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first, rest ?: "");
-	json_array_foreach(designs, i, x)
-		if (!strcmp(text(x, RJ_F_design_config), want) &&
-		    !strcmp(rj_design_design_name(x), rj_design_design_name(dj)))
-			return x == dj ? NULL : x;
-	return NULL;
+	x = pcb_row_where2(designs, RJ_F_design_config, want, RJ_F_design_design_name,
+			   rj_design_design_name(dj));
+	return x == dj ? NULL : x;
 }
 
 /* a swept figure's lines: the Diff % lines, then each series' */
@@ -485,14 +480,12 @@ static int gain_points(json_t *functions, json_t *dj, json_t *base, const char *
 	size_t j, k;
 	int rc = 0;
 
-	json_array_foreach(functions, j, x) {
-		if (strcmp(rj_fn_design(x), rj_design_design(dj)))
-			continue;
-		json_array_foreach(functions, k, y) {
+	json_array_foreach(pcb_rows_where(functions, RJ_F_fn_design, rj_design_design(dj)), j, x) {
+		json_array_foreach(pcb_rows_where2(functions, RJ_F_fn_design, rj_design_design(base),
+						   RJ_F_fn_function, rj_fn_function(x)), k, y) {
 			double b = rj_fn_avg_cycles(y);
 
-			if (strcmp(rj_fn_design(y), rj_design_design(base)) ||
-			    strcmp(rj_fn_function(y), rj_fn_function(x)) || b == 0)
+			if (b == 0)
 				continue;
 			snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
 			rc |= add_pt(gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b), 0);

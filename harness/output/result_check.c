@@ -9,15 +9,26 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rows.h"
 #include "tables.h"
 
 /* larger than any count or cycle figure a run can produce */
 #define PCB_RESULT_MAX_NUMBER 1e18
 #define PCB_RESULT_MAX_DEPTH 16
+/*
+ * what is read into memory at once: jansson takes about ten times a file's
+ * size; a sweep of 1000 configurations of 16 designs, with the rows a
+ * 2-CPU run writes for each, is about 100 MiB
+ */
+#define PCB_RESULT_MAX_BYTES (1 << 30)
+#define PCB_RESULT_MAX_DESIGNS (PCB_MAX_DESIGNS * PCB_MAX_CONFIGS)
+/* a design's function rows: MAX_ROWS, what a table prints */
+#define PCB_RESULT_MAX_FUNCTIONS MAX_ROWS
 
 static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err, size_t errlen)
 {
@@ -57,11 +68,41 @@ static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err
 	return 0;
 }
 
+/*
+ * what no run writes: more design rows than a sweep's configurations of a
+ * scenario's designs, more function rows for one design than a table has
+ * (the designs' rows looked up by rows.h, so linear in the rows)
+ */
+static int check_sizes(json_t *result, char *err, size_t errlen)
+{
+	json_t *designs = rj_top_designs(result), *functions = rj_top_functions(result), *dj;
+	size_t i, n = json_array_size(designs);
+
+	if (n > PCB_RESULT_MAX_DESIGNS) {
+		snprintf(err, errlen, "result.designs: %zu rows, more than a sweep makes (%d)", n,
+			 PCB_RESULT_MAX_DESIGNS);
+		return -1;
+	}
+	json_array_foreach(designs, i, dj) {
+		size_t fns = json_array_size(pcb_rows_where(functions, RJ_F_fn_design,
+							    rj_design_design(dj)));
+
+		if (fns > PCB_RESULT_MAX_FUNCTIONS) {
+			snprintf(err, errlen, "result.functions: %zu rows of design \"%.64s\", more "
+				 "than a model has functions (%d)", fns, rj_design_design(dj),
+				 PCB_RESULT_MAX_FUNCTIONS);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pcb_result_check(json_t *result, char *err, size_t errlen)
 {
 	char path[1024] = "result";
 
-	if (rj_check(result, RJ_K_top, err, errlen) < 0 || pcb_model_check(result, err, errlen) < 0)
+	if (rj_check(result, RJ_K_top, err, errlen) < 0 || pcb_model_check(result, err, errlen) < 0 ||
+	    check_sizes(result, err, errlen) < 0)
 		return -1;
 	return check_numbers(result, path, sizeof(path), 0, err, errlen);
 }
@@ -75,14 +116,19 @@ int pcb_result_interrupted(json_t *result)
 
 /*
  * path parsed as JSON if it is a regular file, opened once: a FIFO is not
- * waited on and a file swapped in after the check is not read. NULL with
- * err set for what is not a regular file, NULL with jerr for bad JSON.
+ * waited on and a file swapped in after the check is not read. The file is
+ * read whole, in large reads (json_loadfd() reads a byte a call), and
+ * refused past PCB_RESULT_MAX_BYTES. NULL with err set for what is not a
+ * regular file or is too large, NULL with jerr for bad JSON.
  */
 static json_t *load_regular(const char *path, json_error_t *jerr, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t len = 0, cap;
 	struct stat st;
+	char *buf;
 	json_t *j;
+	ssize_t n;
 
 	err[0] = 0;
 	if (fd < 0) {
@@ -94,8 +140,34 @@ static json_t *load_regular(const char *path, json_error_t *jerr, char *err, siz
 		close(fd);
 		return NULL;
 	}
-	j = json_loadfd(fd, 0, jerr);
+	if (st.st_size > PCB_RESULT_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes, more than a result read at once may have "
+			 "(%d MiB)", path, (long long)st.st_size, PCB_RESULT_MAX_BYTES >> 20);
+		close(fd);
+		return NULL;
+	}
+	/* one byte more than the file, to see it grow while it is read */
+	cap = (size_t)st.st_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	while (len < cap && (n = read(fd, buf + len, cap - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			break;
+		}
+		len += (size_t)n;
+	}
 	close(fd);
+	if (!err[0] && len == cap)
+		snprintf(err, errlen, "%s: changed while it was read", path);
+	j = err[0] ? NULL : json_loadb(buf, len, 0, jerr);
+	free(buf);
 	return j;
 }
 

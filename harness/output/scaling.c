@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../schema/schema.h"
+#include "rows.h"
 #include "scaling.h"
 #include "tables.h"
 
@@ -26,19 +27,17 @@ static int workers_of(json_t *dj)
 	return rj_design_has_workers(dj) ? (int)json_array_size(rj_design_workers(dj)) : 0;
 }
 
-/* the design row of line with the fewest workers; *several: it has rows of other counts */
-static json_t *fewest(json_t *designs, const char *line, int *several)
+/* the design row of a line's rows with the fewest workers; *several: it has rows of other counts */
+static json_t *fewest(json_t *rows, int *several)
 {
 	json_t *best = NULL, *dj;
 	size_t i;
 
 	*several = 0;
-	json_array_foreach(designs, i, dj) {
-		char l[256];
+	json_array_foreach(rows, i, dj) {
 		int w = workers_of(dj);
 
-		line_of(dj, l, sizeof(l));
-		if (strcmp(l, line) || w <= 0)
+		if (w <= 0)
 			continue;
 		if (best && w != workers_of(best))
 			*several = 1;
@@ -81,12 +80,8 @@ static void design_rows(struct pcb_scaling *s, json_t *result, json_t *dj, json_
 	struct pcb_scaling_row *r;
 	size_t i;
 
-	json_array_foreach(functions, i, fj) {
-		json_t *b;
-
-		if (strcmp(rj_fn_design(fj), rj_design_design(dj)))
-			continue;
-		b = find_function(functions, rj_design_design(base), rj_fn_function(fj));
+	json_array_foreach(pcb_rows_where(functions, RJ_F_fn_design, rj_design_design(dj)), i, fj) {
+		json_t *b = find_function(functions, rj_design_design(base), rj_fn_function(fj));
 		if (!b || rj_fn_avg_cycles(fj) <= 0 || !(r = add_row(s, line, w)))
 			continue;
 		r->function = rj_fn_function(fj);
@@ -101,34 +96,50 @@ static void design_rows(struct pcb_scaling *s, json_t *result, json_t *dj, json_
 	}
 }
 
+/* the lines of designs, each with its design rows in the result's order, in order of first row */
+static json_t *lines_of(json_t *designs, json_t **order)
+{
+	json_t *lines = json_object(), *dj, *rows;
+	size_t i;
+
+	*order = json_array();
+	json_array_foreach(designs, i, dj) {
+		char line[256];
+
+		line_of(dj, line, sizeof(line));
+		/* a line cut at 256 bytes may end inside a character: no UTF-8 check */
+		rows = json_object_getn(lines, line, strlen(line));
+		if (!rows) {
+			rows = json_array();
+			json_object_setn_new_nocheck(lines, line, strlen(line), rows);
+			json_array_append(*order, rows);
+		}
+		json_array_append(rows, dj);
+	}
+	return lines;
+}
+
 int pcb_scaling_rows(json_t *result, struct pcb_scaling *s)
 {
-	json_t *designs = rj_top_designs(result), *dj, *dk;
+	json_t *order, *lines = lines_of(rj_top_designs(result), &order), *rows, *dj;
 	size_t i, k;
 
 	s->n = 0;
-	json_array_foreach(designs, i, dj) {
-		char line[256], other[256];
-		int several, first = 1;
-		json_t *base;
+	json_array_foreach(order, i, rows) {
+		char line[256];
+		int several;
+		json_t *base = fewest(rows, &several);
 
-		line_of(dj, line, sizeof(line));
-		json_array_foreach(designs, k, dk) {
-			if (k >= i)
-				break;
-			line_of(dk, other, sizeof(other));
-			first &= strcmp(line, other) != 0;
-		}
-		base = first ? fewest(designs, line, &several) : NULL;
 		if (!base || !several)
 			continue;
+		line_of(base, line, sizeof(line));
 		/* the line's rows by worker count, in the result's order */
-		json_array_foreach(designs, k, dk) {
-			line_of(dk, other, sizeof(other));
-			if (!strcmp(line, other) && workers_of(dk) > 0)
-				design_rows(s, result, dk, base, line);
-		}
+		json_array_foreach(rows, k, dj)
+			if (workers_of(dj) > 0)
+				design_rows(s, result, dj, base, line);
 	}
+	json_decref(order);
+	json_decref(lines);
 	return s->n;
 }
 

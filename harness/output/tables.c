@@ -9,6 +9,7 @@
 
 #include "../measure/stats.h"
 #include "scaling.h"
+#include "rows.h"
 #include "tables.h"
 
 int first_col(const char *s)
@@ -61,32 +62,20 @@ size_t design_functions(json_t *functions, const char *design, json_t **out, siz
 	size_t i, n = 0;
 	json_t *fj;
 
-	json_array_foreach(functions, i, fj)
-		if (!strcmp(rj_fn_design(fj), design) && n < max)
+	json_array_foreach(pcb_rows_where(functions, RJ_F_fn_design, design), i, fj)
+		if (n < max)
 			out[n++] = fj;
 	return n;
 }
 
 json_t *find_design(json_t *result, const char *label)
 {
-	json_t *dj;
-	size_t i;
-
-	json_array_foreach(rj_top_designs(result), i, dj)
-		if (!strcmp(rj_design_design(dj), label))
-			return dj;
-	return NULL;
+	return pcb_row_where(rj_top_designs(result), RJ_F_design_design, label);
 }
 
 json_t *find_function(json_t *functions, const char *design, const char *fn)
 {
-	size_t i;
-	json_t *fj;
-
-	json_array_foreach(functions, i, fj)
-		if (!strcmp(rj_fn_design(fj), design) && !strcmp(rj_fn_function(fj), fn))
-			return fj;
-	return NULL;
+	return pcb_row_where2(functions, RJ_F_fn_design, design, RJ_F_fn_function, fn);
 }
 
 int run_means(json_t *fj, int raw, double *v, int max)
@@ -286,9 +275,9 @@ static json_t *find_counter(json_t *counters, const char *design, const char *ev
 	size_t i;
 	json_t *c;
 
-	json_array_foreach(counters, i, c)
-		if (!strcmp(rj_ctr_design(c), design) && !strcmp(rj_ctr_event(c), event) &&
-		    !strcmp(rj_ctr_thread(c), "all"))
+	json_array_foreach(pcb_rows_where2(counters, RJ_F_ctr_design, design, RJ_F_ctr_event,
+					   event), i, c)
+		if (!strcmp(rj_ctr_thread(c), "all"))
 			return c;
 	return NULL;
 }
@@ -344,13 +333,12 @@ static void coordinator_counters(FILE *out, json_t *counters, json_t *dj)
 	json_t *c;
 	size_t i;
 
-	json_array_foreach(counters, i, c) {
+	json_array_foreach(pcb_rows_where2(counters, RJ_F_ctr_design, d, RJ_F_ctr_thread,
+					   "coordinator"), i, c) {
 		const char *ev = rj_ctr_event(c);
 		unsigned long long v = (unsigned long long)rj_ctr_value(c);
 		char num[48];
 
-		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "coordinator"))
-			continue;
 		if (!coord++)
 			fprintf(out, "  the coordinator:\n");
 		if (strcmp(rj_ctr_status(c), "counted")) {
@@ -369,11 +357,9 @@ static void per_call_counters(FILE *out, json_t *per_call, const char *d)
 	size_t i, shown = 0;
 	json_t *c;
 
-	json_array_foreach(per_call, i, c) {
+	json_array_foreach(pcb_rows_where(per_call, RJ_F_pcall_design, d), i, c) {
 		char label[80];
 
-		if (strcmp(rj_pcall_design(c), d))
-			continue;
 		if (!shown++)
 			fprintf(out, "%-24s%-24s%s\n", "per call", "event", "average");
 		snprintf(label, sizeof(label), "%s:", rj_pcall_function(c));
@@ -392,9 +378,8 @@ static void print_counters(FILE *out, json_t *result, json_t *dj)
 	json_t *cyc = find_counter(counters, d, "cycles");
 	size_t i, shown = 0, workers = json_array_size(rj_design_workers(dj));
 
-	json_array_foreach(counters, i, c) {
-		if (strcmp(rj_ctr_design(c), d) || strcmp(rj_ctr_thread(c), "all"))
-			continue;
+	json_array_foreach(pcb_rows_where2(counters, RJ_F_ctr_design, d, RJ_F_ctr_thread, "all"),
+			   i, c) {
 		if (!shown++)
 			fprintf(out, "%s counters, %zu worker%s summed over %" JSON_INTEGER_FORMAT
 				" runs, %" JSON_INTEGER_FORMAT " operations\n", d, workers,
@@ -493,15 +478,13 @@ static void print_drains(FILE *out, json_t *result)
 	if (!a || !b || !several_cache_counts)
 		return;
 	fprintf(out, "%-8s%-16s%-16s%-16s%s\n", "cpus", a, b, "Diff (cycles)", "Diff(%)");
-	json_array_foreach(drains, i, x) {
+	json_array_foreach(pcb_rows_where(drains, RJ_F_drain_design_name, a), i, x) {
 		json_int_t caches = rj_drain_caches(x);
 
-		if (strcmp(rj_drain_design_name(x), a))
-			continue;
-		json_array_foreach(drains, j, y) {
+		json_array_foreach(pcb_rows_where(drains, RJ_F_drain_design_name, b), j, y) {
 			double va = rj_drain_avg_cycles(x), vb = rj_drain_avg_cycles(y);
 
-			if (strcmp(rj_drain_design_name(y), b) || rj_drain_caches(y) != caches)
+			if (rj_drain_caches(y) != caches)
 				continue;
 			fprintf(out, "%-8" JSON_INTEGER_FORMAT "%-16.2f%-16.2f%-16.2f%.2f\n", caches,
 				va, vb, vb - va, va ? 100 * (vb - va) / va : 0);
@@ -528,10 +511,9 @@ static void print_contention_model(FILE *out, json_t *cc, json_t *dj)
 
 	if (!rj_design_has_held_fraction(dj) || drains <= 0)
 		return;
-	json_array_foreach(cc, j, c)
-		if (!strcmp(rj_cont_design(c), rj_design_design(dj)) &&
-		    !strcmp(rj_cont_side(c), "coordinator"))
-			measured += rj_cont_contended(c);
+	json_array_foreach(pcb_rows_where2(cc, RJ_F_cont_design, rj_design_design(dj),
+					   RJ_F_cont_side, "coordinator"), j, c)
+		measured += rj_cont_contended(c);
 	fprintf(out, "  held %.2f%% of the run: %.2f drainer-side contentions predicted (drains x "
 		"workers x held), %" JSON_INTEGER_FORMAT " measured; %.4f a drain\n",
 		100 * held, drains * workers * held, measured, (double)measured / drains);
@@ -549,11 +531,9 @@ static void print_contention(FILE *out, json_t *result)
 
 		if (!rj_design_drains(dj) && strcmp(rj_design_drain(dj), "remote"))
 			continue;
-		json_array_foreach(cc, j, c) {
+		json_array_foreach(pcb_rows_where(cc, RJ_F_cont_design, d), j, c) {
 			char label[96];
 
-			if (strcmp(rj_cont_design(c), d))
-				continue;
 			if (!shown++) {
 				char title[160];
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../measure/stats.h"
+#include "rows.h"
 #include "tables.h"
 
 /* what one call can be resolved to: the TSC step over the calls of a region */
@@ -108,7 +109,6 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, int names)
 {
 	json_t *x;
-	size_t i;
 
 	/*
 	 * One design over a sweep: each configuration against the one with the
@@ -122,37 +122,27 @@ static json_t *baseline_of(json_t *designs, json_t *dj, const char *baseline, in
 
 		snprintf(want, sizeof(want), "%.*s%s", (int)strcspn(first, " "), first,
 			 rest ? rest : "");
-		json_array_foreach(designs, i, x)
-			if (!strcmp(rj_design_config(x), want))
-				return x == dj ? NULL : x;
+		x = pcb_row_where(designs, RJ_F_design_config, want);
+		if (x)
+			return x == dj ? NULL : x;
 		return dj == json_array_get(designs, 0) ? NULL : json_array_get(designs, 0);
 	}
 	if (!strcmp(rj_design_design_name(dj), baseline))
 		return NULL;
-	json_array_foreach(designs, i, x)
-		if (!strcmp(rj_design_design_name(x), baseline) &&
-		    !strcmp(rj_design_config(x), rj_design_config(dj)))
-			return x;
-	return NULL;
+	return pcb_row_where2(designs, RJ_F_design_design_name, baseline, RJ_F_design_config,
+			      rj_design_config(dj));
 }
 
 /* design names in a result (a sweep repeats them) */
 static int design_names(json_t *designs)
 {
-	json_t *x, *y;
-	size_t i, j;
+	json_t *x;
+	size_t i;
 	int n = 0;
 
-	json_array_foreach(designs, i, x) {
-		int seen = 0;
-
-		json_array_foreach(designs, j, y) {
-			if (j >= i)
-				break;
-			seen |= !strcmp(rj_design_design_name(x), rj_design_design_name(y));
-		}
-		n += !seen;
-	}
+	json_array_foreach(designs, i, x)
+		n += json_array_get(pcb_rows_where(designs, RJ_F_design_design_name,
+						   rj_design_design_name(x)), 0) == x;
 	return n;
 }
 
