@@ -37,6 +37,11 @@ struct pcb_plot_set {
 	int n;
 };
 
+/*
+ * a label as one field of a data file's line: control characters as
+ * blanks; in double quotes where gnuplot would read a comment or a quote
+ */
+void pcb_plot_label(FILE *f, const char *s);
 /* a new figure in set whose data go to DIR/NAME.dat; NULL with err when full or unwritable */
 FILE *pcb_plot_add(struct pcb_plot_set *set, const char *dir, const char *name,
 		   const char *script, char *err, size_t errlen);

@@ -42,11 +42,22 @@ static const char *text(json_t *o, enum rj_field f)
 	return json_string_value(rj_get(o, f)) ?: "";
 }
 
-/* a label on one data-file line: no tabs or line breaks */
-static void put_label(FILE *f, const char *s)
+/* a tab would split a label, a line break end its line, a '#' first make it a comment */
+void pcb_plot_label(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	int quote = s[strspn(s, " ")] == '#' || strchr(s, '"');
+
+	if (quote)
+		fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+			c = ' ', s++;
+		fputc(c < 0x20 || c == 0x7f ? ' ' : c == '"' ? '\'' : c, f);
+	}
+	if (quote)
+		fputc('"', f);
 }
 
 static int line_of(struct lines *l, const char *name)
@@ -149,7 +160,7 @@ static int write_lines(FILE *f, struct lines *l)
 	/* by line, then by x: each line's points are the next ones */
 	qsort(l->p, l->np, sizeof(*l->p), cmp_x);
 	for (int s = 0, i = 0; s < l->ns; s++) {
-		put_label(f, l->name[s]);
+		pcb_plot_label(f, l->name[s]);
 		fputc('\n', f);
 		for (; i < l->np && l->p[i].s == s; i++) {
 			double *at = bsearch(&l->p[i].x, xs, nx, sizeof(*xs), pcb_cmp_double);
@@ -267,14 +278,14 @@ static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *
 	fputs("function", f);
 	json_array_foreach(designs, k, dj) {
 		fputc('\t', f);
-		put_label(f, rj_design_design(dj));
+		pcb_plot_label(f, rj_design_design(dj));
 		fputs("\t-", f);
 	}
 	fputc('\n', f);
 	json_array_foreach(functions, i, x) {
 		if (pcb_row_where(functions, RJ_F_fn_function, rj_fn_function(x)) != x)
 			continue;
-		put_label(f, rj_fn_function(x));
+		pcb_plot_label(f, rj_fn_function(x));
 		json_array_foreach(designs, k, dj) {
 			json_t *rows = pcb_rows_where2(functions, RJ_F_fn_function, rj_fn_function(x),
 						       RJ_F_fn_design, rj_design_design(dj));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "rows.h"
 
 #define CSV_MAX_ROWS 100000
 
@@ -214,12 +215,6 @@ static int number_or_empty(const struct pcb_csv *c, int row, const char *name, d
 	return number(c, row, name, v, err, errlen);
 }
 
-static void put_label(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
-}
-
 /* a name for a file: letters, digits, '_' and '-' */
 static void file_name(char *out, size_t len, const char *prefix, const char *s)
 {
@@ -241,17 +236,114 @@ static void column_label(char *out, size_t len, const char *design, const char *
 		snprintf(out, len, "%s %s", design, config);
 }
 
-static int first_seen(const struct pcb_csv *c, int row, const int *cols, int ncols)
-{
-	for (int r = 0; r < row; r++) {
-		int same = 1;
+/*
+ * The rows by their cells in some columns, so that a table of 100,000
+ * rows is drawn in time linear in it: the key of the cells (rows.h's
+ * pcb_rows_key()) to the first row that has them, and to the last one
+ * that has them and passes the index's test (a cell not empty, or any).
+ */
+struct csv_index {
+	int cols[4], ncols, nonempty;	/* nonempty: the column last's rows must fill, or -1 */
+	json_t *first, *last;		/* key -> row */
+};
 
-		for (int k = 0; k < ncols && same; k++)
-			same = !strcmp(cell(c, r, cols[k]), cell(c, row, cols[k]));
-		if (same)
-			return 0;
+static char *row_key(const struct pcb_csv *c, int row, const int *cols, int ncols, size_t *len)
+{
+	const char *v[4];
+
+	for (int k = 0; k < ncols; k++)
+		v[k] = cell(c, row, cols[k]);
+	return pcb_rows_key(v, ncols, len);
+}
+
+static void csv_index_free(struct csv_index *x)
+{
+	json_decref(x->first);
+	json_decref(x->last);
+}
+
+/* x's maps over c, from its cols, ncols and nonempty; -1 out of memory */
+static int csv_index(const struct pcb_csv *c, struct csv_index *x)
+{
+	int bad;
+
+	x->first = json_object();
+	x->last = json_object();
+	bad = !x->first || !x->last;
+	for (int r = 0; r < c->nrows && !bad; r++) {
+		size_t len;
+		char *key = row_key(c, r, x->cols, x->ncols, &len);
+
+		bad = !key;
+		if (!bad && !json_object_getn(x->first, key, len))
+			bad = json_object_setn_new_nocheck(x->first, key, len, json_integer(r)) < 0;
+		if (!bad && (x->nonempty < 0 || *cell(c, r, x->nonempty)))
+			bad = json_object_setn_new_nocheck(x->last, key, len, json_integer(r)) < 0;
+		free(key);
 	}
-	return 1;
+	if (bad)
+		csv_index_free(x);
+	return bad ? -1 : 0;
+}
+
+/* whether row is the first with its cells */
+static int first_seen(const struct csv_index *x, const struct pcb_csv *c, int row)
+{
+	size_t len;
+	char *key = row_key(c, row, x->cols, x->ncols, &len);
+	json_t *at = key ? json_object_getn(x->first, key, len) : NULL;
+
+	free(key);
+	return at && json_integer_value(at) == row;
+}
+
+/* the last row whose cells are v[] and that passes x's test, -1 if none */
+static int last_with(const struct csv_index *x, const char *const *v)
+{
+	size_t len;
+	char *key = pcb_rows_key(v, x->ncols, &len);
+	json_t *at = key ? json_object_getn(x->last, key, len) : NULL;
+
+	free(key);
+	return at ? (int)json_integer_value(at) : -1;
+}
+
+/* a heat map or bar chart of rows x columns cells, each a row of the table at most */
+static int cells_check(const struct pcb_csv *c, int rows, int cols, const char *what,
+		       char *err, size_t errlen)
+{
+	if ((long)rows * cols <= c->nrows)
+		return 0;
+	snprintf(err, errlen, "%s: %d x %d %s: more cells than the table has rows (%d)", c->path,
+		 rows, cols, what, c->nrows);
+	return -1;
+}
+
+/* distinct keys of cols in c with a row whose column nonempty is filled (any, -1); -1 no memory */
+static int distinct(const struct pcb_csv *c, const int *cols, int ncols, int nonempty)
+{
+	struct csv_index x = { .ncols = ncols, .nonempty = nonempty };
+	int n;
+
+	memcpy(x.cols, cols, sizeof(*cols) * (size_t)ncols);
+	if (csv_index(c, &x) < 0)
+		return -1;
+	n = (int)json_object_size(x.last);
+	csv_index_free(&x);
+	return n;
+}
+
+/* a figure of a rows x cols matrix, with what the rows and columns are; -1 with err */
+static int matrix_check(const struct pcb_csv *c, const int *rows, int nr, const int *cols, int nc,
+			int nonempty, const char *what, char *err, size_t errlen)
+{
+	int r = distinct(c, rows, nr, -1), k = distinct(c, cols, nc, nonempty);
+
+	if (r < 0 || k < 0) {
+		snprintf(err, errlen, "%s: out of memory", c->path);
+		return -1;
+	}
+	return cells_check(c, r, k, what, err, errlen);
 }
 
 int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
@@ -270,7 +362,58 @@ int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	return 0;
+	return matrix_check(c, &node, 1, (int[]){ col_of(h, "design"), col_of(h, "config") }, 2, -1,
+			    "nodes by designs", err, errlen);
+}
+
+/* one function's heat map: designs across, nodes down, each cell the last row of all four */
+static int nodes_figure(struct pcb_csv *c, int r, struct csv_index *x, const char *dir,
+			struct pcb_plot_set *set, char *err, size_t errlen)
+{
+	const char *h = PCB_NODES_HEADER;
+	int node = col_of(h, "node"), design = col_of(h, "design"), config = col_of(h, "config");
+	int fn = col_of(h, "function"), nodes = 0, cols = 0;
+	struct csv_index *by_dc = &x[0], *by_node = &x[1], *by_cell = &x[2];
+	char name[128], label[512];
+	FILE *f;
+
+	file_name(name, sizeof(name), "heatmap-", cell(c, r, fn));
+	f = pcb_plot_add(set, dir, name, "heatmap", err, errlen);
+	if (!f)
+		return -1;
+	/* gnuplot's matrix with row and column headers: designs across, nodes down */
+	fputs("node", f);
+	for (int d = 0; d < c->nrows; d++)
+		if (first_seen(by_dc, c, d)) {
+			column_label(label, sizeof(label), cell(c, d, design), cell(c, d, config));
+			fputc('\t', f);
+			pcb_plot_label(f, label);
+			cols++;
+		}
+	fputc('\n', f);
+	for (int n = 0; n < c->nrows; n++) {
+		if (!first_seen(by_node, c, n))
+			continue;
+		fprintf(f, "node %s", cell(c, n, node));
+		nodes++;
+		for (int d = 0; d < c->nrows; d++) {
+			const char *v[4] = { cell(c, r, fn), cell(c, n, node), cell(c, d, design),
+					     cell(c, d, config) };
+			int at;
+
+			if (!first_seen(by_dc, c, d))
+				continue;
+			at = last_with(by_cell, v);
+			fprintf(f, "\t%s", at < 0 ? "NaN" : cell(c, at, col_of(h, "avg_cycles")));
+		}
+		fputc('\n', f);
+	}
+	set->plot[set->n - 1].series = cols;
+	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		 "%s: cycles per call on each node", cell(c, r, fn));
+	snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
+		 "ncols=%d; nrows=%d", cols, nodes);
+	return pcb_plot_close(set, f, err, errlen);
 }
 
 int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set *set,
@@ -278,59 +421,26 @@ int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set 
 {
 	const char *h = PCB_NODES_HEADER;
 	int node = col_of(h, "node"), design = col_of(h, "design"), config = col_of(h, "config");
-	int fn = col_of(h, "function");
-	int dc[2] = { design, config };
+	int fn = col_of(h, "function"), rc = 0, made = 0;
+	struct csv_index x[4] = {
+		{ .cols = { design, config }, .ncols = 2, .nonempty = -1 },
+		{ .cols = { node }, .ncols = 1, .nonempty = -1 },
+		{ .cols = { fn, node, design, config }, .ncols = 4, .nonempty = -1 },
+		{ .cols = { fn }, .ncols = 1, .nonempty = -1 },
+	};
 
-	for (int r = 0; r < c->nrows; r++) {
-		char name[128], label[512];
-		int nodes = 0, cols = 0;
-		FILE *f;
-
-		if (!first_seen(c, r, &fn, 1))
-			continue;
-		file_name(name, sizeof(name), "heatmap-", cell(c, r, fn));
-		f = pcb_plot_add(set, dir, name, "heatmap", err, errlen);
-		if (!f)
-			return -1;
-		/* gnuplot's matrix with row and column headers: designs across, nodes down */
-		fputs("node", f);
-		for (int d = 0; d < c->nrows; d++)
-			if (first_seen(c, d, dc, 2)) {
-				column_label(label, sizeof(label), cell(c, d, design), cell(c, d, config));
-				fputc('\t', f);
-				put_label(f, label);
-				cols++;
-			}
-		fputc('\n', f);
-		for (int n = 0; n < c->nrows; n++) {
-			if (!first_seen(c, n, &node, 1))
-				continue;
-			fprintf(f, "node %s", cell(c, n, node));
-			nodes++;
-			for (int d = 0; d < c->nrows; d++) {
-				const char *val = "NaN";
-
-				if (!first_seen(c, d, dc, 2))
-					continue;
-				for (int x = 0; x < c->nrows; x++)
-					if (!strcmp(cell(c, x, fn), cell(c, r, fn)) &&
-					    !strcmp(cell(c, x, node), cell(c, n, node)) &&
-					    !strcmp(cell(c, x, design), cell(c, d, design)) &&
-					    !strcmp(cell(c, x, config), cell(c, d, config)))
-						val = cell(c, x, col_of(h, "avg_cycles"));
-				fprintf(f, "\t%s", val);
-			}
-			fputc('\n', f);
-		}
-		set->plot[set->n - 1].series = cols;
-		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-			 "%s: cycles per call on each node", cell(c, r, fn));
-		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-			 "ncols=%d; nrows=%d", cols, nodes);
-		if (pcb_plot_close(set, f, err, errlen) < 0)
-			return -1;
+	for (; made < 4 && !rc; made++)
+		rc = csv_index(c, &x[made]);
+	if (rc) {
+		made--;
+		snprintf(err, errlen, "%s: out of memory", c->path);
 	}
-	return 0;
+	for (int r = 0; r < c->nrows && !rc; r++)
+		if (first_seen(&x[3], c, r))
+			rc = nodes_figure(c, r, x, dir, set, err, errlen);
+	while (made-- > 0)
+		csv_index_free(&x[made]);
+	return rc;
 }
 
 int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
@@ -366,41 +476,68 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 			 "diff_pct: no row in common with it, or its mean is not above 0)", c->path);
 		return -1;
 	}
-	return 0;
+	return matrix_check(c, (int[]){ col_of(h, "function") }, 1,
+			    (int[]){ col_of(h, "design"), col_of(h, "config"), res }, 3, pct,
+			    "functions by series", err, errlen);
 }
 
 /*
- * row s starts a bar series (a design and configuration of a result other
- * than the baseline) with a Diff % on one of its rows at least: a series
- * that has none (no row in common with the baseline, or a baseline mean
- * of 0) has nothing to draw
+ * The bar series of a compare table: each first row of a design and
+ * configuration of a result other than the baseline with a Diff % on one
+ * of its rows at least (a series that has none, no row in common with the
+ * baseline or a baseline mean of 0, has nothing to draw); how many, or -1
  */
-static int compare_series(const struct pcb_csv *c, int s)
+static int compare_series(const struct pcb_csv *c, const struct csv_index *by_series, int *series)
 {
 	const char *h = PCB_COMPARE_HEADER;
-	int design = col_of(h, "design"), config = col_of(h, "config");
-	int res = col_of(h, "result"), pct = col_of(h, "diff_pct");
-	int series[3] = { design, config, res };
+	int design = col_of(h, "design"), config = col_of(h, "config"), res = col_of(h, "result");
+	int n = 0;
 
-	if (!strcmp(cell(c, s, res), "0") || !first_seen(c, s, series, 3))
-		return 0;
-	for (int x = s; x < c->nrows; x++)
-		if (!strcmp(cell(c, x, design), cell(c, s, design)) &&
-		    !strcmp(cell(c, x, config), cell(c, s, config)) &&
-		    !strcmp(cell(c, x, res), cell(c, s, res)) && *cell(c, x, pct))
-			return 1;
-	return 0;
+	for (int s = 0; s < c->nrows; s++) {
+		const char *v[3] = { cell(c, s, design), cell(c, s, config), cell(c, s, res) };
+
+		if (strcmp(v[2], "0") && first_seen(by_series, c, s) && last_with(by_series, v) >= 0)
+			series[n++] = s;
+	}
+	return n;
 }
 
-int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
-			  struct pcb_plot_set *set, char *err, size_t errlen)
+/* a row a function, each series' Diff % and significance beside it */
+static void compare_rows(FILE *f, const struct pcb_csv *c, const struct csv_index *x,
+			 const int *series, int ns)
+{
+	const char *h = PCB_COMPARE_HEADER;
+	int design = col_of(h, "design"), config = col_of(h, "config"), res = col_of(h, "result");
+	int fn = col_of(h, "function"), sig = col_of(h, "significant"), pct = col_of(h, "diff_pct");
+
+	for (int r = 0; r < c->nrows; r++) {
+		if (!first_seen(&x[1], c, r))
+			continue;
+		pcb_plot_label(f, cell(c, r, fn));
+		for (int k = 0; k < ns; k++) {
+			int s = series[k];
+			const char *v[4] = { cell(c, r, fn), cell(c, s, design), cell(c, s, config),
+					     cell(c, s, res) };
+			int at = last_with(&x[2], v);
+
+			if (at < 0)
+				fputs("\t?\t0", f);
+			else
+				fprintf(f, "\t%s\t%s", cell(c, at, pct),
+					*cell(c, at, sig) ? cell(c, at, sig) : "0");
+		}
+		fputc('\n', f);
+	}
+}
+
+static int compare_figure(struct pcb_csv *c, const char *name, const struct csv_index *x,
+			  const int *series, int ns, const char *dir, struct pcb_plot_set *set,
+			  char *err, size_t errlen)
 {
 	const char *h = PCB_COMPARE_HEADER;
 	int design = col_of(h, "design"), config = col_of(h, "config");
-	int fn = col_of(h, "function"), res = col_of(h, "result"), lab = col_of(h, "label");
-	int sig = col_of(h, "significant"), pct = col_of(h, "diff_pct");
+	int res = col_of(h, "result"), lab = col_of(h, "label");
 	const char *base = NULL;
-	int n = 0;
 	FILE *f;
 
 	for (int r = 0; r < c->nrows && !base; r++)
@@ -410,43 +547,49 @@ int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
 	if (!f)
 		return -1;
 	fputs("function", f);
-	for (int r = 0; r < c->nrows; r++) {
+	for (int k = 0; k < ns; k++) {
 		char label[600];
 
-		if (!compare_series(c, r))
-			continue;
-		column_label(label, sizeof(label), cell(c, r, design), cell(c, r, config));
+		column_label(label, sizeof(label), cell(c, series[k], design),
+			     cell(c, series[k], config));
 		fputc('\t', f);
-		put_label(f, label);
+		pcb_plot_label(f, label);
 		fputs(": ", f);
-		put_label(f, cell(c, r, lab));
+		pcb_plot_label(f, cell(c, series[k], lab));
 		fputs("\t-", f);
-		n++;
 	}
 	fputc('\n', f);
-	for (int r = 0; r < c->nrows; r++) {
-		if (!first_seen(c, r, &fn, 1))
-			continue;
-		put_label(f, cell(c, r, fn));
-		for (int s = 0; s < c->nrows; s++) {
-			const char *p = "?", *m = "0";
-
-			if (!compare_series(c, s))
-				continue;
-			for (int x = 0; x < c->nrows; x++)
-				if (!strcmp(cell(c, x, fn), cell(c, r, fn)) &&
-				    !strcmp(cell(c, x, design), cell(c, s, design)) &&
-				    !strcmp(cell(c, x, config), cell(c, s, config)) &&
-				    !strcmp(cell(c, x, res), cell(c, s, res)) && *cell(c, x, pct)) {
-					p = cell(c, x, pct);
-					m = *cell(c, x, sig) ? cell(c, x, sig) : "0";
-				}
-			fprintf(f, "\t%s\t%s", p, m);
-		}
-		fputc('\n', f);
-	}
-	set->plot[set->n - 1].series = n;
+	compare_rows(f, c, x, series, ns);
+	set->plot[set->n - 1].series = ns;
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 		 "Diff %% against %s (* significant)", base ? base : "the baseline");
 	return pcb_plot_close(set, f, err, errlen);
+}
+
+int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
+			  struct pcb_plot_set *set, char *err, size_t errlen)
+{
+	const char *h = PCB_COMPARE_HEADER;
+	int design = col_of(h, "design"), config = col_of(h, "config");
+	int fn = col_of(h, "function"), res = col_of(h, "result"), pct = col_of(h, "diff_pct");
+	struct csv_index x[3] = {
+		{ .cols = { design, config, res }, .ncols = 3, .nonempty = pct },
+		{ .cols = { fn }, .ncols = 1, .nonempty = -1 },
+		{ .cols = { fn, design, config, res }, .ncols = 4, .nonempty = pct },
+	};
+	int *series = calloc((size_t)c->nrows + 1, sizeof(*series)), made = 0, rc = !series, ns;
+
+	for (; made < 3 && !rc; made++)
+		rc = csv_index(c, &x[made]);
+	if (rc) {
+		made -= series != NULL;
+		snprintf(err, errlen, "%s: out of memory", c->path);
+	} else {
+		ns = compare_series(c, &x[0], series);
+		rc = compare_figure(c, name, x, series, ns, dir, set, err, errlen);
+	}
+	while (made-- > 0)
+		csv_index_free(&x[made]);
+	free(series);
+	return rc;
 }
