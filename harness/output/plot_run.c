@@ -5,10 +5,12 @@
  * index.html beside the images.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -151,11 +153,25 @@ static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
 		fprintf(stderr, "pcpbench: %s: %s\n", env->gnuplot, strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
+	/* a stop asked for ends gnuplot within a poll, however long its figure would take */
+	for (;;) {
+		const struct timespec poll = { 0, 10 * 1000 * 1000 };
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
 			snprintf(err, errlen, "waitpid: %s", strerror(errno));
 			return -1;
 		}
+		if (env->interrupted && env->interrupted())
+			kill(pid, SIGKILL);
+		nanosleep(&poll, NULL);
+	}
+	if (env->interrupted && env->interrupted()) {
+		snprintf(err, errlen, "interrupted");
+		return -1;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(err, errlen, "gnuplot failed on %s for %s/%s.dat", script, dir, p->name);
 		return -1;
