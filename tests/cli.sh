@@ -238,12 +238,18 @@ chmod +x "$tmp/fakebin/pcpbench"
 big=$(head -c 10240 /dev/zero | tr '\0' y)
 hostile="it's \$(touch $tmp/pwned1) \`touch $tmp/pwned2\`; touch $tmp/pwned3 \"q\" \\ end
 second line"
+# and bytes a terminal acts on: an OSC retitle, an erase, a carriage return, C1's CSI
+hostile+=$' \e]0;pwned\a \e[2J \r \xc2\x9b1m end'
+# nothing pcpbench prints holds one: C0 but the line break and the tab, DEL, C1
+raw_controls() { LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$@"; }
 args=(run --quick --set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock
       --set "scenario.description=$hostile $big" --set "scenario.name=paste" --events "task-clock"
       --set "workload.seed=7" --out "$tmp/paste dir")
 PATH=$tmp/realbin:$PATH expect_rc 0 pcpbench "${args[@]}"
 r=$(ls -d "$tmp/paste dir"/paste-*/ | head -1)
+raw_controls "$tmp/out" && bad "the run printed a control character raw" || ok
 expect_rc 0 "$pcpbench" report "$r" --format email
+raw_controls "$tmp/out" && bad "the email report printed a control character raw" || ok
 sed -n '/^To reproduce:$/,$p' "$tmp/out" | tail -n +3 > "$tmp/pasted.sh"
 PASTE_ARGV=$tmp/argv PATH=$tmp/fakebin:$PATH bash "$tmp/pasted.sh" &&
 	cmp -s "$tmp/argv" <(printf '%s\0' "${args[@]}") && ok ||

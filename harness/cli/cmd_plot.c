@@ -281,15 +281,6 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 	return 0;
 }
 
-static void html(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '<' || *s == '>' || *s == '&' || *s == '"')
-			fprintf(f, "&#%d;", *s);
-		else
-			fputc(*s, f);
-}
-
 /* the process's umask, read without changing it for long */
 static mode_t current_umask(void)
 {
@@ -324,7 +315,7 @@ static int write_root_index(int r)
 	fchmod(fd, 0644 & ~current_umask());
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pcpbench plots"
 	      "</title></head>\n<body>\n<h1>pcpbench plots: ", f);
-	html(f, roots[r]);
+	pcb_plot_html(f, roots[r]);
 	fputs("</h1>\n", f);
 	for (int i = 0; i < nr_targets; i++) {
 		struct target *t = &targets[i];
@@ -333,15 +324,15 @@ static int write_root_index(int r)
 		if (t->root != r || !t->set)
 			continue;
 		fputs("<h2><a href=\"", f);
-		html(f, rel);
+		pcb_plot_html(f, rel);
 		fputs("/plots/index.html\">", f);
-		html(f, rel);
+		pcb_plot_html(f, rel);
 		fputs("</a></h2>\n<p>", f);
 		for (int k = 0; k < t->set->n; k++) {
 			fputs("<a href=\"", f);
-			html(f, rel);
+			pcb_plot_html(f, rel);
 			fprintf(f, "/plots/%s.svg\"><img src=\"", t->set->plot[k].name);
-			html(f, rel);
+			pcb_plot_html(f, rel);
 			fprintf(f, "/plots/%s.svg\" alt=\"%s\" width=\"480\"></a>\n",
 				t->set->plot[k].name, t->set->plot[k].name);
 		}

@@ -78,34 +78,54 @@ static int shell_plain(const char *a)
 			    "0123456789_./=:,+@%-")] == 0;
 }
 
+/* the bytes at c a terminal acts on, C0, DEL and C1 (U+0080-U+009F in UTF-8): how many */
+static int shell_control(const char *c)
+{
+	unsigned char b = (unsigned char)c[0], n = (unsigned char)c[1];
+
+	if (b < 0x20 || b == 0x7f)
+		return 1;
+	return b == 0xc2 && n >= 0x80 && n <= 0x9f ? 2 : 0;
+}
+
 /*
  * the command line as a shell command that gives the same argv: a word
  * with any other character (a blank, '!', '*', a quote, ...) or an empty
- * one in single quotes, an embedded ' written '\''
+ * one in single quotes, an embedded ' written '\''; a word holding a
+ * control character (a line break, an escape) in bash's $'...', that byte,
+ * the backslash and the quote as \xNN, so that the command printed holds
+ * none of them and still pastes back as the same argv
  */
 static char *join_args(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;
 
-	for (int i = 0; i < argc; i++) {
-		len += strlen(argv[i]) + 3;
-		for (const char *c = argv[i]; *c; c++)
-			len += *c == '\'' ? 3 : 0;
-	}
+	for (int i = 0; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 4;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	p = s;
 	for (int i = 0; i < argc; i++) {
-		int quote = !shell_plain(argv[i]);
+		const char *c = argv[i];
+		int ansi = 0, quote = !shell_plain(c);
 
+		for (; *c && !ansi; c++)
+			ansi = shell_control(c);
 		if (i)
 			*p++ = ' ';
+		if (ansi)
+			*p++ = '$';
 		if (quote)
 			*p++ = '\'';
-		for (const char *c = argv[i]; *c; c++)
-			if (*c == '\'')
+		for (c = argv[i]; *c; c++)
+			if (ansi && shell_control(c) == 2)
+				p += sprintf(p, "\\x%02x\\x%02x", (unsigned char)c[0],
+					     (unsigned char)c[1]), c++;
+			else if (ansi && (shell_control(c) || *c == '\\' || *c == '\''))
+				p += sprintf(p, "\\x%02x", (unsigned char)*c);
+			else if (*c == '\'')
 				p += sprintf(p, "'\\''");
 			else
 				*p++ = *c;

@@ -16,6 +16,7 @@
 #include "letter.h"
 #include "result.h"
 #include "tables.h"
+#include "textout.h"
 
 /* one function of a block: its row in each result, NULL where missing */
 struct cmp_line {
@@ -455,7 +456,7 @@ static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 		fprintf(out, "```\n");
 }
 
-int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
+static int compare_print(FILE *out, json_t *cmp, json_t **results, int format)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -489,4 +490,15 @@ int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
 		print_text(out, cmp, 0);
 		return 0;
 	}
+}
+
+int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
+{
+	/* JSON escapes control characters itself; every other format is text */
+	FILE *t = format == PCB_FORMAT_JSON ? out : pcb_text_stream(out);
+	int rc = compare_print(t, cmp, results, format);
+
+	if (t != out)
+		fclose(t);
+	return rc;
 }

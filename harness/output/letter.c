@@ -11,6 +11,7 @@
 #include "letter.h"
 #include "result.h"
 #include "tables.h"
+#include "textout.h"
 
 int pcb_format_parse(const char *name)
 {
@@ -224,7 +225,7 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 	char fallback[PATH_MAX + 32], *text = NULL;
 	const char *cmd;
 	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
+	FILE *m = open_memstream(&text, &size), *t;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
@@ -246,17 +247,20 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 	else
 		fprintf(m, "To reproduce:\n\n");
 	fclose(m);
+	t = pcb_text_stream(out);
 	if (markdown) {
-		fputs(text, out);
+		fputs(text, t);
 	} else {
 		/*
 		 * The prose folded at 72 columns, the command not: it is broken only
 		 * between words, with continuations, so that pasted into a shell it
 		 * gives pcpbench the argv the run had
 		 */
-		pcb_fold(out, text, PCB_LETTER_WIDTH);
-		pcb_letter_shell(out, "  ", cmd, PCB_LETTER_WIDTH);
+		pcb_fold(t, text, PCB_LETTER_WIDTH);
+		pcb_letter_shell(t, "  ", cmd, PCB_LETTER_WIDTH);
 	}
+	if (t != out)
+		fclose(t);
 	free(text);
 	return 0;
 }

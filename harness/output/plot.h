@@ -42,6 +42,8 @@ struct pcb_plot_set {
  * blanks; in double quotes where gnuplot would read a comment or a quote
  */
 void pcb_plot_label(FILE *f, const char *s);
+/* index.html's text: markup characters as references, C0, DEL and C1 as blanks */
+void pcb_plot_html(FILE *f, const char *s);
 /* a new figure in set whose data go to DIR/NAME.dat; NULL with err when full or unwritable */
 FILE *pcb_plot_add(struct pcb_plot_set *set, const char *dir, const char *name,
 		   const char *script, char *err, size_t errlen);

@@ -183,19 +183,17 @@ static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
 	return 0;
 }
 
-static void html(FILE *f, const char *s)
+void pcb_plot_html(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
+		unsigned char c = (unsigned char)*s;
+
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+			c = ' ', s++;
+		if (c == '<' || c == '>' || c == '&' || c == '"')
+			fprintf(f, "&#%d;", c);
 		else
-			fputc(*s, f);
+			fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
 	}
 }
 
@@ -222,15 +220,15 @@ int pcb_plot_render(const struct pcb_plot_env *env, const struct pcb_plot_set *s
 		return -1;
 	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
-	html(f, heading);
+	pcb_plot_html(f, heading);
 	fputs("</title></head>\n<body>\n<h1>", f);
-	html(f, heading);
+	pcb_plot_html(f, heading);
 	fputs("</h1>\n", f);
 	for (int i = 0; i < set->n; i++) {
 		const struct pcb_plot *p = &set->plot[i];
 
 		fputs("<h2>", f);
-		html(f, p->title);
+		pcb_plot_html(f, p->title);
 		fprintf(f, "</h2>\n<p><img src=\"%s.svg\" alt=\"%s\"></p>\n"
 			"<p><a href=\"%s.svg\">%s.svg</a> <a href=\"%s.png\">%s.png</a> "
 			"<a href=\"%s.dat\">%s.dat</a></p>\n", p->name, p->name, p->name, p->name,

@@ -11,6 +11,7 @@
 #include "scaling.h"
 #include "rows.h"
 #include "tables.h"
+#include "textout.h"
 
 int first_col(const char *s)
 {
@@ -617,8 +618,8 @@ int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
 	return pcb_tables_print_opts(out, result, &opts, err, errlen);
 }
 
-int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
-			  char *err, size_t errlen)
+static int tables_print(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			char *err, size_t errlen)
 {
 	json_t *designs = rj_top_designs(result);
 	json_t *notes = rj_top_notes(result);
@@ -653,4 +654,15 @@ int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts
 	json_array_foreach(notes, i, dj)
 		fprintf(out, "note: %s\n", json_is_string(dj) ? json_string_value(dj) : "?");
 	return 0;
+}
+
+int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			  char *err, size_t errlen)
+{
+	FILE *t = pcb_text_stream(out);
+	int rc = tables_print(t, result, opts, err, errlen);
+
+	if (t != out)
+		fclose(t);
+	return rc;
 }
