@@ -376,6 +376,31 @@ else
 		--set run.duration_ms=20 --set run.warmup_ms=0 \
 		--set drain.rate_hz=100 --set run.designs=local_lock --out "$tmp/nobody"
 	grep -q "delivered by signal instead" "$tmp/out" && ok || bad "no SCHED_FIFO note: $(cat "$tmp/out" "$tmp/err")"
+
+	# another user on a shared, sticky directory (as /tmp is): links nobody plants at
+	# the lock paths are not followed by root's run, nor root's by nobody's; a marked
+	# temporary directory of nobody's is not root's to clean
+	mkdir -p "$tmp/shared" "$tmp/shared-out" "$tmp/private" && chmod 1777 "$tmp/shared" "$tmp/shared-out"
+	chmod 700 "$tmp/private"
+	for c in 0 1; do $nobody ln -s "$tmp/private/victim$c" "$tmp/shared/pcpbench-cpu$c.lock"; done
+	$nobody mkdir -p "$tmp/shared-out/.default-20260101T000000Z.tmp.999999"
+	$nobody touch "$tmp/shared-out/.default-20260101T000000Z.tmp.999999/.pcpbench-partial"
+	PCPBENCH_LOCK_DIR=$tmp/shared expect_rc 0 timeout 60 "$pcpbench" run --quick \
+		--set run.duration_ms=5 --set run.warmup_ms=0 --set run.designs=local_lock \
+		--out "$tmp/shared-out"
+	[ ! -e "$tmp/private/victim0" ] && [ ! -e "$tmp/private/victim1" ] && ok ||
+		bad "root's run followed a link another user planted"
+	grep -q "pcpbench-cpu1.lock is not a regular file" "$tmp/err" && ok ||
+		bad "another user's link: $(cat "$tmp/err")"
+	[ -e "$tmp/shared-out/.default-20260101T000000Z.tmp.999999/.pcpbench-partial" ] && ok ||
+		bad "root's run removed another user's directory"
+	rm -f "$tmp/shared/"*
+	for c in 0 1; do ln -s "$tmp/nobody/victim$c" "$tmp/shared/pcpbench-cpu$c.lock"; done
+	PCPBENCH_LOCK_DIR=$tmp/shared expect_rc 0 timeout 60 $nobody "$pcpbench" run \
+		"$tmp/nobody/default.scn" --quick --set run.duration_ms=5 --set run.warmup_ms=0 \
+		--set run.designs=local_lock --out "$tmp/nobody"
+	[ ! -e "$tmp/nobody/victim0" ] && [ ! -e "$tmp/nobody/victim1" ] && ok ||
+		bad "nobody's run followed a link root planted"
 fi
 
 summary
