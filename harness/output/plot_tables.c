@@ -319,25 +319,23 @@ static int cells_check(const struct pcb_csv *c, int rows, int cols, const char *
 	return -1;
 }
 
-/* distinct keys of cols in c with a row whose column nonempty is filled (any, -1); -1 no memory */
-static int distinct(const struct pcb_csv *c, const int *cols, int ncols, int nonempty)
+/* the keys of spec's columns in c with a row that passes its test; -1 out of memory */
+static int distinct(const struct pcb_csv *c, struct csv_index spec)
 {
-	struct csv_index x = { .ncols = ncols, .nonempty = nonempty };
 	int n;
 
-	memcpy(x.cols, cols, sizeof(*cols) * (size_t)ncols);
-	if (csv_index(c, &x) < 0)
+	if (csv_index(c, &spec) < 0)
 		return -1;
-	n = (int)json_object_size(x.last);
-	csv_index_free(&x);
+	n = (int)json_object_size(spec.last);
+	csv_index_free(&spec);
 	return n;
 }
 
-/* a figure of a rows x cols matrix, with what the rows and columns are; -1 with err */
-static int matrix_check(const struct pcb_csv *c, const int *rows, int nr, const int *cols, int nc,
-			int nonempty, const char *what, char *err, size_t errlen)
+/* a figure of rows x cols keys, with what the rows and columns are; -1 with err */
+static int matrix_check(const struct pcb_csv *c, struct csv_index rows, struct csv_index cols,
+			const char *what, char *err, size_t errlen)
 {
-	int r = distinct(c, rows, nr, -1), k = distinct(c, cols, nc, nonempty);
+	int r = distinct(c, rows), k = distinct(c, cols);
 
 	if (r < 0 || k < 0) {
 		snprintf(err, errlen, "%s: out of memory", c->path);
@@ -362,14 +360,24 @@ int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	return matrix_check(c, &node, 1, (int[]){ col_of(h, "design"), col_of(h, "config") }, 2, -1,
+	return matrix_check(c, (struct csv_index){ .cols = { node }, .ncols = 1, .nonempty = -1 },
+			    (struct csv_index){ .cols = { col_of(h, "design"), col_of(h, "config") },
+						.ncols = 2, .nonempty = -1 },
 			    "nodes by designs", err, errlen);
 }
 
+/* where a table's figures go, and what went wrong */
+struct csv_out {
+	const char *dir;
+	struct pcb_plot_set *set;
+	char *err;
+	size_t errlen;
+};
+
 /* one function's heat map: designs across, nodes down, each cell the last row of all four */
-static int nodes_figure(struct pcb_csv *c, int r, struct csv_index *x, const char *dir,
-			struct pcb_plot_set *set, char *err, size_t errlen)
+static int nodes_figure(struct pcb_csv *c, int r, struct csv_index *x, const struct csv_out *o)
 {
+	struct pcb_plot_set *set = o->set;
 	const char *h = PCB_NODES_HEADER;
 	int node = col_of(h, "node"), design = col_of(h, "design"), config = col_of(h, "config");
 	int fn = col_of(h, "function"), nodes = 0, cols = 0;
@@ -378,7 +386,7 @@ static int nodes_figure(struct pcb_csv *c, int r, struct csv_index *x, const cha
 	FILE *f;
 
 	file_name(name, sizeof(name), "heatmap-", cell(c, r, fn));
-	f = pcb_plot_add(set, dir, name, "heatmap", err, errlen);
+	f = pcb_plot_add(set, o->dir, name, "heatmap", o->err, o->errlen);
 	if (!f)
 		return -1;
 	/* gnuplot's matrix with row and column headers: designs across, nodes down */
@@ -413,7 +421,7 @@ static int nodes_figure(struct pcb_csv *c, int r, struct csv_index *x, const cha
 		 "%s: cycles per call on each node", cell(c, r, fn));
 	snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
 		 "ncols=%d; nrows=%d", cols, nodes);
-	return pcb_plot_close(set, f, err, errlen);
+	return pcb_plot_close(set, f, o->err, o->errlen);
 }
 
 int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set *set,
@@ -422,6 +430,7 @@ int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set 
 	const char *h = PCB_NODES_HEADER;
 	int node = col_of(h, "node"), design = col_of(h, "design"), config = col_of(h, "config");
 	int fn = col_of(h, "function"), rc = 0, made = 0;
+	const struct csv_out o = { dir, set, err, errlen };
 	struct csv_index x[4] = {
 		{ .cols = { design, config }, .ncols = 2, .nonempty = -1 },
 		{ .cols = { node }, .ncols = 1, .nonempty = -1 },
@@ -437,7 +446,7 @@ int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set 
 	}
 	for (int r = 0; r < c->nrows && !rc; r++)
 		if (first_seen(&x[3], c, r))
-			rc = nodes_figure(c, r, x, dir, set, err, errlen);
+			rc = nodes_figure(c, r, x, &o);
 	while (made-- > 0)
 		csv_index_free(&x[made]);
 	return rc;
@@ -476,8 +485,10 @@ int pcb_plot_compare_check(struct pcb_csv *c, char *err, size_t errlen)
 			 "diff_pct: no row in common with it, or its mean is not above 0)", c->path);
 		return -1;
 	}
-	return matrix_check(c, (int[]){ col_of(h, "function") }, 1,
-			    (int[]){ col_of(h, "design"), col_of(h, "config"), res }, 3, pct,
+	return matrix_check(c, (struct csv_index){ .cols = { col_of(h, "function") }, .ncols = 1,
+						   .nonempty = -1 },
+			    (struct csv_index){ .cols = { col_of(h, "design"), col_of(h, "config"), res },
+						.ncols = 3, .nonempty = pct },
 			    "functions by series", err, errlen);
 }
 
@@ -531,9 +542,9 @@ static void compare_rows(FILE *f, const struct pcb_csv *c, const struct csv_inde
 }
 
 static int compare_figure(struct pcb_csv *c, const char *name, const struct csv_index *x,
-			  const int *series, int ns, const char *dir, struct pcb_plot_set *set,
-			  char *err, size_t errlen)
+			  const int *series, int ns, const struct csv_out *o)
 {
+	struct pcb_plot_set *set = o->set;
 	const char *h = PCB_COMPARE_HEADER;
 	int design = col_of(h, "design"), config = col_of(h, "config");
 	int res = col_of(h, "result"), lab = col_of(h, "label");
@@ -543,7 +554,7 @@ static int compare_figure(struct pcb_csv *c, const char *name, const struct csv_
 	for (int r = 0; r < c->nrows && !base; r++)
 		if (!strcmp(cell(c, r, res), "0"))
 			base = cell(c, r, lab);
-	f = pcb_plot_add(set, dir, name, "compare", err, errlen);
+	f = pcb_plot_add(set, o->dir, name, "compare", o->err, o->errlen);
 	if (!f)
 		return -1;
 	fputs("function", f);
@@ -563,7 +574,7 @@ static int compare_figure(struct pcb_csv *c, const char *name, const struct csv_
 	set->plot[set->n - 1].series = ns;
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 		 "Diff %% against %s (* significant)", base ? base : "the baseline");
-	return pcb_plot_close(set, f, err, errlen);
+	return pcb_plot_close(set, f, o->err, o->errlen);
 }
 
 int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
@@ -586,7 +597,7 @@ int pcb_plot_compare_data(struct pcb_csv *c, const char *name, const char *dir,
 		snprintf(err, errlen, "%s: out of memory", c->path);
 	} else {
 		ns = compare_series(c, &x[0], series);
-		rc = compare_figure(c, name, x, series, ns, dir, set, err, errlen);
+		rc = compare_figure(c, name, x, series, ns, &(struct csv_out){ dir, set, err, errlen });
 	}
 	while (made-- > 0)
 		csv_index_free(&x[made]);
