@@ -25,7 +25,7 @@ pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 static void zone_free_all(struct zone *zone)
 {
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
-		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
 		zone->free_area[o].nr_free = 0;
 	}
@@ -79,8 +79,17 @@ int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t
 		pcp_zone_destroy(zone);
 		return -1;
 	}
-	for (unsigned long pfn = 0; pfn < nr_pages; pfn++)
-		pfn_to_page(zone, pfn)->migratetype = MIGRATE_MOVABLE;
+	/*
+	 * __init_single_page(): _mapcount -1; __free_pages_core(): no
+	 * reference left on a page going to the free lists
+	 */
+	for (unsigned long pfn = 0; pfn < nr_pages; pfn++) {
+		struct page *page = pfn_to_page(zone, pfn);
+
+		page_mapcount_reset(page);
+		set_page_count(page, 0);
+		page->migratetype = MIGRATE_MOVABLE;
+	}
 	zone_free_all(zone);
 	return 0;
 }
@@ -148,7 +157,7 @@ static long mark_free(struct zone *zone, long diff, long *twice, char *msg, size
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		long blocks = 0;
 
-		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			long n = mark_free_list(zone, o, mt, &blocks, twice, msg, len);
 
 			if (n < 0)
