@@ -163,6 +163,9 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 	}
 }
 
+/* the test's own CPU for the buddy allocator: threshold 0, each count straight to the zone */
+static struct per_cpu_zonestat test_zonestats;
+
 static void tear_down(struct ctx *x)
 {
 	for (int i = 0; i < NR_WORKERS; i++)
@@ -230,7 +233,8 @@ static void buddy_breaks(struct ctx *x, const char *name)
 	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "not aligned"), "%s: misaligned: %s",
 	      name, msg);
 	del_page_from_free_list(&a[1], zone, o);
-	__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
+	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
+	__free_one_page(&test_zonestats, zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
 	zone->free_area[o].nr_free++;
 	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "blocks on the order"),
 	      "%s: nr_free: %s", name, msg);
@@ -253,8 +257,7 @@ static void buddy_breaks(struct ctx *x, const char *name)
 	__ClearPageBuddy(p);
 	p->private = 0;
 	x->w[0]->nr_held--;
-	__free_one_page(zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
-	atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+	__free_one_page(&test_zonestats, zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
 	for (unsigned int i = 0; i < MAX_ORDER; i++)
 		CHECK(zone->free_area[i].nr_free == before[i], "%s: order %u: %lu blocks, %lu before",
 		      name, i, zone->free_area[i].nr_free, before[i]);
@@ -341,8 +344,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pages in the zone"),
 		      "%s: lost: %s", name, msg);
-		__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
-		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
+		__free_one_page(&test_zonestats, zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, 1);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pcp->count"), "%s: count: %s",
 		      name, msg);
@@ -353,6 +355,71 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 	}
 	pthread_barrier_destroy(&x.bar);
 	tear_down(&x);
+}
+
+/*
+ * __free_one_page() as v5.16 counts and merges: NR_FREE_PAGES by the
+ * block freed, once, however far it merges; nothing for an isolated
+ * pageblock's block, which stops merging at pageblock_order.
+ */
+static void buddy_counts(void)
+{
+	struct per_cpu_zonestat zs = { .stat_threshold = 100 };
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct page *p, *a, *b;
+	char err[256];
+	long before;
+
+	CHECK(zone && pcp_zone_create(zone, 4096, err, sizeof(err)) == 0, "zone: %s", err);
+	if (!zone || !zone->memmap) {
+		free(zone);
+		return;
+	}
+	CHECK(atomic_load(&zone->vm_stat[NR_FREE_PAGES]) == 4096 &&
+	      zone->free_area[MAX_ORDER - 1].nr_free == 4,
+	      "boot: NR_FREE_PAGES %ld, %lu blocks of order 10",
+	      atomic_load(&zone->vm_stat[NR_FREE_PAGES]), zone->free_area[MAX_ORDER - 1].nr_free);
+
+	p = __rmqueue_smallest(zone, 0, MIGRATE_MOVABLE);
+	__mod_zone_freepage_state(&zs, zone, -1, MIGRATE_MOVABLE);
+	CHECK(zs.vm_stat_diff[NR_FREE_PAGES] == -1, "one page taken: diff %d",
+	      zs.vm_stat_diff[NR_FREE_PAGES]);
+	for (unsigned int o = 0; o < MAX_ORDER - 1; o++)
+		CHECK(zone->free_area[o].nr_free == 1, "split: order %u has %lu blocks", o,
+		      zone->free_area[o].nr_free);
+	__free_one_page(&zs, zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
+	CHECK(zs.vm_stat_diff[NR_FREE_PAGES] == 0 && zone->free_area[MAX_ORDER - 1].nr_free == 4,
+	      "freed and merged ten times: diff %d, %lu blocks of order 10",
+	      zs.vm_stat_diff[NR_FREE_PAGES], zone->free_area[MAX_ORDER - 1].nr_free);
+
+	/* two halves of an order-10 block; the second's pageblock isolated */
+	a = __rmqueue_smallest(zone, pageblock_order, MIGRATE_MOVABLE);
+	b = __rmqueue_smallest(zone, pageblock_order, MIGRATE_MOVABLE);
+	CHECK(a && b && (page_to_pfn(zone, a) ^ page_to_pfn(zone, b)) == 1ul << pageblock_order,
+	      "two buddies of order %d", pageblock_order);
+	if (!a || !b)
+		goto out;
+	__mod_zone_freepage_state(&zs, zone, -(2 << pageblock_order), MIGRATE_MOVABLE);
+	{
+		unsigned long bitidx = (page_to_pfn(zone, b) >> pageblock_order) * NR_PAGEBLOCK_BITS;
+
+		zone->pageblock_flags[bitidx / 64] &= ~(MIGRATETYPE_MASK << (bitidx & 63));
+		zone->pageblock_flags[bitidx / 64] |= (unsigned long)MIGRATE_ISOLATE << (bitidx & 63);
+		zone->nr_isolate_pageblock = 1;
+	}
+	before = atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + zs.vm_stat_diff[NR_FREE_PAGES];
+
+	__free_one_page(&zs, zone, a, page_to_pfn(zone, a), pageblock_order, MIGRATE_MOVABLE);
+	__free_one_page(&zs, zone, b, page_to_pfn(zone, b), pageblock_order, MIGRATE_ISOLATE);
+	CHECK(atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + zs.vm_stat_diff[NR_FREE_PAGES] ==
+	      before + (1l << pageblock_order), "the isolated block is not counted free");
+	CHECK(zone->free_area[pageblock_order].nr_free == 2 &&
+	      !list_empty(&zone->free_area[pageblock_order].free_list[MIGRATE_ISOLATE]),
+	      "an isolated pageblock's block does not merge with its buddy: %lu of order %d",
+	      zone->free_area[pageblock_order].nr_free, pageblock_order);
+out:
+	pcp_zone_destroy(zone);
+	free(zone);
 }
 
 /* the variant a configuration runs is the build meson named for it: both read variants.def */
@@ -372,6 +439,7 @@ static void variant_names(const struct pcb_design *d)
 
 int main(void)
 {
+	buddy_counts();
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 

@@ -225,7 +225,7 @@ static inline struct page *pfn_to_page(struct zone *zone, unsigned long pfn)
 	return &zone->memmap[pfn];
 }
 
-static inline unsigned long page_to_pfn(struct zone *zone, const struct page *page)
+static inline unsigned long page_to_pfn(const struct zone *zone, const struct page *page)
 {
 	return (unsigned long)(page - zone->memmap);
 }

@@ -17,13 +17,21 @@
 
 pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/* every zone's counters summed (mm/vmstat.c) */
+atomic_long vm_zone_stat[PCP_NR_ZONE_STAT] ____cacheline_aligned;
+
 /*
  * Every page of the zone free, as memblock_free_all() leaves a zone: each
  * range freed in the largest blocks its alignment allows
- * (__free_pages_memory()), __free_one_page() merging what it can.
+ * (__free_pages_memory()), __free_one_page() merging what it can and
+ * counting each block through the boot CPU's boot_zonestats, whose
+ * threshold is still 0 (refresh_zone_stat_thresholds() comes later): each
+ * count goes straight to the zone's counter.
  */
 static void zone_free_all(struct zone *zone)
 {
+	struct per_cpu_zonestat boot_zonestats = { .stat_threshold = 0 };
+
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
@@ -34,10 +42,10 @@ static void zone_free_all(struct zone *zone)
 
 		while (pfn + (1ul << order) > zone->nr_pages)
 			order--;
-		__free_one_page(zone, pfn_to_page(zone, pfn), pfn, order, MIGRATE_MOVABLE);
+		__free_one_page(&boot_zonestats, zone, pfn_to_page(zone, pfn), pfn, order,
+				MIGRATE_MOVABLE);
 		pfn += 1ul << order;
 	}
-	atomic_store(&zone->vm_stat[NR_FREE_PAGES], (long)zone->nr_pages);
 }
 
 /* every pageblock MIGRATE_MOVABLE, as memmap_init_range() sets them */
@@ -130,7 +138,8 @@ static long mark_free_list(struct zone *zone, unsigned int o, int mt, long *bloc
 				 "of another order" : "not aligned to its order or past the zone");
 			return -1;
 		}
-		if (o < MAX_ORDER - 1 && page_is_buddy(zone, pfn ^ size, o)) {
+		if (o < MAX_ORDER - 1 &&
+		    page_is_buddy(zone, page, page + (__find_buddy_pfn(pfn, o) - pfn), o)) {
 			snprintf(msg, len, "zone: pfn %lu and its buddy, both free of order %u, "
 				 "not merged", pfn, o);
 			return -1;

@@ -105,23 +105,10 @@ static __always_inline void zone_hold_end(struct pcb_cpu *this, const struct zon
 		this->ev[ev] += pcb_tsc_now() - t0;
 }
 
-/*
- * __mod_zone_page_state() (mm/vmstat.c, v5.16): the delta into this CPU's
- * vm_stat_diff, folded into the zone's atomic only past stat_threshold;
- * the caller has interrupts off (local_lock_irqsave() or the zone lock)
- */
-static inline void __mod_zone_page_state(struct pcb_cpu *this, struct zone *zone,
-					 enum pcp_zone_stat item, long delta)
+/* this_cpu_ptr(zone->per_cpu_zonestats) */
+static __always_inline struct per_cpu_zonestat *this_cpu_zonestats(struct pcb_cpu *this)
 {
-	struct per_cpu_zonestat *pcp = &pcp_cpu(this)->zonestat;
-	long x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
-	long t = READ_ONCE(pcp->stat_threshold);
-
-	if (unlikely(x > t || x < -t)) {
-		atomic_fetch_add_explicit(&zone->vm_stat[item], x, memory_order_relaxed);
-		x = 0;
-	}
-	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+	return &pcp_cpu(this)->zonestat;
 }
 
 /* rmqueue_bulk(): count pages from the zone onto list, under the zone lock */
@@ -142,7 +129,11 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 		list_add_tail(&page->lru, list);
 		allocated++;
 	}
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, -i);
+	/*
+	 * i pages were removed from the buddy list even if some leak due
+	 * to check_pcp_refill failing: NR_FREE_PAGES by i
+	 */
+	__mod_zone_page_state(this_cpu_zonestats(this), zone, NR_FREE_PAGES, -i);
 	zone_hold_end(this, zone, PCP_EV_REFILL_HELD, held);
 	zone_unlock(zone);
 	return allocated;
@@ -198,29 +189,27 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 		struct page *page = page_of(pos);
 
 		next = pos->next;
-		__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
+		__free_one_page(this_cpu_zonestats(this), zone, page, page_to_pfn(zone, page), 0,
+				page->migratetype);
 	}
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, nr_freed);
 	zone_hold_end(this, zone, PCP_EV_SPILL_HELD, held);
 	zone_unlock(zone);
 }
 
-/* free_one_page(): one page straight to the zone (a failed pcp trylock) */
-static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct page *page)
+/*
+ * free_one_page(): one page straight to the zone (a failed pcp trylock),
+ * its pageblock's migratetype read again if pageblocks are isolated
+ */
+static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct page *page,
+				 int migratetype)
 {
+	unsigned long pfn = page_to_pfn(zone, page);
+
 	zone_lock(this, zone);
-	__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, 1);
+	if (unlikely(has_isolate_pageblock(zone) || is_migrate_isolate(migratetype)))
+		migratetype = get_pfnblock_migratetype(zone, pfn);
+	__free_one_page(this_cpu_zonestats(this), zone, page, pfn, 0, migratetype);
 	zone_unlock(zone);
-}
-
-/* get_pfnblock_migratetype(): the page's pageblock's migratetype, from the zone's bitmap */
-static __always_inline int get_pfnblock_migratetype(const struct zone *zone, unsigned long pfn)
-{
-	unsigned long bitidx = (pfn >> pageblock_order) * NR_PAGEBLOCK_BITS;
-	unsigned long word = READ_ONCE(zone->pageblock_flags[bitidx / 64]);
-
-	return (int)((word >> (bitidx & 63)) & MIGRATETYPE_MASK);
 }
 
 /*
@@ -304,7 +293,7 @@ static __always_inline void free_unref_page(struct pcb_cpu *this, struct zone *z
 	pcp = this_cpu_pcp(this);
 	if (!pcp_trylock(this, pcp, &flags)) {
 		pcb_count(this, PCP_EV_FALLBACK);
-		free_one_page(this, zone, page);
+		free_one_page(this, zone, page, migratetype);
 		return;
 	}
 #else
@@ -340,7 +329,7 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 			pcp = this_cpu_pcp(this);
 			if (!pcp_trylock(this, pcp, &flags)) {
 				pcb_count(this, PCP_EV_FALLBACK);
-				free_one_page(this, zone, pages[i]);
+				free_one_page(this, zone, pages[i], pages[i]->migratetype);
 				pcp = NULL;
 				continue;
 			}
@@ -422,7 +411,8 @@ static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *z
 		zone_lock(this, zone);
 		page = __rmqueue(zone, migratetype);
 		if (page)
-			__mod_zone_page_state(this, zone, NR_FREE_PAGES, -1);
+			__mod_zone_freepage_state(this_cpu_zonestats(this), zone, -1,
+						  page->migratetype);
 		zone_unlock(zone);
 		if (page)
 			pcb_count(this, PCP_EV_PGALLOC);
