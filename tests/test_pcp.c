@@ -25,6 +25,9 @@
 #include "../kernels/locks/irq.h"
 #include "../kernels/pcp/buddy.h"
 #include "../kernels/pcp/pcp_model.h"
+/* the bulk paths themselves, in one design's build, for the tests of their order */
+#include "../kernels/pcp/designs/local_lock.h"
+#include "../kernels/pcp/page_alloc.h"
 
 #define NR_WORKERS 4
 #define ROUNDS 3
@@ -422,6 +425,59 @@ out:
 	free(zone);
 }
 
+/*
+ * free_pcppages_bulk()'s round robin as v5.16 has it: five pages on the
+ * order-0 UNMOVABLE list, five on MOVABLE, two on RECLAIMABLE, seven to
+ * free. From MOVABLE one page (batch_free 1), from RECLAIMABLE one, then
+ * past twelve empty lists to UNMOVABLE with batch_free 13: its five. (One
+ * list emptied before the next, as v5.18 does, would leave UNMOVABLE's
+ * five and nothing else.) Each freed page is counted into NR_FREE_PAGES.
+ */
+static void bulk_free_order(void)
+{
+	static const int per_list[MIGRATE_PCPTYPES] = { 5, 5, 2 }, left[MIGRATE_PCPTYPES] = { 0, 4, 1 };
+	struct pcp_cpu *pc = aligned_alloc(64, sizeof(*pc));
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct per_cpu_pages pcp;
+	struct pcb_cpu *this;
+	char err[256];
+
+	CHECK(pc && zone && pcp_zone_create(zone, 4096, err, sizeof(err)) == 0, "zone: %s", err);
+	if (!pc || !zone || !zone->memmap) {
+		free(pc);
+		free(zone);
+		return;
+	}
+	memset(pc, 0, sizeof(*pc));
+	this = &pc->memcg.cpu;
+	pc->zonestat.stat_threshold = 100;
+	per_cpu_pages_init(this, &pcp);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (int i = 0; i < per_list[mt]; i++) {
+			struct page *page = __rmqueue_smallest(zone, 0, MIGRATE_MOVABLE);
+
+			__mod_zone_freepage_state(&pc->zonestat, zone, -1, MIGRATE_MOVABLE);
+			page->migratetype = mt;
+			list_add(&page->lru, &pcp.lists[order_to_pindex(mt, 0)]);
+			pcp.count++;
+		}
+	free_pcppages_bulk(this, zone, 7, &pcp);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		int n = 0;
+
+		for (struct list_head *p = pcp.lists[mt].next; p != &pcp.lists[mt]; p = p->next)
+			n++;
+		CHECK(n == left[mt], "free_pcppages_bulk(7): migratetype %d keeps %d, not %d", mt, n,
+		      left[mt]);
+	}
+	CHECK(pcp.count == 5 && pc->zonestat.vm_stat_diff[NR_FREE_PAGES] == -5,
+	      "free_pcppages_bulk(7): count %d, NR_FREE_PAGES diff %d", pcp.count,
+	      pc->zonestat.vm_stat_diff[NR_FREE_PAGES]);
+	pcp_zone_destroy(zone);
+	free(zone);
+	free(pc);
+}
+
 /* the variant a configuration runs is the build meson named for it: both read variants.def */
 static void variant_names(const struct pcb_design *d)
 {
@@ -440,6 +496,7 @@ static void variant_names(const struct pcb_design *d)
 int main(void)
 {
 	buddy_counts();
+	bulk_free_order();
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 

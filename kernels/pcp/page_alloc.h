@@ -88,6 +88,16 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 	return (MIGRATE_PCPTYPES * base) + migratetype;
 }
 
+/* pindex_to_order(): the order of a list's pages (THP's list holds pageblock_order) */
+static inline unsigned int pindex_to_order(unsigned int pindex)
+{
+	unsigned int order = pindex / MIGRATE_PCPTYPES;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		order = pageblock_order;
+	return order;
+}
+
 /* spin_lock(&zone->lock), counted under the calling function when contended */
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
@@ -139,58 +149,91 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 	return allocated;
 }
 
-/* free_pcppages_bulk(): count pages back to the zone, round robin over the lists */
+/* prefetch_buddy(): the order-0 buddy's struct page, which __free_one_page() will read */
+static __always_inline void prefetch_buddy(const struct zone *zone, struct page *page)
+{
+	unsigned long pfn = page_to_pfn(zone, page);
+	unsigned long buddy_pfn = __find_buddy_pfn(pfn, 0);
+
+	__builtin_prefetch(page + (buddy_pfn - pfn));
+}
+
+/*
+ * free_pcppages_bulk() (v5.16): count pages back to the zone. The lists
+ * are taken round robin, up to batch_free pages a turn: batch_free counts
+ * the lists looked at since the last turn ended, so a list reached past
+ * empty ones gives more pages, and one found after all NR_PCP_LISTS gives
+ * all that is left to free. Each page leaves with its order
+ * encoded below its migratetype; the first pcp->batch have their buddies
+ * prefetched. Under the zone lock each goes to __free_one_page(), its
+ * pageblock's migratetype read again if any pageblock is isolated.
+ */
 static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, int count,
 				      struct per_cpu_pages *pcp)
 {
-	int pindex = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
+	int pindex = 0, batch_free = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
 	struct list_head head, *pos, *next;
+	bool isolated_pageblocks;
+	unsigned int order;
 	uint64_t held;
 
 	pcb_count(this, PCP_EV_SPILL);
 	INIT_LIST_HEAD(&head);
+	/* a count past pcp->count would loop forever below, looking for a page */
 	count = pcb_min(pcp->count, count);
 	while (count > 0) {
 		struct list_head *list;
 
 		do {
+			batch_free++;
 			if (++pindex == NR_PCP_LISTS)
 				pindex = 0;
 			list = &pcp->lists[pindex];
 		} while (list_empty(list));
+
+		/* This is the only non-empty list. Free them all. */
+		if (batch_free == NR_PCP_LISTS)
+			batch_free = count;
+
+		order = pindex_to_order((unsigned int)pindex);
 		do {
 			struct page *page = page_of(list->prev);
 
 			/* must delete to avoid corrupting pcp list */
 			list_del(&page->lru);
-			nr_freed++;
-			count--;
-			list_add_tail(&page->lru, &head);
-			/*
-			 * prefetch_buddy(): the buddy's struct page, which
-			 * __free_one_page() reads under the zone lock, for
-			 * the first pcp->batch pages
-			 */
-			if (prefetch_nr) {
-				unsigned long buddy_pfn = page_to_pfn(zone, page) ^ 1;
+			nr_freed += 1 << order;
+			count -= 1 << order;
 
-				if (buddy_pfn < zone->nr_pages)
-					__builtin_prefetch(pfn_to_page(zone, buddy_pfn));
+			/* Encode order with the migratetype */
+			page->migratetype <<= NR_PCP_ORDER_WIDTH;
+			page->migratetype |= (int)order;
+			list_add_tail(&page->lru, &head);
+			if (prefetch_nr) {
+				prefetch_buddy(zone, page);
 				prefetch_nr--;
 			}
-		} while (count > 0 && !list_empty(list));
+		} while (count > 0 && --batch_free && !list_empty(list));
 	}
 	/* drain_all_pages() reads count without the lock: WRITE_ONCE(), as KCSAN would have it */
 	WRITE_ONCE(pcp->count, pcp->count - nr_freed);
 
 	zone_lock(this, zone);
 	held = zone_hold_start(zone);
+	isolated_pageblocks = has_isolate_pageblock(zone);
+	/* after __free_one_page(), the page's lru no longer leads to the next */
 	for (pos = head.next; pos != &head; pos = next) {
 		struct page *page = page_of(pos);
+		int mt = page->migratetype;
 
 		next = pos->next;
-		__free_one_page(this_cpu_zonestats(this), zone, page, page_to_pfn(zone, page), 0,
-				page->migratetype);
+		/* mt has been encoded with the order (see above) */
+		order = (unsigned int)mt & NR_PCP_ORDER_MASK;
+		mt >>= NR_PCP_ORDER_WIDTH;
+		/* Pageblock could have been isolated meanwhile */
+		if (unlikely(isolated_pageblocks))
+			mt = get_pfnblock_migratetype(zone, page_to_pfn(zone, page));
+		__free_one_page(this_cpu_zonestats(this), zone, page, page_to_pfn(zone, page), order,
+				mt);
 	}
 	zone_hold_end(this, zone, PCP_EV_SPILL_HELD, held);
 	zone_unlock(zone);
