@@ -10,7 +10,7 @@
  * balance; a drain then empties every CPU's lists; at the end nothing is
  * left on them. The last worker's CPU is isolated, which qpw drains from
  * the drainer's CPU under its lock. The check is shown to catch a page in two places, a lost
- * page and a count that lies.
+ * page, a count that lies and a page bad_page() leaked.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -353,6 +353,10 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		      name, msg);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, -1);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s: restored: %s", name, msg);
+		x.cpu[0]->ev[PCP_EV_BAD_PAGE]++;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "bad_page"), "%s: bad page: %s",
+		      name, msg);
+		x.cpu[0]->ev[PCP_EV_BAD_PAGE]--;
 		vmstat_breaks(&x, name);
 		buddy_breaks(&x, name);
 	}
@@ -426,6 +430,45 @@ out:
 }
 
 /*
+ * The checks v5.16 makes without CONFIG_DEBUG_VM: a page still referenced
+ * found by bulkfree_pcp_prepare() as a spill takes it off a pcp list, and
+ * a page still charged found by check_pcp_refill() as a refill takes it
+ * off the free lists; each is leaked (bad_page()) and not counted free,
+ * and the refill's NR_FREE_PAGES still counts it taken.
+ */
+static void bad_pages(struct pcb_cpu *this, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	struct per_cpu_zonestat *zs = &pcp_cpu(this)->zonestat;
+	struct list_head list, *l = &pcp->lists[order_to_pindex(MIGRATE_MOVABLE, 0)];
+	struct page *bad = page_of(l->prev), *next = NULL;
+	int diff = zs->vm_stat_diff[NR_FREE_PAGES], n;
+
+	set_page_count(bad, 1);
+	free_pcppages_bulk(this, zone, pcp->count, pcp);
+	CHECK(this->ev[PCP_EV_BAD_PAGE] == 1 && pcp->count == 0 && !PageBuddy(bad) &&
+	      zs->vm_stat_diff[NR_FREE_PAGES] == diff + 4,
+	      "a referenced page spilled: %lu bad, count %d, NR_FREE_PAGES diff %d (was %d)",
+	      this->ev[PCP_EV_BAD_PAGE], pcp->count, zs->vm_stat_diff[NR_FREE_PAGES], diff);
+	set_page_count(bad, 0);
+
+	/* the block the refill's first __rmqueue() takes: the smallest order's first */
+	for (unsigned int o = 0; o < MAX_ORDER && !next; o++)
+		if (!list_empty(&zone->free_area[o].free_list[MIGRATE_MOVABLE]))
+			next = page_of(zone->free_area[o].free_list[MIGRATE_MOVABLE].next);
+	CHECK(next != NULL, "a free block");
+	if (!next)
+		return;
+	next->memcg_data = (struct mem_cgroup *)zone;
+	diff = zs->vm_stat_diff[NR_FREE_PAGES];
+	INIT_LIST_HEAD(&list);
+	n = rmqueue_bulk(this, zone, 3, &list, MIGRATE_MOVABLE);
+	CHECK(n == 2 && this->ev[PCP_EV_BAD_PAGE] == 2 && zs->vm_stat_diff[NR_FREE_PAGES] == diff - 3,
+	      "a charged page refilled: %d of 3 on the list, %lu bad, NR_FREE_PAGES diff %d (was %d)",
+	      n, this->ev[PCP_EV_BAD_PAGE], zs->vm_stat_diff[NR_FREE_PAGES], diff);
+	next->memcg_data = NULL;
+}
+
+/*
  * free_pcppages_bulk()'s round robin as v5.16 has it: five pages on the
  * order-0 UNMOVABLE list, five on MOVABLE, two on RECLAIMABLE, seven to
  * free. From MOVABLE one page (batch_free 1), from RECLAIMABLE one, then
@@ -473,6 +516,7 @@ static void bulk_free_order(void)
 	CHECK(pcp.count == 5 && pc->zonestat.vm_stat_diff[NR_FREE_PAGES] == -5,
 	      "free_pcppages_bulk(7): count %d, NR_FREE_PAGES diff %d", pcp.count,
 	      pc->zonestat.vm_stat_diff[NR_FREE_PAGES]);
+	bad_pages(this, zone, &pcp);
 	pcp_zone_destroy(zone);
 	free(zone);
 	free(pc);

@@ -134,6 +134,27 @@ static inline bool put_page_testzero(struct page *page)
 #define LAST_CPUPID_MASK		(((1ul << 21) - 1) << LAST_CPUPID_SHIFT)
 #define PAGE_MAPPING_FLAGS		0x3ul
 
+/*
+ * PAGE_FLAGS_CHECK_AT_FREE: the flags a page on its way to the free lists
+ * must not have (enum pageflags' numbers, CONFIG_MMU); with the model's
+ * 22 page flags, no __PG_HWPOISON among them
+ */
+#define PG_locked		0
+#define PG_lru			4
+#define PG_active		5
+#define PG_slab			9
+#define PG_reserved		12
+#define PG_private		13
+#define PG_private_2		14
+#define PG_writeback		15
+#define PG_unevictable		20
+#define PG_mlocked		21
+#define PAGE_FLAGS_CHECK_AT_FREE					\
+	(1ul << PG_lru | 1ul << PG_locked | 1ul << PG_private | 1ul << PG_private_2 |	\
+	 1ul << PG_writeback | 1ul << PG_reserved | 1ul << PG_slab | 1ul << PG_active |	\
+	 1ul << PG_unevictable | 1ul << PG_mlocked)
+#define __PG_HWPOISON		0ul
+
 /* include/linux/pageblock-flags.h: 512-page pageblocks, 4 bits each, the migratetype in 3 */
 #define pageblock_order		9
 #define NR_PAGEBLOCK_BITS	4

@@ -257,12 +257,19 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 	struct pcb_cpu *const *cpus = q->cpus;
 	int nr_workers = q->nr_workers, nr_cpus = q->nr_cpus;
 	struct zone *zone = &s->zone;
-	long free = 0, on_pcp = 0, held = 0, twice = 0, diff = 0;
+	long free = 0, on_pcp = 0, held = 0, twice = 0, diff = 0, bad = 0;
 
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++)
 		pfn_to_page(zone, pfn)->where = NOWHERE;
-	for (int c = 0; c < nr_cpus; c++)
+	for (int c = 0; c < nr_cpus; c++) {
 		diff += pcp_cpu(cpus[c])->zonestat.vm_stat_diff[NR_FREE_PAGES];
+		bad += (long)cpus[c]->ev[PCP_EV_BAD_PAGE];
+	}
+	if (bad) {
+		snprintf(msg, len, "%ld page(s) not in their expected state at a check_free_page() "
+			 "or check_new_page() (bad_page(): leaked)", bad);
+		return -1;
+	}
 	free = mark_free(zone, diff, &twice, msg, len);
 	if (free < 0)
 		return -1;

@@ -121,6 +121,68 @@ static __always_inline struct per_cpu_zonestat *this_cpu_zonestats(struct pcb_cp
 	return &pcp_cpu(this)->zonestat;
 }
 
+/*
+ * bad_page(): a page found in a state it must not be in; the kernel
+ * reports it, taints itself and leaks the page, PageBuddy cleared. Here
+ * it is counted (the invariant then finds the page lost).
+ */
+static __attribute__((noinline, unused)) void bad_page(struct pcb_cpu *this, struct page *page)
+{
+	pcb_count(this, PCP_EV_BAD_PAGE);
+	page_mapcount_reset(page);
+}
+
+/*
+ * page_expected_state(): a free page is unmapped (_mapcount -1), with no
+ * mapping, no reference, no memcg and none of check_flags; one branch for
+ * the lot
+ */
+static __always_inline bool page_expected_state(const struct page *page, unsigned long check_flags)
+{
+	if (unlikely((int)page->page_type != -1))
+		return false;
+	if (unlikely(((unsigned long)page->mapping | (unsigned long)page_ref_count(page) |
+		      (unsigned long)page->memcg_data | (page->flags & check_flags))))
+		return false;
+	return true;
+}
+
+/* check_free_page(): on the way to the free lists */
+static __always_inline int check_free_page(struct pcb_cpu *this, struct page *page)
+{
+	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE)))
+		return 0;
+	bad_page(this, page);
+	return 1;
+}
+
+/* check_new_page(): about to be handed out (check_new_page_bad(): no hwpoison here) */
+static __always_inline int check_new_page(struct pcb_cpu *this, struct page *page)
+{
+	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_PREP | __PG_HWPOISON)))
+		return 0;
+	bad_page(this, page);
+	return 1;
+}
+
+/*
+ * Without CONFIG_DEBUG_VM, v5.16 checks an order-0 page once between its
+ * free and its next allocation: when a bulk free moves it from a pcp list
+ * to the free lists (bulkfree_pcp_prepare()), and when a refill takes it
+ * from the free lists, under the zone lock (check_pcp_refill()); not on
+ * the pcp fast paths (free_pcp_prepare() without check_free,
+ * check_new_pcp() behind debug_pagealloc's static key, off)
+ */
+static __always_inline bool bulkfree_pcp_prepare(struct pcb_cpu *this, struct page *page)
+{
+	return check_free_page(this, page);
+}
+
+static __always_inline bool check_pcp_refill(struct pcb_cpu *this, struct page *page)
+{
+	return check_new_page(this, page);
+}
+
 /* rmqueue_bulk(): count pages from the zone onto list, under the zone lock */
 static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned int count,
 			       struct list_head *list, int migratetype)
@@ -136,6 +198,12 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 
 		if (unlikely(page == NULL))
 			break;
+		if (unlikely(check_pcp_refill(this, page)))
+			continue;
+		/*
+		 * Split buddy pages returned by expand() are received here in
+		 * physical page order; the list stays in that order
+		 */
 		list_add_tail(&page->lru, list);
 		allocated++;
 	}
@@ -203,6 +271,9 @@ static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, i
 			list_del(&page->lru);
 			nr_freed += 1 << order;
 			count -= 1 << order;
+
+			if (bulkfree_pcp_prepare(this, page))
+				continue;
 
 			/* Encode order with the migratetype */
 			page->migratetype <<= NR_PCP_ORDER_WIDTH;
@@ -441,6 +512,30 @@ static __always_inline struct page *rmqueue_pcplist(struct pcb_cpu *this, struct
 	return page;
 }
 
+#if PCP_TRYLOCK
+/*
+ * rmqueue_buddy() (v6.2): an order-0 page from the zone under its lock,
+ * taken again while check_new_pages() finds it bad
+ */
+static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone, int migratetype)
+{
+	struct page *page;
+
+	do {
+		zone_lock(this, zone);
+		page = __rmqueue(zone, migratetype);
+		if (!page) {
+			zone_unlock(zone);
+			return NULL;
+		}
+		__mod_zone_freepage_state(this_cpu_zonestats(this), zone, -1, page->migratetype);
+		zone_unlock(zone);
+	} while (check_new_page(this, page));
+	pcb_count(this, PCP_EV_PGALLOC);
+	return page;
+}
+#endif
+
 /* rmqueue(): the per-CPU list, else (a failed trylock) the zone itself */
 static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *zone,
 					    int migratetype)
@@ -448,17 +543,9 @@ static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *z
 	struct page *page = rmqueue_pcplist(this, zone, migratetype);
 
 #if PCP_TRYLOCK
-	/* rmqueue_buddy() */
 	if (unlikely(!page)) {
 		pcb_count(this, PCP_EV_FALLBACK);
-		zone_lock(this, zone);
-		page = __rmqueue(zone, migratetype);
-		if (page)
-			__mod_zone_freepage_state(this_cpu_zonestats(this), zone, -1,
-						  page->migratetype);
-		zone_unlock(zone);
-		if (page)
-			pcb_count(this, PCP_EV_PGALLOC);
+		page = rmqueue_buddy(this, zone, migratetype);
 	}
 #endif
 	return page;
