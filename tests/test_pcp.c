@@ -115,6 +115,23 @@ static void *drainer_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * zone_statistics() counted every allocation: NUMA_HIT summed over the
+ * CPUs equals PGALLOC summed (the test, unlike a run, never resets the
+ * vm events)
+ */
+static void numa_hits(struct ctx *x, const char *name, const char *when)
+{
+	unsigned long hit = 0, alloc = 0;
+
+	for (int c = 0; c <= NR_WORKERS; c++) {
+		hit += pcp_cpu(x->cpu[c])->zonestat.vm_numa_event[NUMA_HIT];
+		alloc += x->cpu[c]->ev[PCP_EV_PGALLOC];
+	}
+	CHECK(hit == alloc && alloc > 0, "%s, %s: %lu NUMA_HIT, %lu allocations", name, when, hit,
+	      alloc);
+}
+
 static int check(struct ctx *x, char *msg, size_t len)
 {
 	struct pcb_quiescent q = { .shared = x->s, .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS,
@@ -300,6 +317,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		pthread_join(drainer, NULL);
 		pcb_work_wait_idle(x.cpu, NR_WORKERS, (uint64_t)3e9, 0);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+		numa_hits(&x, name, "a round");
 		/* a drain now empties every CPU's lists (work ones once the work ran) */
 		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)3e8);
 		if (x.v->thread_start)
@@ -318,6 +336,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		pthread_join(tid[i], NULL);
 	CHECK(!x.failed_setup, "%s: setup", name);
 	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	numa_hits(&x, name, "at the end");
 	for (int i = 0; i < NR_WORKERS; i++)
 		CHECK(pcp_model.cache_empty(x.s, x.v, x.cpu[i]), "%s: CPU %d's lists not empty", name, i);
 	{
@@ -357,6 +376,10 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "bad_page"), "%s: bad page: %s",
 		      name, msg);
 		x.cpu[0]->ev[PCP_EV_BAD_PAGE]--;
+		pcp_cpu(x.cpu[1])->zonestat.vm_numa_event[NUMA_HIT]++;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "NUMA"),
+		      "%s: a hit not local: %s", name, msg);
+		pcp_cpu(x.cpu[1])->zonestat.vm_numa_event[NUMA_HIT]--;
 		vmstat_breaks(&x, name);
 		buddy_breaks(&x, name);
 	}

@@ -179,14 +179,28 @@ enum pcp_zone_stat {
 	PCP_NR_ZONE_STAT,
 };
 
+/* enum numa_stat_item (CONFIG_NUMA): the events zone_statistics() counts */
+enum numa_stat_item {
+	NUMA_HIT,		/* allocated in intended node */
+	NUMA_MISS,		/* allocated in non intended node */
+	NUMA_FOREIGN,		/* was intended here, hit elsewhere */
+	NUMA_INTERLEAVE_HIT,	/* interleaver preferred this zone */
+	NUMA_LOCAL,		/* allocation from local node */
+	NUMA_OTHER,		/* allocation from other node */
+	NR_VM_NUMA_EVENT_ITEMS
+};
+
 /*
  * struct per_cpu_zonestat (v5.16): a CPU's not yet folded part of each
  * zone counter, s8 as the kernel keeps it, and the threshold past which
- * __mod_zone_page_state() folds it into the zone's atomic
+ * __mod_zone_page_state() folds it into the zone's atomic; then the NUMA
+ * events, "low priority inaccurate counters that are only folded on
+ * demand"
  */
 struct per_cpu_zonestat {
 	signed char vm_stat_diff[PCP_NR_ZONE_STAT];
 	signed char stat_threshold;
+	unsigned long vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
 };
 
 /*

@@ -203,6 +203,28 @@ static int check_buddy_flags(struct zone *zone, char *msg, size_t len)
 	return 0;
 }
 
+/*
+ * zone_statistics()'s events summed over the CPUs: every allocation is a
+ * NUMA_HIT (one zone: its node is the preferred one) and either
+ * NUMA_LOCAL or NUMA_OTHER, never a NUMA_MISS or NUMA_FOREIGN
+ */
+static int check_numa_events(struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+{
+	unsigned long ev[NR_VM_NUMA_EVENT_ITEMS] = { 0 };
+
+	for (int c = 0; c < nr_cpus; c++)
+		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+			ev[i] += pcp_cpu(cpus[c])->zonestat.vm_numa_event[i];
+	if (ev[NUMA_HIT] + ev[NUMA_MISS] != ev[NUMA_LOCAL] + ev[NUMA_OTHER] || ev[NUMA_MISS] ||
+	    ev[NUMA_FOREIGN]) {
+		snprintf(msg, len, "NUMA events: %lu hit + %lu miss, but %lu local + %lu other; "
+			 "%lu foreign", ev[NUMA_HIT], ev[NUMA_MISS], ev[NUMA_LOCAL], ev[NUMA_OTHER],
+			 ev[NUMA_FOREIGN]);
+		return -1;
+	}
+	return 0;
+}
+
 /* the charges of page faults: usage and references of every memcg of the tree */
 static int check_charges(const struct pcb_quiescent *q, char *msg, size_t len)
 {
@@ -270,6 +292,8 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 			 "or check_new_page() (bad_page(): leaked)", bad);
 		return -1;
 	}
+	if (check_numa_events(cpus, nr_cpus, msg, len) < 0)
+		return -1;
 	free = mark_free(zone, diff, &twice, msg, len);
 	if (free < 0)
 		return -1;

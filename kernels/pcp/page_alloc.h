@@ -481,6 +481,30 @@ static __always_inline struct page *__rmqueue_pcplist(struct pcb_cpu *this, stru
 	return page;
 }
 
+/*
+ * zone_statistics() (CONFIG_NUMA): NUMA_HIT, or NUMA_MISS and
+ * NUMA_FOREIGN, by whether the page's zone is on the preferred zone's
+ * node, and NUMA_LOCAL or NUMA_OTHER by whether it is on this CPU's; with
+ * one zone the preferred zone is the zone. vm_numa_stat_key is on: its
+ * static branch falls through, as its nop does, and is left out.
+ */
+static __always_inline void zone_statistics(struct pcb_cpu *this, struct zone *preferred_zone,
+					    struct zone *z, long nr_account)
+{
+	struct per_cpu_zonestat *pzstats = this_cpu_zonestats(this);
+	enum numa_stat_item local_stat = NUMA_LOCAL;
+
+	if (z->node != this->node)		/* numa_node_id() */
+		local_stat = NUMA_OTHER;
+	if (z->node == preferred_zone->node) {
+		__count_numa_events(pzstats, NUMA_HIT, nr_account);
+	} else {
+		__count_numa_events(pzstats, NUMA_MISS, nr_account);
+		__count_numa_events(pzstats, NUMA_FOREIGN, nr_account);
+	}
+	__count_numa_events(pzstats, local_stat, nr_account);
+}
+
 /* rmqueue_pcplist(): an order-0 page from this CPU's list */
 static __always_inline struct page *rmqueue_pcplist(struct pcb_cpu *this, struct zone *zone,
 						    int migratetype)
@@ -507,8 +531,10 @@ static __always_inline struct page *rmqueue_pcplist(struct pcb_cpu *this, struct
 	list = &pcp->lists[order_to_pindex(migratetype, 0)];
 	page = __rmqueue_pcplist(this, zone, migratetype, pcp, list);
 	pcp_hot_unlock(this, pcp, flags);
-	if (page)
-		pcb_count(this, PCP_EV_PGALLOC);
+	if (page) {
+		pcb_count(this, PCP_EV_PGALLOC);	/* __count_zid_vm_events(PGALLOC) */
+		zone_statistics(this, zone, zone, 1);
+	}
 	return page;
 }
 
@@ -532,6 +558,7 @@ static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone
 		zone_unlock(zone);
 	} while (check_new_page(this, page));
 	pcb_count(this, PCP_EV_PGALLOC);
+	zone_statistics(this, zone, zone, 1);
 	return page;
 }
 #endif

@@ -4,7 +4,8 @@
  * mm/vmstat.c of v5.16: __mod_zone_page_state() adds to this CPU's
  * vm_stat_diff and folds it into the zone's and the global counter past
  * the CPU's threshold; __mod_zone_freepage_state() is how the buddy
- * allocator counts NR_FREE_PAGES. pzstats stands for the caller's
+ * allocator counts NR_FREE_PAGES; __count_numa_events() adds to this CPU's
+ * NUMA events. pzstats stands for the caller's
  * this_cpu_ptr(zone->per_cpu_zonestats).
  */
 #ifndef PCB_PCP_VMSTAT_H
@@ -46,6 +47,13 @@ static inline void __mod_zone_freepage_state(struct per_cpu_zonestat *pzstats, s
 {
 	(void)migratetype;
 	__mod_zone_page_state(pzstats, zone, NR_FREE_PAGES, nr_pages);
+}
+
+/* __count_numa_events(): raw_cpu_add() on this CPU's vm_numa_event, no fold */
+static __always_inline void __count_numa_events(struct per_cpu_zonestat *pzstats,
+						enum numa_stat_item item, long delta)
+{
+	pzstats->vm_numa_event[item] += (unsigned long)delta;
 }
 
 #endif
