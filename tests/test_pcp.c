@@ -545,6 +545,24 @@ static void bulk_free_order(void)
 	free(pc);
 }
 
+/* nr_pcp_high() reads zone->flags: four batches at most while reclaim is active */
+static void pcp_high_reclaim(void)
+{
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct per_cpu_pages pcp = { .high = 378, .batch = 63 };
+
+	if (!zone)
+		return;
+	memset(zone, 0, sizeof(*zone));
+	CHECK(nr_pcp_high(&pcp, zone) == 378, "no reclaim: high %d", nr_pcp_high(&pcp, zone));
+	zone->flags |= 1ul << ZONE_RECLAIM_ACTIVE;
+	CHECK(nr_pcp_high(&pcp, zone) == 4 * 63, "reclaim active: high %d",
+	      nr_pcp_high(&pcp, zone));
+	pcp.high = 0;
+	CHECK(nr_pcp_high(&pcp, zone) == 0, "pcp disabled: high %d", nr_pcp_high(&pcp, zone));
+	free(zone);
+}
+
 /* the variant a configuration runs is the build meson named for it: both read variants.def */
 static void variant_names(const struct pcb_design *d)
 {
@@ -564,6 +582,7 @@ int main(void)
 {
 	buddy_counts();
 	bulk_free_order();
+	pcp_high_reclaim();
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 

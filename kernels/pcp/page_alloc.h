@@ -344,10 +344,21 @@ static __always_inline bool free_unref_page_prepare(struct zone *zone, struct pa
 	return true;
 }
 
-static inline int nr_pcp_high(struct per_cpu_pages *pcp)
+/*
+ * nr_pcp_high() (v5.16): pcp->high, or while kswapd reclaims the zone
+ * (ZONE_RECLAIM_ACTIVE) four batches at most. No reclaim is modeled: the
+ * bit stays clear, but every free reads zone->flags for it.
+ */
+static inline int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone)
 {
-	/* ZONE_RECLAIM_ACTIVE is never set: no reclaim is modeled */
-	return READ_ONCE(pcp->high);
+	int high = READ_ONCE(pcp->high);
+
+	if (unlikely(!high))
+		return 0;
+	if (!zone_test_bit(ZONE_RECLAIM_ACTIVE, zone))
+		return high;
+	/* If reclaim is active, limit the number of pages that can be stored on pcp lists */
+	return pcb_min(READ_ONCE(pcp->batch) << 2, high);
 }
 
 static inline int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
@@ -384,7 +395,7 @@ static __always_inline void free_unref_page_commit(struct pcb_cpu *this, struct 
 	pcb_count(this, PCP_EV_PGFREE);
 	list_add(&page->lru, &pcp->lists[order_to_pindex(migratetype, 0)]);
 	WRITE_ONCE(pcp->count, pcp->count + 1);
-	high = nr_pcp_high(pcp);
+	high = nr_pcp_high(pcp, zone);
 	if (pcp->count >= high) {
 		int batch = READ_ONCE(pcp->batch);
 
@@ -402,7 +413,18 @@ static __always_inline void free_unref_page(struct pcb_cpu *this, struct zone *z
 
 	if (!free_unref_page_prepare(zone, page, page_to_pfn(zone, page)))
 		return;
+	/*
+	 * Only unmovable, reclaimable and movable go on pcp lists: isolated
+	 * pages straight to the zone, HIGHATOMIC ones as movable
+	 */
 	migratetype = page->migratetype;
+	if (unlikely(migratetype >= MIGRATE_PCPTYPES)) {
+		if (unlikely(is_migrate_isolate(migratetype))) {
+			free_one_page(this, zone, page, migratetype);
+			return;
+		}
+		migratetype = MIGRATE_MOVABLE;
+	}
 #if PCP_TRYLOCK
 	pcp = this_cpu_pcp(this);
 	if (!pcp_trylock(this, pcp, &flags)) {
@@ -429,10 +451,19 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 	unsigned long flags = 0;
 	int batch_count = 0;
 
-	/* Prepare pages for freeing */
-	for (int i = 0; i < nr; i++)
-		free_unref_page_prepare(zone, pages[i], page_to_pfn(zone, pages[i]));
+	/* Prepare pages for freeing; isolated ones go to the zone, off the list (NULL) */
 	for (int i = 0; i < nr; i++) {
+		free_unref_page_prepare(zone, pages[i], page_to_pfn(zone, pages[i]));
+		if (unlikely(is_migrate_isolate(pages[i]->migratetype))) {
+			free_one_page(this, zone, pages[i], pages[i]->migratetype);
+			pages[i] = NULL;
+		}
+	}
+	for (int i = 0; i < nr; i++) {
+		int migratetype;
+
+		if (unlikely(!pages[i]))
+			continue;
 		if (pcp && ++batch_count == SWAP_CLUSTER_MAX) {
 			pcp_hot_unlock(this, pcp, flags);
 			batch_count = 0;
@@ -452,7 +483,11 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 			pcp = this_cpu_pcp(this);
 #endif
 		}
-		free_unref_page_commit(this, zone, pages[i], pcp, pages[i]->migratetype);
+		/* Non-isolated types over MIGRATE_PCPTYPES get added to the MIGRATE_MOVABLE pcp list */
+		migratetype = pages[i]->migratetype;
+		if (unlikely(migratetype >= MIGRATE_PCPTYPES))
+			migratetype = MIGRATE_MOVABLE;
+		free_unref_page_commit(this, zone, pages[i], pcp, migratetype);
 	}
 	if (pcp)
 		pcp_hot_unlock(this, pcp, flags);
@@ -469,6 +504,13 @@ static __always_inline struct page *__rmqueue_pcplist(struct pcb_cpu *this, stru
 	if (list_empty(list)) {
 		int batch = READ_ONCE(pcp->batch);
 		int alloced;
+
+		/*
+		 * Scale batch relative to order if batch implies free pages
+		 * can be stored on the PCP (order 0 here: at least 2)
+		 */
+		if (batch > 1)
+			batch = pcb_max(batch, 2);
 
 		alloced = rmqueue_bulk(this, zone, (unsigned int)batch, list, migratetype);
 		WRITE_ONCE(pcp->count, pcp->count + alloced);
@@ -563,7 +605,10 @@ static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone
 }
 #endif
 
-/* rmqueue(): the per-CPU list, else (a failed trylock) the zone itself */
+/*
+ * rmqueue(): the per-CPU list, else (a failed trylock) the zone itself;
+ * then the zone's boosted watermark tested, as after every allocation
+ */
 static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *zone,
 					    int migratetype)
 {
@@ -575,6 +620,9 @@ static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *z
 		page = rmqueue_buddy(this, zone, migratetype);
 	}
 #endif
+	/* Separate test+clear to avoid unnecessary atomics (no kswapd here to wake) */
+	if (unlikely(zone_test_bit(ZONE_BOOSTED_WATERMARK, zone)))
+		__atomic_fetch_and(&zone->flags, ~(1ul << ZONE_BOOSTED_WATERMARK), __ATOMIC_SEQ_CST);
 	return page;
 }
 
