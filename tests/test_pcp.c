@@ -268,6 +268,8 @@ static void buddy_breaks(struct ctx *x, const char *name)
 		return;
 	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
 	x->w[0]->held[x->w[0]->nr_held++] = p;
+	/* a fault's page has prep_new_page()'s reference */
+	set_page_count(p, x->cfg.workload == PCP_WL_PAGE_FAULT);
 	CHECK(check(x, msg, sizeof(msg)) == 0, "%s: a page split off: %s", name, msg);
 	/* of no order a block can have, so that no free neighbour takes it for its buddy */
 	__SetPageBuddy(p);
@@ -277,6 +279,7 @@ static void buddy_breaks(struct ctx *x, const char *name)
 	__ClearPageBuddy(p);
 	p->private = 0;
 	x->w[0]->nr_held--;
+	set_page_count(p, 0);
 	__free_one_page(&test_zonestats, zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
 	for (unsigned int i = 0; i < MAX_ORDER; i++)
 		CHECK(zone->free_area[i].nr_free == before[i], "%s: order %u: %lu blocks, %lu before",
@@ -372,6 +375,10 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		      name, msg);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, -1);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s: restored: %s", name, msg);
+		set_page_count(a, 1);
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "reference"),
+		      "%s: a free page referenced: %s", name, msg);
+		set_page_count(a, 0);
 		x.cpu[0]->ev[PCP_EV_BAD_PAGE]++;
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "bad_page"), "%s: bad page: %s",
 		      name, msg);

@@ -189,14 +189,27 @@ static long mark_free(struct zone *zone, long diff, long *twice, char *msg, size
 	return free;
 }
 
-/* a page off the free lists with PG_buddy set: the allocator would merge with it */
-static int check_buddy_flags(struct zone *zone, char *msg, size_t len)
+/*
+ * Each page's state where it is: PG_buddy only at the head of a free
+ * block (the allocator would merge with it anywhere else), and a
+ * reference only on a page a fault mapped (prep_new_page()'s; the
+ * pcp_alloc_free workload calls rmqueue() alone, and a page on a free or
+ * pcp list has none)
+ */
+static int check_page_states(struct zone *zone, int faulted, char *msg, size_t len)
 {
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++) {
 		const struct page *page = pfn_to_page(zone, pfn);
+		int refs = page->where == HELD && faulted;
 
 		if (PageBuddy(page) && page->where != ON_FREE_LIST) {
 			snprintf(msg, len, "zone: pfn %lu is PG_buddy but not on a free list", pfn);
+			return -1;
+		}
+		if (page_ref_count(page) != refs) {
+			snprintf(msg, len, "zone: pfn %lu %s has %d reference(s), not %d", pfn,
+				 page->where == HELD ? "held" : page->where == ON_PCP_LIST ?
+				 "on a pcp list" : "free", page_ref_count(page), refs);
 			return -1;
 		}
 	}
@@ -331,7 +344,7 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 			 "held = %ld", zone->nr_pages, free, on_pcp, held, free + on_pcp + held);
 		return -1;
 	}
-	if (check_buddy_flags(zone, msg, len) < 0)
+	if (check_page_states(zone, s->cfg.workload == PCP_WL_PAGE_FAULT, msg, len) < 0)
 		return -1;
 	snprintf(msg, len, "ok");
 	return check_charges(q, msg, len);

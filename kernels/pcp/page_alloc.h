@@ -19,6 +19,7 @@
 #define PCB_PCP_PAGE_ALLOC_H
 
 #include <pthread.h>
+#include <string.h>
 
 #include "buddy.h"
 #include "pcp_model.h"
@@ -604,6 +605,82 @@ static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone
 	return page;
 }
 #endif
+
+/* include/linux/gfp.h: the bits of a gfp mask post_alloc_hook() and prep_new_page() test */
+#define __GFP_ZERO		0x100u
+#define __GFP_COMP		0x40000u
+/* mm/internal.h: get_page_from_freelist()'s first pass, and the flag prep_new_page() tests */
+#define ALLOC_WMARK_LOW		0x01u
+#define ALLOC_NO_WATERMARKS	0x04u
+
+/* clear_page(): the 4 KiB the page stands for */
+static __always_inline void clear_page(void *addr)
+{
+	memset(addr, 0, PCB_PAGE_SIZE);
+	barrier();
+}
+
+/* kernel_init_free_pages() without KASAN: clear_highpage() of each page */
+static __always_inline void kernel_init_free_pages(struct zone *zone, struct page *page,
+						   int numpages)
+{
+	for (int i = 0; i < numpages; i++)
+		clear_page(page_address(zone, page + i));
+}
+
+/* want_init_on_alloc(): init_on_alloc's static key is off by default, so __GFP_ZERO */
+static __always_inline bool want_init_on_alloc(unsigned int gfp_flags)
+{
+	return gfp_flags & __GFP_ZERO;
+}
+
+/*
+ * post_alloc_hook() as a kernel without debug options runs it: no
+ * private, one reference, and the page cleared if the caller asked (a
+ * fault on x86 asks: alloc_zeroed_user_highpage_movable() allocates with
+ * __GFP_ZERO). arch_alloc_page() is empty on x86; debug_pagealloc,
+ * page poisoning, init_on_free and the page owner are static keys off,
+ * and KASAN is not built in.
+ */
+static __always_inline void post_alloc_hook(struct zone *zone, struct page *page,
+					    unsigned int order, unsigned int gfp_flags)
+{
+	bool init;
+
+	page->private = 0;			/* set_page_private() */
+	set_page_refcounted(page);
+	init = want_init_on_alloc(gfp_flags);	/* !want_init_on_free() && ... */
+	if (init)
+		kernel_init_free_pages(zone, page, 1 << order);
+}
+
+/* set_page_pfmemalloc(), clear_page_pfmemalloc(): bit 1 of lru.next */
+static __always_inline void set_page_pfmemalloc(struct page *page)
+{
+	page->lru.next = (struct list_head *)2ul;
+}
+
+static __always_inline void clear_page_pfmemalloc(struct page *page)
+{
+	page->lru.next = NULL;
+}
+
+/*
+ * prep_new_page(): what get_page_from_freelist() does to the page
+ * rmqueue() gave it (order 0 here)
+ */
+static __always_inline void prep_new_page(struct zone *zone, struct page *page,
+					  unsigned int order, unsigned int gfp_flags,
+					  unsigned int alloc_flags)
+{
+	post_alloc_hook(zone, page, order, gfp_flags);
+	/* prep_compound_page() when order && __GFP_COMP: never, at order 0 */
+	/* pfmemalloc where ALLOC_NO_WATERMARKS was needed to get the page */
+	if (alloc_flags & ALLOC_NO_WATERMARKS)
+		set_page_pfmemalloc(page);
+	else
+		clear_page_pfmemalloc(page);
+}
 
 /*
  * rmqueue(): the per-CPU list, else (a failed trylock) the zone itself;
