@@ -10,7 +10,7 @@
  * balance; a drain then empties every CPU's lists; at the end nothing is
  * left on them. The last worker's CPU is isolated, which qpw drains from
  * the drainer's CPU under its lock. The check is shown to catch a page in two places, a lost
- * page and a count that lies.
+ * page, a count that lies and a page bad_page() leaked.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -25,6 +25,9 @@
 #include "../kernels/locks/irq.h"
 #include "../kernels/pcp/buddy.h"
 #include "../kernels/pcp/pcp_model.h"
+/* the bulk paths themselves, in one design's build, for the tests of their order */
+#include "../kernels/pcp/designs/local_lock.h"
+#include "../kernels/pcp/page_alloc.h"
 
 #define NR_WORKERS 4
 #define ROUNDS 3
@@ -112,6 +115,23 @@ static void *drainer_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * zone_statistics() counted every allocation: NUMA_HIT summed over the
+ * CPUs equals PGALLOC summed (the test, unlike a run, never resets the
+ * vm events)
+ */
+static void numa_hits(struct ctx *x, const char *name, const char *when)
+{
+	unsigned long hit = 0, alloc = 0;
+
+	for (int c = 0; c <= NR_WORKERS; c++) {
+		hit += pcp_cpu(x->cpu[c])->zonestat.vm_numa_event[NUMA_HIT];
+		alloc += x->cpu[c]->ev[PCP_EV_PGALLOC];
+	}
+	CHECK(hit == alloc && alloc > 0, "%s, %s: %lu NUMA_HIT, %lu allocations", name, when, hit,
+	      alloc);
+}
+
 static int check(struct ctx *x, char *msg, size_t len)
 {
 	struct pcb_quiescent q = { .shared = x->s, .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS,
@@ -162,6 +182,9 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 		x->pw[i] = &w->w;
 	}
 }
+
+/* the test's own CPU for the buddy allocator: threshold 0, each count straight to the zone */
+static struct per_cpu_zonestat test_zonestats;
 
 static void tear_down(struct ctx *x)
 {
@@ -230,7 +253,8 @@ static void buddy_breaks(struct ctx *x, const char *name)
 	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "not aligned"), "%s: misaligned: %s",
 	      name, msg);
 	del_page_from_free_list(&a[1], zone, o);
-	__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
+	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
+	__free_one_page(&test_zonestats, zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
 	zone->free_area[o].nr_free++;
 	CHECK(check(x, msg, sizeof(msg)) < 0 && strstr(msg, "blocks on the order"),
 	      "%s: nr_free: %s", name, msg);
@@ -244,6 +268,8 @@ static void buddy_breaks(struct ctx *x, const char *name)
 		return;
 	atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1);
 	x->w[0]->held[x->w[0]->nr_held++] = p;
+	/* a fault's page has prep_new_page()'s reference */
+	set_page_count(p, x->cfg.workload == PCP_WL_PAGE_FAULT);
 	CHECK(check(x, msg, sizeof(msg)) == 0, "%s: a page split off: %s", name, msg);
 	/* of no order a block can have, so that no free neighbour takes it for its buddy */
 	__SetPageBuddy(p);
@@ -253,8 +279,8 @@ static void buddy_breaks(struct ctx *x, const char *name)
 	__ClearPageBuddy(p);
 	p->private = 0;
 	x->w[0]->nr_held--;
-	__free_one_page(zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
-	atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1);
+	set_page_count(p, 0);
+	__free_one_page(&test_zonestats, zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
 	for (unsigned int i = 0; i < MAX_ORDER; i++)
 		CHECK(zone->free_area[i].nr_free == before[i], "%s: order %u: %lu blocks, %lu before",
 		      name, i, zone->free_area[i].nr_free, before[i]);
@@ -294,6 +320,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		pthread_join(drainer, NULL);
 		pcb_work_wait_idle(x.cpu, NR_WORKERS, (uint64_t)3e9, 0);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
+		numa_hits(&x, name, "a round");
 		/* a drain now empties every CPU's lists (work ones once the work ran) */
 		pcb_work_set_deadline(pcb_tsc_now() + (uint64_t)3e8);
 		if (x.v->thread_start)
@@ -312,6 +339,7 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		pthread_join(tid[i], NULL);
 	CHECK(!x.failed_setup, "%s: setup", name);
 	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
+	numa_hits(&x, name, "at the end");
 	for (int i = 0; i < NR_WORKERS; i++)
 		CHECK(pcp_model.cache_empty(x.s, x.v, x.cpu[i]), "%s: CPU %d's lists not empty", name, i);
 	{
@@ -341,18 +369,205 @@ static void run_one(const struct pcb_design *d, int lock_first, int irq, int wor
 		atomic_fetch_sub(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pages in the zone"),
 		      "%s: lost: %s", name, msg);
-		__free_one_page(zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
-		atomic_fetch_add(&zone->vm_stat[NR_FREE_PAGES], 1l << o);
+		__free_one_page(&test_zonestats, zone, a, page_to_pfn(zone, a), o, MIGRATE_MOVABLE);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, 1);
 		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "pcp->count"), "%s: count: %s",
 		      name, msg);
 		pcp_ops(x.v)->pcp_miscount(x.cpu[0]->stock, -1);
 		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s: restored: %s", name, msg);
+		set_page_count(a, 1);
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "reference"),
+		      "%s: a free page referenced: %s", name, msg);
+		set_page_count(a, 0);
+		x.cpu[0]->ev[PCP_EV_BAD_PAGE]++;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "bad_page"), "%s: bad page: %s",
+		      name, msg);
+		x.cpu[0]->ev[PCP_EV_BAD_PAGE]--;
+		pcp_cpu(x.cpu[1])->zonestat.vm_numa_event[NUMA_HIT]++;
+		CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "NUMA"),
+		      "%s: a hit not local: %s", name, msg);
+		pcp_cpu(x.cpu[1])->zonestat.vm_numa_event[NUMA_HIT]--;
 		vmstat_breaks(&x, name);
 		buddy_breaks(&x, name);
 	}
 	pthread_barrier_destroy(&x.bar);
 	tear_down(&x);
+}
+
+/*
+ * __free_one_page() as v5.16 counts and merges: NR_FREE_PAGES by the
+ * block freed, once, however far it merges; nothing for an isolated
+ * pageblock's block, which stops merging at pageblock_order.
+ */
+static void buddy_counts(void)
+{
+	struct per_cpu_zonestat zs = { .stat_threshold = 100 };
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct page *p, *a, *b;
+	char err[256];
+	long before;
+
+	CHECK(zone && pcp_zone_create(zone, 4096, err, sizeof(err)) == 0, "zone: %s", err);
+	if (!zone || !zone->memmap) {
+		free(zone);
+		return;
+	}
+	CHECK(atomic_load(&zone->vm_stat[NR_FREE_PAGES]) == 4096 &&
+	      zone->free_area[MAX_ORDER - 1].nr_free == 4,
+	      "boot: NR_FREE_PAGES %ld, %lu blocks of order 10",
+	      atomic_load(&zone->vm_stat[NR_FREE_PAGES]), zone->free_area[MAX_ORDER - 1].nr_free);
+
+	p = __rmqueue_smallest(zone, 0, MIGRATE_MOVABLE);
+	__mod_zone_freepage_state(&zs, zone, -1, MIGRATE_MOVABLE);
+	CHECK(zs.vm_stat_diff[NR_FREE_PAGES] == -1, "one page taken: diff %d",
+	      zs.vm_stat_diff[NR_FREE_PAGES]);
+	for (unsigned int o = 0; o < MAX_ORDER - 1; o++)
+		CHECK(zone->free_area[o].nr_free == 1, "split: order %u has %lu blocks", o,
+		      zone->free_area[o].nr_free);
+	__free_one_page(&zs, zone, p, page_to_pfn(zone, p), 0, MIGRATE_MOVABLE);
+	CHECK(zs.vm_stat_diff[NR_FREE_PAGES] == 0 && zone->free_area[MAX_ORDER - 1].nr_free == 4,
+	      "freed and merged ten times: diff %d, %lu blocks of order 10",
+	      zs.vm_stat_diff[NR_FREE_PAGES], zone->free_area[MAX_ORDER - 1].nr_free);
+
+	/* two halves of an order-10 block; the second's pageblock isolated */
+	a = __rmqueue_smallest(zone, pageblock_order, MIGRATE_MOVABLE);
+	b = __rmqueue_smallest(zone, pageblock_order, MIGRATE_MOVABLE);
+	CHECK(a && b && (page_to_pfn(zone, a) ^ page_to_pfn(zone, b)) == 1ul << pageblock_order,
+	      "two buddies of order %d", pageblock_order);
+	if (!a || !b)
+		goto out;
+	__mod_zone_freepage_state(&zs, zone, -(2 << pageblock_order), MIGRATE_MOVABLE);
+	{
+		unsigned long bitidx = (page_to_pfn(zone, b) >> pageblock_order) * NR_PAGEBLOCK_BITS;
+
+		zone->pageblock_flags[bitidx / 64] &= ~(MIGRATETYPE_MASK << (bitidx & 63));
+		zone->pageblock_flags[bitidx / 64] |= (unsigned long)MIGRATE_ISOLATE << (bitidx & 63);
+		zone->nr_isolate_pageblock = 1;
+	}
+	before = atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + zs.vm_stat_diff[NR_FREE_PAGES];
+
+	__free_one_page(&zs, zone, a, page_to_pfn(zone, a), pageblock_order, MIGRATE_MOVABLE);
+	__free_one_page(&zs, zone, b, page_to_pfn(zone, b), pageblock_order, MIGRATE_ISOLATE);
+	CHECK(atomic_load(&zone->vm_stat[NR_FREE_PAGES]) + zs.vm_stat_diff[NR_FREE_PAGES] ==
+	      before + (1l << pageblock_order), "the isolated block is not counted free");
+	CHECK(zone->free_area[pageblock_order].nr_free == 2 &&
+	      !list_empty(&zone->free_area[pageblock_order].free_list[MIGRATE_ISOLATE]),
+	      "an isolated pageblock's block does not merge with its buddy: %lu of order %d",
+	      zone->free_area[pageblock_order].nr_free, pageblock_order);
+out:
+	pcp_zone_destroy(zone);
+	free(zone);
+}
+
+/*
+ * The checks v5.16 makes without CONFIG_DEBUG_VM: a page still referenced
+ * found by bulkfree_pcp_prepare() as a spill takes it off a pcp list, and
+ * a page still charged found by check_pcp_refill() as a refill takes it
+ * off the free lists; each is leaked (bad_page()) and not counted free,
+ * and the refill's NR_FREE_PAGES still counts it taken.
+ */
+static void bad_pages(struct pcb_cpu *this, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	struct per_cpu_zonestat *zs = &pcp_cpu(this)->zonestat;
+	struct list_head list, *l = &pcp->lists[order_to_pindex(MIGRATE_MOVABLE, 0)];
+	struct page *bad = page_of(l->prev), *next = NULL;
+	int diff = zs->vm_stat_diff[NR_FREE_PAGES], n;
+
+	set_page_count(bad, 1);
+	free_pcppages_bulk(this, zone, pcp->count, pcp);
+	CHECK(this->ev[PCP_EV_BAD_PAGE] == 1 && pcp->count == 0 && !PageBuddy(bad) &&
+	      zs->vm_stat_diff[NR_FREE_PAGES] == diff + 4,
+	      "a referenced page spilled: %lu bad, count %d, NR_FREE_PAGES diff %d (was %d)",
+	      this->ev[PCP_EV_BAD_PAGE], pcp->count, zs->vm_stat_diff[NR_FREE_PAGES], diff);
+	set_page_count(bad, 0);
+
+	/* the block the refill's first __rmqueue() takes: the smallest order's first */
+	for (unsigned int o = 0; o < MAX_ORDER && !next; o++)
+		if (!list_empty(&zone->free_area[o].free_list[MIGRATE_MOVABLE]))
+			next = page_of(zone->free_area[o].free_list[MIGRATE_MOVABLE].next);
+	CHECK(next != NULL, "a free block");
+	if (!next)
+		return;
+	next->memcg_data = (struct mem_cgroup *)zone;
+	diff = zs->vm_stat_diff[NR_FREE_PAGES];
+	INIT_LIST_HEAD(&list);
+	n = rmqueue_bulk(this, zone, 3, &list, MIGRATE_MOVABLE);
+	CHECK(n == 2 && this->ev[PCP_EV_BAD_PAGE] == 2 && zs->vm_stat_diff[NR_FREE_PAGES] == diff - 3,
+	      "a charged page refilled: %d of 3 on the list, %lu bad, NR_FREE_PAGES diff %d (was %d)",
+	      n, this->ev[PCP_EV_BAD_PAGE], zs->vm_stat_diff[NR_FREE_PAGES], diff);
+	next->memcg_data = NULL;
+}
+
+/*
+ * free_pcppages_bulk()'s round robin as v5.16 has it: five pages on the
+ * order-0 UNMOVABLE list, five on MOVABLE, two on RECLAIMABLE, seven to
+ * free. From MOVABLE one page (batch_free 1), from RECLAIMABLE one, then
+ * past twelve empty lists to UNMOVABLE with batch_free 13: its five. (One
+ * list emptied before the next, as v5.18 does, would leave UNMOVABLE's
+ * five and nothing else.) Each freed page is counted into NR_FREE_PAGES.
+ */
+static void bulk_free_order(void)
+{
+	static const int per_list[MIGRATE_PCPTYPES] = { 5, 5, 2 }, left[MIGRATE_PCPTYPES] = { 0, 4, 1 };
+	struct pcp_cpu *pc = aligned_alloc(64, sizeof(*pc));
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct per_cpu_pages pcp;
+	struct pcb_cpu *this;
+	char err[256];
+
+	CHECK(pc && zone && pcp_zone_create(zone, 4096, err, sizeof(err)) == 0, "zone: %s", err);
+	if (!pc || !zone || !zone->memmap) {
+		free(pc);
+		free(zone);
+		return;
+	}
+	memset(pc, 0, sizeof(*pc));
+	this = &pc->memcg.cpu;
+	pc->zonestat.stat_threshold = 100;
+	per_cpu_pages_init(this, &pcp);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (int i = 0; i < per_list[mt]; i++) {
+			struct page *page = __rmqueue_smallest(zone, 0, MIGRATE_MOVABLE);
+
+			__mod_zone_freepage_state(&pc->zonestat, zone, -1, MIGRATE_MOVABLE);
+			page->migratetype = mt;
+			list_add(&page->lru, &pcp.lists[order_to_pindex(mt, 0)]);
+			pcp.count++;
+		}
+	free_pcppages_bulk(this, zone, 7, &pcp);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		int n = 0;
+
+		for (struct list_head *p = pcp.lists[mt].next; p != &pcp.lists[mt]; p = p->next)
+			n++;
+		CHECK(n == left[mt], "free_pcppages_bulk(7): migratetype %d keeps %d, not %d", mt, n,
+		      left[mt]);
+	}
+	CHECK(pcp.count == 5 && pc->zonestat.vm_stat_diff[NR_FREE_PAGES] == -5,
+	      "free_pcppages_bulk(7): count %d, NR_FREE_PAGES diff %d", pcp.count,
+	      pc->zonestat.vm_stat_diff[NR_FREE_PAGES]);
+	bad_pages(this, zone, &pcp);
+	pcp_zone_destroy(zone);
+	free(zone);
+	free(pc);
+}
+
+/* nr_pcp_high() reads zone->flags: four batches at most while reclaim is active */
+static void pcp_high_reclaim(void)
+{
+	struct zone *zone = aligned_alloc(64, sizeof(*zone));
+	struct per_cpu_pages pcp = { .high = 378, .batch = 63 };
+
+	if (!zone)
+		return;
+	memset(zone, 0, sizeof(*zone));
+	CHECK(nr_pcp_high(&pcp, zone) == 378, "no reclaim: high %d", nr_pcp_high(&pcp, zone));
+	zone->flags |= 1ul << ZONE_RECLAIM_ACTIVE;
+	CHECK(nr_pcp_high(&pcp, zone) == 4 * 63, "reclaim active: high %d",
+	      nr_pcp_high(&pcp, zone));
+	pcp.high = 0;
+	CHECK(nr_pcp_high(&pcp, zone) == 0, "pcp disabled: high %d", nr_pcp_high(&pcp, zone));
+	free(zone);
 }
 
 /* the variant a configuration runs is the build meson named for it: both read variants.def */
@@ -372,6 +587,9 @@ static void variant_names(const struct pcb_design *d)
 
 int main(void)
 {
+	buddy_counts();
+	bulk_free_order();
+	pcp_high_reclaim();
 	for (int i = 0; pcp_model.designs[i]; i++) {
 		const struct pcb_design *d = pcp_model.designs[i];
 

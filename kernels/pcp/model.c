@@ -52,6 +52,7 @@ static const char *const pcp_ev_name[PCP_NR_EV] = {
 	[PCP_EV_FALLBACK] = "zone_fallback",
 	[PCP_EV_REFILL_HELD] = "rmqueue_bulk_held_ticks",
 	[PCP_EV_SPILL_HELD] = "free_pcppages_bulk_held_ticks",
+	[PCP_EV_BAD_PAGE] = "bad_pages",
 };
 
 static const struct pcb_workload_info pcp_workloads[PCP_WL_NR] = {

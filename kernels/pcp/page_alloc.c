@@ -17,15 +17,23 @@
 
 pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/* every zone's counters summed (mm/vmstat.c) */
+atomic_long vm_zone_stat[PCP_NR_ZONE_STAT] ____cacheline_aligned;
+
 /*
  * Every page of the zone free, as memblock_free_all() leaves a zone: each
  * range freed in the largest blocks its alignment allows
- * (__free_pages_memory()), __free_one_page() merging what it can.
+ * (__free_pages_memory()), __free_one_page() merging what it can and
+ * counting each block through the boot CPU's boot_zonestats, whose
+ * threshold is still 0 (refresh_zone_stat_thresholds() comes later): each
+ * count goes straight to the zone's counter.
  */
 static void zone_free_all(struct zone *zone)
 {
+	struct per_cpu_zonestat boot_zonestats = { .stat_threshold = 0 };
+
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
-		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
 		zone->free_area[o].nr_free = 0;
 	}
@@ -34,10 +42,10 @@ static void zone_free_all(struct zone *zone)
 
 		while (pfn + (1ul << order) > zone->nr_pages)
 			order--;
-		__free_one_page(zone, pfn_to_page(zone, pfn), pfn, order, MIGRATE_MOVABLE);
+		__free_one_page(&boot_zonestats, zone, pfn_to_page(zone, pfn), pfn, order,
+				MIGRATE_MOVABLE);
 		pfn += 1ul << order;
 	}
-	atomic_store(&zone->vm_stat[NR_FREE_PAGES], (long)zone->nr_pages);
 }
 
 /* every pageblock MIGRATE_MOVABLE, as memmap_init_range() sets them */
@@ -79,8 +87,17 @@ int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t
 		pcp_zone_destroy(zone);
 		return -1;
 	}
-	for (unsigned long pfn = 0; pfn < nr_pages; pfn++)
-		pfn_to_page(zone, pfn)->migratetype = MIGRATE_MOVABLE;
+	/*
+	 * __init_single_page(): _mapcount -1; __free_pages_core(): no
+	 * reference left on a page going to the free lists
+	 */
+	for (unsigned long pfn = 0; pfn < nr_pages; pfn++) {
+		struct page *page = pfn_to_page(zone, pfn);
+
+		page_mapcount_reset(page);
+		set_page_count(page, 0);
+		page->migratetype = MIGRATE_MOVABLE;
+	}
 	zone_free_all(zone);
 	return 0;
 }
@@ -121,7 +138,8 @@ static long mark_free_list(struct zone *zone, unsigned int o, int mt, long *bloc
 				 "of another order" : "not aligned to its order or past the zone");
 			return -1;
 		}
-		if (o < MAX_ORDER - 1 && page_is_buddy(zone, pfn ^ size, o)) {
+		if (o < MAX_ORDER - 1 &&
+		    page_is_buddy(zone, page, page + (__find_buddy_pfn(pfn, o) - pfn), o)) {
 			snprintf(msg, len, "zone: pfn %lu and its buddy, both free of order %u, "
 				 "not merged", pfn, o);
 			return -1;
@@ -148,7 +166,7 @@ static long mark_free(struct zone *zone, long diff, long *twice, char *msg, size
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		long blocks = 0;
 
-		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			long n = mark_free_list(zone, o, mt, &blocks, twice, msg, len);
 
 			if (n < 0)
@@ -171,16 +189,51 @@ static long mark_free(struct zone *zone, long diff, long *twice, char *msg, size
 	return free;
 }
 
-/* a page off the free lists with PG_buddy set: the allocator would merge with it */
-static int check_buddy_flags(struct zone *zone, char *msg, size_t len)
+/*
+ * Each page's state where it is: PG_buddy only at the head of a free
+ * block (the allocator would merge with it anywhere else), and a
+ * reference only on a page a fault mapped (prep_new_page()'s; the
+ * pcp_alloc_free workload calls rmqueue() alone, and a page on a free or
+ * pcp list has none)
+ */
+static int check_page_states(struct zone *zone, int faulted, char *msg, size_t len)
 {
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++) {
 		const struct page *page = pfn_to_page(zone, pfn);
+		int refs = page->where == HELD && faulted;
 
 		if (PageBuddy(page) && page->where != ON_FREE_LIST) {
 			snprintf(msg, len, "zone: pfn %lu is PG_buddy but not on a free list", pfn);
 			return -1;
 		}
+		if (page_ref_count(page) != refs) {
+			snprintf(msg, len, "zone: pfn %lu %s has %d reference(s), not %d", pfn,
+				 page->where == HELD ? "held" : page->where == ON_PCP_LIST ?
+				 "on a pcp list" : "free", page_ref_count(page), refs);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * zone_statistics()'s events summed over the CPUs: every allocation is a
+ * NUMA_HIT (one zone: its node is the preferred one) and either
+ * NUMA_LOCAL or NUMA_OTHER, never a NUMA_MISS or NUMA_FOREIGN
+ */
+static int check_numa_events(struct pcb_cpu *const *cpus, int nr_cpus, char *msg, size_t len)
+{
+	unsigned long ev[NR_VM_NUMA_EVENT_ITEMS] = { 0 };
+
+	for (int c = 0; c < nr_cpus; c++)
+		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+			ev[i] += pcp_cpu(cpus[c])->zonestat.vm_numa_event[i];
+	if (ev[NUMA_HIT] + ev[NUMA_MISS] != ev[NUMA_LOCAL] + ev[NUMA_OTHER] || ev[NUMA_MISS] ||
+	    ev[NUMA_FOREIGN]) {
+		snprintf(msg, len, "NUMA events: %lu hit + %lu miss, but %lu local + %lu other; "
+			 "%lu foreign", ev[NUMA_HIT], ev[NUMA_MISS], ev[NUMA_LOCAL], ev[NUMA_OTHER],
+			 ev[NUMA_FOREIGN]);
+		return -1;
 	}
 	return 0;
 }
@@ -239,12 +292,21 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 	struct pcb_cpu *const *cpus = q->cpus;
 	int nr_workers = q->nr_workers, nr_cpus = q->nr_cpus;
 	struct zone *zone = &s->zone;
-	long free = 0, on_pcp = 0, held = 0, twice = 0, diff = 0;
+	long free = 0, on_pcp = 0, held = 0, twice = 0, diff = 0, bad = 0;
 
 	for (unsigned long pfn = 0; pfn < zone->nr_pages; pfn++)
 		pfn_to_page(zone, pfn)->where = NOWHERE;
-	for (int c = 0; c < nr_cpus; c++)
+	for (int c = 0; c < nr_cpus; c++) {
 		diff += pcp_cpu(cpus[c])->zonestat.vm_stat_diff[NR_FREE_PAGES];
+		bad += (long)cpus[c]->ev[PCP_EV_BAD_PAGE];
+	}
+	if (bad) {
+		snprintf(msg, len, "%ld page(s) not in their expected state at a check_free_page() "
+			 "or check_new_page() (bad_page(): leaked)", bad);
+		return -1;
+	}
+	if (check_numa_events(cpus, nr_cpus, msg, len) < 0)
+		return -1;
 	free = mark_free(zone, diff, &twice, msg, len);
 	if (free < 0)
 		return -1;
@@ -282,7 +344,7 @@ int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len)
 			 "held = %ld", zone->nr_pages, free, on_pcp, held, free + on_pcp + held);
 		return -1;
 	}
-	if (check_buddy_flags(zone, msg, len) < 0)
+	if (check_page_states(zone, s->cfg.workload == PCP_WL_PAGE_FAULT, msg, len) < 0)
 		return -1;
 	snprintf(msg, len, "ok");
 	return check_charges(q, msg, len);

@@ -19,6 +19,7 @@
 #define PCB_PCP_PAGE_ALLOC_H
 
 #include <pthread.h>
+#include <string.h>
 
 #include "buddy.h"
 #include "pcp_model.h"
@@ -88,6 +89,16 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 	return (MIGRATE_PCPTYPES * base) + migratetype;
 }
 
+/* pindex_to_order(): the order of a list's pages (THP's list holds pageblock_order) */
+static inline unsigned int pindex_to_order(unsigned int pindex)
+{
+	unsigned int order = pindex / MIGRATE_PCPTYPES;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		order = pageblock_order;
+	return order;
+}
+
 /* spin_lock(&zone->lock), counted under the calling function when contended */
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
@@ -105,23 +116,72 @@ static __always_inline void zone_hold_end(struct pcb_cpu *this, const struct zon
 		this->ev[ev] += pcb_tsc_now() - t0;
 }
 
-/*
- * __mod_zone_page_state() (mm/vmstat.c, v5.16): the delta into this CPU's
- * vm_stat_diff, folded into the zone's atomic only past stat_threshold;
- * the caller has interrupts off (local_lock_irqsave() or the zone lock)
- */
-static inline void __mod_zone_page_state(struct pcb_cpu *this, struct zone *zone,
-					 enum pcp_zone_stat item, long delta)
+/* this_cpu_ptr(zone->per_cpu_zonestats) */
+static __always_inline struct per_cpu_zonestat *this_cpu_zonestats(struct pcb_cpu *this)
 {
-	struct per_cpu_zonestat *pcp = &pcp_cpu(this)->zonestat;
-	long x = delta + READ_ONCE(pcp->vm_stat_diff[item]);
-	long t = READ_ONCE(pcp->stat_threshold);
+	return &pcp_cpu(this)->zonestat;
+}
 
-	if (unlikely(x > t || x < -t)) {
-		atomic_fetch_add_explicit(&zone->vm_stat[item], x, memory_order_relaxed);
-		x = 0;
-	}
-	WRITE_ONCE(pcp->vm_stat_diff[item], (signed char)x);
+/*
+ * bad_page(): a page found in a state it must not be in; the kernel
+ * reports it, taints itself and leaks the page, PageBuddy cleared. Here
+ * it is counted (the invariant then finds the page lost).
+ */
+static __attribute__((noinline, unused)) void bad_page(struct pcb_cpu *this, struct page *page)
+{
+	pcb_count(this, PCP_EV_BAD_PAGE);
+	page_mapcount_reset(page);
+}
+
+/*
+ * page_expected_state(): a free page is unmapped (_mapcount -1), with no
+ * mapping, no reference, no memcg and none of check_flags; one branch for
+ * the lot
+ */
+static __always_inline bool page_expected_state(const struct page *page, unsigned long check_flags)
+{
+	if (unlikely((int)page->page_type != -1))
+		return false;
+	if (unlikely(((unsigned long)page->mapping | (unsigned long)page_ref_count(page) |
+		      (unsigned long)page->memcg_data | (page->flags & check_flags))))
+		return false;
+	return true;
+}
+
+/* check_free_page(): on the way to the free lists */
+static __always_inline int check_free_page(struct pcb_cpu *this, struct page *page)
+{
+	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE)))
+		return 0;
+	bad_page(this, page);
+	return 1;
+}
+
+/* check_new_page(): about to be handed out (check_new_page_bad(): no hwpoison here) */
+static __always_inline int check_new_page(struct pcb_cpu *this, struct page *page)
+{
+	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_PREP | __PG_HWPOISON)))
+		return 0;
+	bad_page(this, page);
+	return 1;
+}
+
+/*
+ * Without CONFIG_DEBUG_VM, v5.16 checks an order-0 page once between its
+ * free and its next allocation: when a bulk free moves it from a pcp list
+ * to the free lists (bulkfree_pcp_prepare()), and when a refill takes it
+ * from the free lists, under the zone lock (check_pcp_refill()); not on
+ * the pcp fast paths (free_pcp_prepare() without check_free,
+ * check_new_pcp() behind debug_pagealloc's static key, off)
+ */
+static __always_inline bool bulkfree_pcp_prepare(struct pcb_cpu *this, struct page *page)
+{
+	return check_free_page(this, page);
+}
+
+static __always_inline bool check_pcp_refill(struct pcb_cpu *this, struct page *page)
+{
+	return check_new_page(this, page);
 }
 
 /* rmqueue_bulk(): count pages from the zone onto list, under the zone lock */
@@ -139,88 +199,132 @@ static inline int rmqueue_bulk(struct pcb_cpu *this, struct zone *zone, unsigned
 
 		if (unlikely(page == NULL))
 			break;
+		if (unlikely(check_pcp_refill(this, page)))
+			continue;
+		/*
+		 * Split buddy pages returned by expand() are received here in
+		 * physical page order; the list stays in that order
+		 */
 		list_add_tail(&page->lru, list);
 		allocated++;
 	}
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, -i);
+	/*
+	 * i pages were removed from the buddy list even if some leak due
+	 * to check_pcp_refill failing: NR_FREE_PAGES by i
+	 */
+	__mod_zone_page_state(this_cpu_zonestats(this), zone, NR_FREE_PAGES, -i);
 	zone_hold_end(this, zone, PCP_EV_REFILL_HELD, held);
 	zone_unlock(zone);
 	return allocated;
 }
 
-/* free_pcppages_bulk(): count pages back to the zone, round robin over the lists */
+/* prefetch_buddy(): the order-0 buddy's struct page, which __free_one_page() will read */
+static __always_inline void prefetch_buddy(const struct zone *zone, struct page *page)
+{
+	unsigned long pfn = page_to_pfn(zone, page);
+	unsigned long buddy_pfn = __find_buddy_pfn(pfn, 0);
+
+	__builtin_prefetch(page + (buddy_pfn - pfn));
+}
+
+/*
+ * free_pcppages_bulk() (v5.16): count pages back to the zone. The lists
+ * are taken round robin, up to batch_free pages a turn: batch_free counts
+ * the lists looked at since the last turn ended, so a list reached past
+ * empty ones gives more pages, and one found after all NR_PCP_LISTS gives
+ * all that is left to free. Each page leaves with its order
+ * encoded below its migratetype; the first pcp->batch have their buddies
+ * prefetched. Under the zone lock each goes to __free_one_page(), its
+ * pageblock's migratetype read again if any pageblock is isolated.
+ */
 static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, int count,
 				      struct per_cpu_pages *pcp)
 {
-	int pindex = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
+	int pindex = 0, batch_free = 0, nr_freed = 0, prefetch_nr = READ_ONCE(pcp->batch);
 	struct list_head head, *pos, *next;
+	bool isolated_pageblocks;
+	unsigned int order;
 	uint64_t held;
 
 	pcb_count(this, PCP_EV_SPILL);
 	INIT_LIST_HEAD(&head);
+	/* a count past pcp->count would loop forever below, looking for a page */
 	count = pcb_min(pcp->count, count);
 	while (count > 0) {
 		struct list_head *list;
 
 		do {
+			batch_free++;
 			if (++pindex == NR_PCP_LISTS)
 				pindex = 0;
 			list = &pcp->lists[pindex];
 		} while (list_empty(list));
+
+		/* This is the only non-empty list. Free them all. */
+		if (batch_free == NR_PCP_LISTS)
+			batch_free = count;
+
+		order = pindex_to_order((unsigned int)pindex);
 		do {
 			struct page *page = page_of(list->prev);
 
 			/* must delete to avoid corrupting pcp list */
 			list_del(&page->lru);
-			nr_freed++;
-			count--;
-			list_add_tail(&page->lru, &head);
-			/*
-			 * prefetch_buddy(): the buddy's struct page, which
-			 * __free_one_page() reads under the zone lock, for
-			 * the first pcp->batch pages
-			 */
-			if (prefetch_nr) {
-				unsigned long buddy_pfn = page_to_pfn(zone, page) ^ 1;
+			nr_freed += 1 << order;
+			count -= 1 << order;
 
-				if (buddy_pfn < zone->nr_pages)
-					__builtin_prefetch(pfn_to_page(zone, buddy_pfn));
+			if (bulkfree_pcp_prepare(this, page))
+				continue;
+
+			/* Encode order with the migratetype */
+			page->migratetype <<= NR_PCP_ORDER_WIDTH;
+			page->migratetype |= (int)order;
+			list_add_tail(&page->lru, &head);
+			if (prefetch_nr) {
+				prefetch_buddy(zone, page);
 				prefetch_nr--;
 			}
-		} while (count > 0 && !list_empty(list));
+		} while (count > 0 && --batch_free && !list_empty(list));
 	}
 	/* drain_all_pages() reads count without the lock: WRITE_ONCE(), as KCSAN would have it */
 	WRITE_ONCE(pcp->count, pcp->count - nr_freed);
 
 	zone_lock(this, zone);
 	held = zone_hold_start(zone);
+	isolated_pageblocks = has_isolate_pageblock(zone);
+	/* after __free_one_page(), the page's lru no longer leads to the next */
 	for (pos = head.next; pos != &head; pos = next) {
 		struct page *page = page_of(pos);
+		int mt = page->migratetype;
 
 		next = pos->next;
-		__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
+		/* mt has been encoded with the order (see above) */
+		order = (unsigned int)mt & NR_PCP_ORDER_MASK;
+		mt >>= NR_PCP_ORDER_WIDTH;
+		/* Pageblock could have been isolated meanwhile */
+		if (unlikely(isolated_pageblocks))
+			mt = get_pfnblock_migratetype(zone, page_to_pfn(zone, page));
+		__free_one_page(this_cpu_zonestats(this), zone, page, page_to_pfn(zone, page), order,
+				mt);
 	}
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, nr_freed);
 	zone_hold_end(this, zone, PCP_EV_SPILL_HELD, held);
 	zone_unlock(zone);
 }
 
-/* free_one_page(): one page straight to the zone (a failed pcp trylock) */
-static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct page *page)
+/*
+ * free_one_page(): one page straight to the zone (a failed pcp trylock),
+ * its pageblock's migratetype read again if pageblocks are isolated
+ */
+static inline void free_one_page(struct pcb_cpu *this, struct zone *zone, struct page *page,
+				 int migratetype)
 {
+	unsigned long pfn = page_to_pfn(zone, page);
+
 	zone_lock(this, zone);
-	__free_one_page(zone, page, page_to_pfn(zone, page), 0, page->migratetype);
-	__mod_zone_page_state(this, zone, NR_FREE_PAGES, 1);
+	if (unlikely(has_isolate_pageblock(zone) || is_migrate_isolate(migratetype)))
+		migratetype = get_pfnblock_migratetype(zone, pfn);
+	__free_one_page(this_cpu_zonestats(this), zone, page, pfn, 0, migratetype);
 	zone_unlock(zone);
-}
-
-/* get_pfnblock_migratetype(): the page's pageblock's migratetype, from the zone's bitmap */
-static __always_inline int get_pfnblock_migratetype(const struct zone *zone, unsigned long pfn)
-{
-	unsigned long bitidx = (pfn >> pageblock_order) * NR_PAGEBLOCK_BITS;
-	unsigned long word = READ_ONCE(zone->pageblock_flags[bitidx / 64]);
-
-	return (int)((word >> (bitidx & 63)) & MIGRATETYPE_MASK);
 }
 
 /*
@@ -241,10 +345,21 @@ static __always_inline bool free_unref_page_prepare(struct zone *zone, struct pa
 	return true;
 }
 
-static inline int nr_pcp_high(struct per_cpu_pages *pcp)
+/*
+ * nr_pcp_high() (v5.16): pcp->high, or while kswapd reclaims the zone
+ * (ZONE_RECLAIM_ACTIVE) four batches at most. No reclaim is modeled: the
+ * bit stays clear, but every free reads zone->flags for it.
+ */
+static inline int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone)
 {
-	/* ZONE_RECLAIM_ACTIVE is never set: no reclaim is modeled */
-	return READ_ONCE(pcp->high);
+	int high = READ_ONCE(pcp->high);
+
+	if (unlikely(!high))
+		return 0;
+	if (!zone_test_bit(ZONE_RECLAIM_ACTIVE, zone))
+		return high;
+	/* If reclaim is active, limit the number of pages that can be stored on pcp lists */
+	return pcb_min(READ_ONCE(pcp->batch) << 2, high);
 }
 
 static inline int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
@@ -281,7 +396,7 @@ static __always_inline void free_unref_page_commit(struct pcb_cpu *this, struct 
 	pcb_count(this, PCP_EV_PGFREE);
 	list_add(&page->lru, &pcp->lists[order_to_pindex(migratetype, 0)]);
 	WRITE_ONCE(pcp->count, pcp->count + 1);
-	high = nr_pcp_high(pcp);
+	high = nr_pcp_high(pcp, zone);
 	if (pcp->count >= high) {
 		int batch = READ_ONCE(pcp->batch);
 
@@ -299,12 +414,23 @@ static __always_inline void free_unref_page(struct pcb_cpu *this, struct zone *z
 
 	if (!free_unref_page_prepare(zone, page, page_to_pfn(zone, page)))
 		return;
+	/*
+	 * Only unmovable, reclaimable and movable go on pcp lists: isolated
+	 * pages straight to the zone, HIGHATOMIC ones as movable
+	 */
 	migratetype = page->migratetype;
+	if (unlikely(migratetype >= MIGRATE_PCPTYPES)) {
+		if (unlikely(is_migrate_isolate(migratetype))) {
+			free_one_page(this, zone, page, migratetype);
+			return;
+		}
+		migratetype = MIGRATE_MOVABLE;
+	}
 #if PCP_TRYLOCK
 	pcp = this_cpu_pcp(this);
 	if (!pcp_trylock(this, pcp, &flags)) {
 		pcb_count(this, PCP_EV_FALLBACK);
-		free_one_page(this, zone, page);
+		free_one_page(this, zone, page, migratetype);
 		return;
 	}
 #else
@@ -326,10 +452,19 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 	unsigned long flags = 0;
 	int batch_count = 0;
 
-	/* Prepare pages for freeing */
-	for (int i = 0; i < nr; i++)
-		free_unref_page_prepare(zone, pages[i], page_to_pfn(zone, pages[i]));
+	/* Prepare pages for freeing; isolated ones go to the zone, off the list (NULL) */
 	for (int i = 0; i < nr; i++) {
+		free_unref_page_prepare(zone, pages[i], page_to_pfn(zone, pages[i]));
+		if (unlikely(is_migrate_isolate(pages[i]->migratetype))) {
+			free_one_page(this, zone, pages[i], pages[i]->migratetype);
+			pages[i] = NULL;
+		}
+	}
+	for (int i = 0; i < nr; i++) {
+		int migratetype;
+
+		if (unlikely(!pages[i]))
+			continue;
 		if (pcp && ++batch_count == SWAP_CLUSTER_MAX) {
 			pcp_hot_unlock(this, pcp, flags);
 			batch_count = 0;
@@ -340,7 +475,7 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 			pcp = this_cpu_pcp(this);
 			if (!pcp_trylock(this, pcp, &flags)) {
 				pcb_count(this, PCP_EV_FALLBACK);
-				free_one_page(this, zone, pages[i]);
+				free_one_page(this, zone, pages[i], pages[i]->migratetype);
 				pcp = NULL;
 				continue;
 			}
@@ -349,7 +484,11 @@ static inline void free_unref_page_list(struct pcb_cpu *this, struct zone *zone,
 			pcp = this_cpu_pcp(this);
 #endif
 		}
-		free_unref_page_commit(this, zone, pages[i], pcp, pages[i]->migratetype);
+		/* Non-isolated types over MIGRATE_PCPTYPES get added to the MIGRATE_MOVABLE pcp list */
+		migratetype = pages[i]->migratetype;
+		if (unlikely(migratetype >= MIGRATE_PCPTYPES))
+			migratetype = MIGRATE_MOVABLE;
+		free_unref_page_commit(this, zone, pages[i], pcp, migratetype);
 	}
 	if (pcp)
 		pcp_hot_unlock(this, pcp, flags);
@@ -367,6 +506,13 @@ static __always_inline struct page *__rmqueue_pcplist(struct pcb_cpu *this, stru
 		int batch = READ_ONCE(pcp->batch);
 		int alloced;
 
+		/*
+		 * Scale batch relative to order if batch implies free pages
+		 * can be stored on the PCP (order 0 here: at least 2)
+		 */
+		if (batch > 1)
+			batch = pcb_max(batch, 2);
+
 		alloced = rmqueue_bulk(this, zone, (unsigned int)batch, list, migratetype);
 		WRITE_ONCE(pcp->count, pcp->count + alloced);
 		if (unlikely(list_empty(list)))
@@ -376,6 +522,30 @@ static __always_inline struct page *__rmqueue_pcplist(struct pcb_cpu *this, stru
 	list_del(&page->lru);
 	WRITE_ONCE(pcp->count, pcp->count - 1);
 	return page;
+}
+
+/*
+ * zone_statistics() (CONFIG_NUMA): NUMA_HIT, or NUMA_MISS and
+ * NUMA_FOREIGN, by whether the page's zone is on the preferred zone's
+ * node, and NUMA_LOCAL or NUMA_OTHER by whether it is on this CPU's; with
+ * one zone the preferred zone is the zone. vm_numa_stat_key is on: its
+ * static branch falls through, as its nop does, and is left out.
+ */
+static __always_inline void zone_statistics(struct pcb_cpu *this, struct zone *preferred_zone,
+					    struct zone *z, long nr_account)
+{
+	struct per_cpu_zonestat *pzstats = this_cpu_zonestats(this);
+	enum numa_stat_item local_stat = NUMA_LOCAL;
+
+	if (z->node != this->node)		/* numa_node_id() */
+		local_stat = NUMA_OTHER;
+	if (z->node == preferred_zone->node) {
+		__count_numa_events(pzstats, NUMA_HIT, nr_account);
+	} else {
+		__count_numa_events(pzstats, NUMA_MISS, nr_account);
+		__count_numa_events(pzstats, NUMA_FOREIGN, nr_account);
+	}
+	__count_numa_events(pzstats, local_stat, nr_account);
 }
 
 /* rmqueue_pcplist(): an order-0 page from this CPU's list */
@@ -404,30 +574,132 @@ static __always_inline struct page *rmqueue_pcplist(struct pcb_cpu *this, struct
 	list = &pcp->lists[order_to_pindex(migratetype, 0)];
 	page = __rmqueue_pcplist(this, zone, migratetype, pcp, list);
 	pcp_hot_unlock(this, pcp, flags);
-	if (page)
-		pcb_count(this, PCP_EV_PGALLOC);
+	if (page) {
+		pcb_count(this, PCP_EV_PGALLOC);	/* __count_zid_vm_events(PGALLOC) */
+		zone_statistics(this, zone, zone, 1);
+	}
 	return page;
 }
 
-/* rmqueue(): the per-CPU list, else (a failed trylock) the zone itself */
+#if PCP_TRYLOCK
+/*
+ * rmqueue_buddy() (v6.2): an order-0 page from the zone under its lock,
+ * taken again while check_new_pages() finds it bad
+ */
+static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone, int migratetype)
+{
+	struct page *page;
+
+	do {
+		zone_lock(this, zone);
+		page = __rmqueue(zone, migratetype);
+		if (!page) {
+			zone_unlock(zone);
+			return NULL;
+		}
+		__mod_zone_freepage_state(this_cpu_zonestats(this), zone, -1, page->migratetype);
+		zone_unlock(zone);
+	} while (check_new_page(this, page));
+	pcb_count(this, PCP_EV_PGALLOC);
+	zone_statistics(this, zone, zone, 1);
+	return page;
+}
+#endif
+
+/* include/linux/gfp.h: the bits of a gfp mask post_alloc_hook() and prep_new_page() test */
+#define __GFP_ZERO		0x100u
+#define __GFP_COMP		0x40000u
+/* mm/internal.h: get_page_from_freelist()'s first pass, and the flag prep_new_page() tests */
+#define ALLOC_WMARK_LOW		0x01u
+#define ALLOC_NO_WATERMARKS	0x04u
+
+/* clear_page(): the 4 KiB the page stands for */
+static __always_inline void clear_page(void *addr)
+{
+	memset(addr, 0, PCB_PAGE_SIZE);
+	barrier();
+}
+
+/* kernel_init_free_pages() without KASAN: clear_highpage() of each page */
+static __always_inline void kernel_init_free_pages(struct zone *zone, struct page *page,
+						   int numpages)
+{
+	for (int i = 0; i < numpages; i++)
+		clear_page(page_address(zone, page + i));
+}
+
+/* want_init_on_alloc(): init_on_alloc's static key is off by default, so __GFP_ZERO */
+static __always_inline bool want_init_on_alloc(unsigned int gfp_flags)
+{
+	return gfp_flags & __GFP_ZERO;
+}
+
+/*
+ * post_alloc_hook() as a kernel without debug options runs it: no
+ * private, one reference, and the page cleared if the caller asked (a
+ * fault on x86 asks: alloc_zeroed_user_highpage_movable() allocates with
+ * __GFP_ZERO). arch_alloc_page() is empty on x86; debug_pagealloc,
+ * page poisoning, init_on_free and the page owner are static keys off,
+ * and KASAN is not built in.
+ */
+static __always_inline void post_alloc_hook(struct zone *zone, struct page *page,
+					    unsigned int order, unsigned int gfp_flags)
+{
+	bool init;
+
+	page->private = 0;			/* set_page_private() */
+	set_page_refcounted(page);
+	init = want_init_on_alloc(gfp_flags);	/* !want_init_on_free() && ... */
+	if (init)
+		kernel_init_free_pages(zone, page, 1 << order);
+}
+
+/* set_page_pfmemalloc(), clear_page_pfmemalloc(): bit 1 of lru.next */
+static __always_inline void set_page_pfmemalloc(struct page *page)
+{
+	page->lru.next = (struct list_head *)2ul;
+}
+
+static __always_inline void clear_page_pfmemalloc(struct page *page)
+{
+	page->lru.next = NULL;
+}
+
+/*
+ * prep_new_page(): what get_page_from_freelist() does to the page
+ * rmqueue() gave it (order 0 here)
+ */
+static __always_inline void prep_new_page(struct zone *zone, struct page *page,
+					  unsigned int order, unsigned int gfp_flags,
+					  unsigned int alloc_flags)
+{
+	post_alloc_hook(zone, page, order, gfp_flags);
+	/* prep_compound_page() when order && __GFP_COMP: never, at order 0 */
+	/* pfmemalloc where ALLOC_NO_WATERMARKS was needed to get the page */
+	if (alloc_flags & ALLOC_NO_WATERMARKS)
+		set_page_pfmemalloc(page);
+	else
+		clear_page_pfmemalloc(page);
+}
+
+/*
+ * rmqueue(): the per-CPU list, else (a failed trylock) the zone itself;
+ * then the zone's boosted watermark tested, as after every allocation
+ */
 static __always_inline struct page *rmqueue(struct pcb_cpu *this, struct zone *zone,
 					    int migratetype)
 {
 	struct page *page = rmqueue_pcplist(this, zone, migratetype);
 
 #if PCP_TRYLOCK
-	/* rmqueue_buddy() */
 	if (unlikely(!page)) {
 		pcb_count(this, PCP_EV_FALLBACK);
-		zone_lock(this, zone);
-		page = __rmqueue(zone, migratetype);
-		if (page)
-			__mod_zone_page_state(this, zone, NR_FREE_PAGES, -1);
-		zone_unlock(zone);
-		if (page)
-			pcb_count(this, PCP_EV_PGALLOC);
+		page = rmqueue_buddy(this, zone, migratetype);
 	}
 #endif
+	/* Separate test+clear to avoid unnecessary atomics (no kswapd here to wake) */
+	if (unlikely(zone_test_bit(ZONE_BOOSTED_WATERMARK, zone)))
+		__atomic_fetch_and(&zone->flags, ~(1ul << ZONE_BOOSTED_WATERMARK), __ATOMIC_SEQ_CST);
 	return page;
 }
 

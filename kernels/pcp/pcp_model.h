@@ -35,6 +35,7 @@ enum pcp_event {
 	/* with pcp.zone_lock_hold: ticks the zone lock was held, summed */
 	PCP_EV_REFILL_HELD,		/* in rmqueue_bulk() */
 	PCP_EV_SPILL_HELD,		/* in free_pcppages_bulk() */
+	PCP_EV_BAD_PAGE,		/* bad_page(): a page not in its expected state, leaked */
 	PCP_NR_EV,
 };
 _Static_assert(PCP_NR_EV <= PCB_MAX_EV, "pcp events fit a CPU's counters");

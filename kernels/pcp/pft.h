@@ -2,9 +2,10 @@
 /*
  * A page fault's and an munmap's work on an anonymous mapping, as mmtests'
  * pft drives them (Mel Gorman's test in seed 004): do_anonymous_page()
- * allocates a page (rmqueue()), clears it, charges it to the task's memcg
- * (mem_cgroup_charge(), the memcg model's stock) and puts it on the LRU
- * through this CPU's pagevec (lru_cache_add()); zap and release_pages()
+ * allocates a page (rmqueue(), then prep_new_page(), which clears it),
+ * charges it to the task's memcg (mem_cgroup_charge(), the memcg model's
+ * stock) and puts it on the LRU through this CPU's pagevec
+ * (lru_cache_add()); zap and release_pages() drop each page's reference,
  * take the pages off the LRU under its lock, uncharge them and free them
  * with free_unref_page_list(). Include after page_alloc.h and the memcg
  * model's callers (memcg_charge.h).
@@ -12,13 +13,11 @@
 #ifndef PCB_PCP_PFT_H
 #define PCB_PCP_PFT_H
 
-#include <string.h>
-
-/* clear_page(): the 4 KiB the page stands for */
-static __always_inline void clear_page(void *addr)
+/* put_page(): the last reference gone, the page freed (__put_single_page()) */
+static __always_inline void put_page(struct pcb_cpu *this, struct zone *zone, struct page *page)
 {
-	memset(addr, 0, PCB_PAGE_SIZE);
-	barrier();
+	if (put_page_testzero(page))
+		free_unref_page(this, zone, page);
 }
 
 /* __pagevec_lru_add(): a full pagevec onto the LRU, under its lock */
@@ -81,17 +80,21 @@ static __always_inline int pft_charge(struct pcb_cpu *this, struct pcp_worker *w
 	}
 }
 
-/* do_anonymous_page(): one fault; the page, or NULL */
+/*
+ * do_anonymous_page(): one fault; the page, or NULL. The page comes from
+ * alloc_zeroed_user_highpage_movable(): on x86 __GFP_ZERO, so that
+ * get_page_from_freelist()'s prep_new_page() clears it (workload.clear =
+ * no leaves the flag out).
+ */
 static __always_inline struct page *pft_fault(struct pcb_cpu *this, struct pcp_worker *w)
 {
 	struct page *page = rmqueue(this, w->zone, MIGRATE_MOVABLE);
 
 	if (unlikely(!page))
 		return NULL;
-	if (w->clear)
-		clear_page(page_address(w->zone, page));
+	prep_new_page(w->zone, page, 0, w->clear ? __GFP_ZERO : 0, ALLOC_WMARK_LOW);
 	if (unlikely(pft_charge(this, w, page))) {
-		free_unref_page(this, w->zone, page);
+		put_page(this, w->zone, page);
 		return NULL;
 	}
 	lru_cache_add(this, w->lruvec, page);
@@ -103,17 +106,27 @@ static inline void pft_unmap(struct pcb_cpu *this, struct pcp_worker *w)
 {
 	struct lruvec *lruvec = w->lruvec;
 	unsigned long flags;
+	int n = 0;
 
 	lru_add_drain(this, lruvec);
-	/* release_pages(): the LRU lock once for the lot, as for pages of one lruvec */
+	/*
+	 * release_pages(): the LRU lock once for the lot, as for pages of one
+	 * lruvec; a page whose last reference put_page_testzero() drops goes
+	 * to the list to free (the fault's was its only one)
+	 */
 	flags = spin_lock_irqsave_cc(this, &lruvec->lru_lock, "release_pages");
 	for (int i = 0; i < w->nr_held; i++) {
-		list_del(&w->held[i]->lru);
+		struct page *page = w->held[i];
+
+		if (!put_page_testzero(page))
+			continue;
+		list_del(&page->lru);
 		lruvec->nr--;
+		w->held[n++] = page;
 	}
 	spin_unlock_irqrestore(this, &lruvec->lru_lock, flags);
 	/* mem_cgroup_uncharge_list() */
-	for (int i = 0; i < w->nr_held; i++) {
+	for (int i = 0; i < n; i++) {
 		struct page *page = w->held[i];
 
 		if (page->memcg_data) {
@@ -121,7 +134,7 @@ static inline void pft_unmap(struct pcb_cpu *this, struct pcp_worker *w)
 			__mem_cgroup_uncharge(this, &page->memcg_data);
 		}
 	}
-	free_unref_page_list(this, w->zone, w->held, w->nr_held);
+	free_unref_page_list(this, w->zone, w->held, n);
 	w->nr_held = 0;
 }
 
