@@ -132,7 +132,7 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 		.burst = 1 + lock_first * 20, .map_pages = 100, .accounting = PCP_ACCT_MEMCG,
 		.depth = 3, .clear = 1,
 	};
-	x->v = d->variant[pcp_model.variant_index(&x->cfg)];
+	x->v = d->variant[pcp_model.variant_index(&x->cfg, d)];
 	x->s = pcp_model.setup(&(struct pcb_model_setup){ .config = &x->cfg, .d = d,
 							  .nr_cpus = NR_WORKERS, .note = note,
 							  .notelen = sizeof(note) }, err, sizeof(err));
@@ -361,7 +361,7 @@ static void variant_names(const struct pcb_design *d)
 	for (int lock_first = 0; lock_first <= 1; lock_first++)
 		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
 			struct pcp_config cfg = { .lock_first = lock_first, .irq_model = irq };
-			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg)];
+			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg, d)];
 			char name[16];
 
 			snprintf(name, sizeof(name), "l%d_i%d", lock_first, irq);

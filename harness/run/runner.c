@@ -41,7 +41,7 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 
 	memset(res, 0, sizeof(*res));
 	res->design = d;
-	res->variant = d->variant[sc->model->variant_index(sc->config)];
+	res->variant = d->variant[sc->model->variant_index(sc->config, d)];
 	res->sc = sc;
 	res->runs = sc->runs;
 	res->nr_workers = nr;

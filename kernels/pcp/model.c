@@ -70,12 +70,12 @@ int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *er
 void pcp_describe(const void *config, char *buf, size_t len);
 
 /* variant[] of a design, by variants.def: where the lock sits, the irq_model */
-static int pcp_variant_index(const void *config)
+static int pcp_variant_index(const void *config, const struct pcb_design *d)
 {
 	const struct pcp_config *c = config;
-
 	long value[] = { c->lock_first != 0, c->irq_model };
 
+	(void)d;
 	return pcb_variant_index(pcp_axes, PCB_NR_AXES(pcp_axes), value);
 }
 
@@ -144,7 +144,7 @@ static int calculate_normal_threshold(const struct zone *zone)
 static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
 	struct pcp_shared *s = shared;
-	const struct pcp_ops *ops = pcp_ops(d->variant[pcp_variant_index(&s->cfg)]);
+	const struct pcp_ops *ops = pcp_ops(d->variant[pcp_variant_index(&s->cfg, d)]);
 
 	ops->pcp_set(cpu->stock, s->cfg.high, s->cfg.batch);
 	if (cpu->stock_spare)
