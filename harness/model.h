@@ -149,6 +149,13 @@ struct pcb_model {
 	 * default to what the design's kernel does (d->info).
 	 */
 	int (*variant_index)(const void *config, const struct pcb_design *d);
+	/*
+	 * What the configuration makes of design d where it differs by
+	 * design ("per_cpu_pages lock first_line"), for `list` (config NULL:
+	 * the defaults) and --dry-run; may be NULL
+	 */
+	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
+				size_t len);
 
 	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
 	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
