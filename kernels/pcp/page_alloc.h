@@ -14,6 +14,7 @@
  *					the hot paths' trylock: a failure goes to the zone
  *   PCP_DRAIN_HEADER			"drain_work.h", "drain_remote.h" or "drain_qsbr.h"
  * PCP_LOCK_FIRST (0 or 1) comes from the build: where the lock sits.
+ * PCP_DESIGN_LOCK_FIRST (the design's): where its kernel has it.
  */
 #ifndef PCB_PCP_PAGE_ALLOC_H
 #define PCB_PCP_PAGE_ALLOC_H
@@ -40,10 +41,13 @@
 #define PCP_LOCK_FIRST 0
 #endif
 
-/* include/linux/mmzone.h, v5.16, with the series' lock (seed 004, patch 2) */
+/*
+ * include/linux/mmzone.h, v5.16, with the series' lock (seed 004, patch 2);
+ * with PCP_LOCK_FIRST, v6.2's: the lock first, the struct cache-line aligned
+ */
 struct per_cpu_pages {
 #if PCP_LOCK_FIRST
-	pcp_lock_t lock;		/* pcp.lock_placement = first_line */
+	pcp_lock_t lock;		/* Protects lists field */
 #endif
 	int count;		/* number of pages in the list */
 	int high;		/* high watermark, emptying needed */
@@ -56,7 +60,11 @@ struct per_cpu_pages {
 #if !PCP_LOCK_FIRST
 	pcp_lock_t lock;	/* the series: after the lists */
 #endif
-};
+}
+#if PCP_LOCK_FIRST
+____cacheline_aligned		/* ____cacheline_aligned_in_smp */
+#endif
+;
 
 /* the series puts the lock at 256 bytes, the fifth cache line: Mel Gorman's "cold" line */
 _Static_assert(PCP_LOCK_FIRST || sizeof(pcp_lock_t) == 0 ||
@@ -64,6 +72,9 @@ _Static_assert(PCP_LOCK_FIRST || sizeof(pcp_lock_t) == 0 ||
 	       "per_cpu_pages: the lock after the lists starts the fifth cache line");
 _Static_assert(!PCP_LOCK_FIRST || offsetof(struct per_cpu_pages, lists) < SMP_CACHE_BYTES,
 	       "per_cpu_pages: lock, count, high and batch share the first cache line");
+_Static_assert(!PCP_LOCK_FIRST || (offsetof(struct per_cpu_pages, lock) == 0 &&
+				   sizeof(struct per_cpu_pages) % SMP_CACHE_BYTES == 0),
+	       "per_cpu_pages as v6.2: the lock at 0, whole cache lines");
 
 /* this_cpu_ptr(zone->per_cpu_pageset); with the RCU design an RCU-protected pointer */
 static inline struct per_cpu_pages *this_cpu_pcp(struct pcb_cpu *cpu)
