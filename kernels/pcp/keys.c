@@ -51,7 +51,7 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 		"page_fault: clear each page (4 KiB of stores), as a fault does"),
 	[KEY_ZONE_HOLD] = PCB_KEY_CHOICE_FIELD("pcp", "zone_lock_hold", "no", yesno, CFG,
 		zone_hold, "time how long rmqueue_bulk() and free_pcppages_bulk() hold the zone "
-		"lock (two TSC reads each, inside the timed calls)"),
+		"lock (two TSC reads each, inside the timed calls), for the contention table"),
 };
 
 static int key_id(int k)

@@ -204,27 +204,11 @@ static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	for (int e = 0; e < PCP_NR_EV; e++)
 		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
-	/* pcp.zone_lock_hold: the zone lock's hold per bulk operation */
-	if (c->zone_hold && f->ev[PCP_EV_REFILL])
-		json_object_set_new(ev, "rmqueue_bulk_held", json_real(
-			(double)f->ev[PCP_EV_REFILL_HELD] / (double)f->ev[PCP_EV_REFILL]));
-	if (c->zone_hold && f->ev[PCP_EV_SPILL])
-		json_object_set_new(ev, "free_pcppages_bulk_held", json_real(
-			(double)f->ev[PCP_EV_SPILL_HELD] / (double)f->ev[PCP_EV_SPILL]));
 	json_object_set_new(dj, "events", ev);
 }
 
-/* pcp.zone_lock_hold: how long a bulk operation holds zone->lock, the lock pft's threads share */
-static const struct pcb_model_column pcp_hold_columns[] = {
-	{ "rmqueue_bulk()", 16, { "events.rmqueue_bulk_held", 1 } },
-	{ "refills", 16, { "events.rmqueue_bulk", PCB_COUNT } },
-	{ "free_pcppages_bulk()", 22, { "events.free_pcppages_bulk_held", 1 } },
-	{ "spills", 0, { "events.free_pcppages_bulk", PCB_COUNT } },
-	{ NULL },
-};
-
+/* the model's lines; pcp.zone_lock_hold's figures are the contention table's */
 static const struct pcb_model_block pcp_blocks[] = {
-	{ .title = "zone lock hold (ticks)", .columns = pcp_hold_columns },
 	/* where the build that ran kept the per_cpu_pages lock */
 	{ .when = "lock_offset",
 	  .line = "per_cpu_pages lock {lock_placement:s}, at byte {lock_offset} of {cache_bytes}" },

@@ -103,18 +103,29 @@ static inline unsigned int order_to_pindex(int migratetype, int order)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
-/* pcp.zone_lock_hold: the zone lock's hold, from after its acquisition to before its release */
+/*
+ * pcp.zone_lock_hold: the zone lock's hold, from after its acquisition to
+ * before its release, in the contention table's row of the function that
+ * took it (the caller's __func__, as zone_lock() counts its contention)
+ * and summed in the CPU's event ev
+ */
 static __always_inline uint64_t zone_hold_start(const struct zone *zone)
 {
 	return unlikely(zone->time_hold) ? pcb_tsc_now() : 0;
 }
 
-static __always_inline void zone_hold_end(struct pcb_cpu *this, const struct zone *zone, int ev,
-					  uint64_t t0)
+static __always_inline void __zone_hold_end(struct pcb_cpu *this, const struct zone *zone, int ev,
+					    uint64_t t0, const char *fn)
 {
-	if (unlikely(zone->time_hold))
-		this->ev[ev] += pcb_tsc_now() - t0;
+	if (unlikely(zone->time_hold)) {
+		uint64_t held = pcb_tsc_now() - t0;
+
+		this->ev[ev] += held;
+		pcb_lock_held(this, fn, held);
+	}
 }
+
+#define zone_hold_end(this, zone, ev, t0) __zone_hold_end(this, zone, ev, t0, __func__)
 
 /*
  * __mod_zone_page_state() (mm/vmstat.c, v5.16): the delta into this CPU's
