@@ -67,11 +67,16 @@ void __tsan_release(void *addr);
 struct pcb_dbg;
 struct pcb_workq;
 
-/* contended locks taken on one CPU, as seed 000's spin_lock_irqsave_cc() */
+/*
+ * Contended locks taken on one CPU, as seed 000's spin_lock_irqsave_cc(),
+ * and, where a model times it, how long the function held the lock
+ */
 struct pcb_contention {
 	const char *fn;			/* the kernel function that took the lock */
 	unsigned long contended;
-	unsigned long long wait_sum, wait_max;
+	unsigned long long wait_sum, wait_max;	/* ticks spinning, contended acquisitions */
+	unsigned long held;		/* acquisitions whose hold was timed */
+	unsigned long long held_sum, held_max;	/* ticks from acquisition to release */
 };
 
 /* what the harness keeps for each modeled CPU */
@@ -194,9 +199,8 @@ static inline void pcb_drain_window(struct pcb_cpu *cpu)
 	atomic_fetch_add_explicit(&cpu->h.drain_seq, 1, memory_order_release);
 }
 
-/* the slow path of a contended lock: counted in the harness's part of the CPU */
-static inline void pcb_cpu_harness_contended(struct pcb_cpu_harness *h, const char *fn,
-					     unsigned long long wait)
+/* fn's row of the CPU's contention counts, taken on first use; NULL when all are taken */
+static inline struct pcb_contention *pcb_cpu_harness_cc(struct pcb_cpu_harness *h, const char *fn)
 {
 	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++) {
 		struct pcb_contention *c = &h->cc[i];
@@ -204,18 +208,45 @@ static inline void pcb_cpu_harness_contended(struct pcb_cpu_harness *h, const ch
 		if (c->fn && c->fn != fn)
 			continue;
 		c->fn = fn;
-		c->contended++;
-		c->wait_sum += wait;
-		if (wait > c->wait_max)
-			c->wait_max = wait;
-		return;
+		return c;
 	}
+	return NULL;
+}
+
+/* the slow path of a contended lock: counted in the harness's part of the CPU */
+static inline void pcb_cpu_harness_contended(struct pcb_cpu_harness *h, const char *fn,
+					     unsigned long long wait)
+{
+	struct pcb_contention *c = pcb_cpu_harness_cc(h, fn);
+
+	if (!c)
+		return;
+	c->contended++;
+	c->wait_sum += wait;
+	if (wait > c->wait_max)
+		c->wait_max = wait;
 }
 
 /* a contended lock, counted under the kernel function that took it */
 static inline void pcb_contended(struct pcb_cpu *this, const char *fn, unsigned long long wait)
 {
 	pcb_cpu_harness_contended(&this->h, fn, wait);
+}
+
+/*
+ * A lock fn held for `ticks` (acquired to released, as the model timed
+ * it), beside its contention: the contention table's hold column
+ */
+static inline void pcb_lock_held(struct pcb_cpu *this, const char *fn, unsigned long long ticks)
+{
+	struct pcb_contention *c = pcb_cpu_harness_cc(&this->h, fn);
+
+	if (!c)
+		return;
+	c->held++;
+	c->held_sum += ticks;
+	if (ticks > c->held_max)
+		c->held_max = ticks;
 }
 
 /* ---- the CPU's work queue (run/work.c) ---- */

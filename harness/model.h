@@ -73,6 +73,12 @@ struct pcb_design {
 	bool nocache;			/* CPUs can opt out of caching */
 	/* why this machine cannot run it (rseq without glibc's area), or NULL */
 	const char *(*unavailable)(void);
+	/*
+	 * The model's own facts about the design (the layout its kernel
+	 * has, where a key defaults to it), from the model's
+	 * MODEL_DESIGN_INFO; NULL where the model has none
+	 */
+	const void *info;
 	const struct pcb_variant *variant[PCB_MAX_VARIANTS];
 };
 
@@ -137,8 +143,19 @@ struct pcb_model {
 		      char *err, size_t errlen);
 	/* "workload charge, memcg depth 2" for --dry-run */
 	void (*describe)(const void *config, char *buf, size_t len);
-	/* the build a configuration runs: an index into pcb_design.variant[] */
-	int (*variant_index)(const void *config);
+	/*
+	 * The build a configuration runs for design d: an index into
+	 * d->variant[]. Picked once a design's runs, so a setting may
+	 * default to what the design's kernel does (d->info).
+	 */
+	int (*variant_index)(const void *config, const struct pcb_design *d);
+	/*
+	 * What the configuration makes of design d where it differs by
+	 * design ("per_cpu_pages lock first_line"), for `list` (config NULL:
+	 * the defaults) and --dry-run; may be NULL
+	 */
+	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
+				size_t len);
 
 	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
 	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);

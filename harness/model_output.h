@@ -11,11 +11,13 @@
 
 /* decimals of a count: an integer, printed as one */
 #define PCB_COUNT (-1)
+/* ... of a text: a string, printed as it is ({path:s} in a line) */
+#define PCB_TEXT (-2)
 
 /* a figure of a design's entry in result.json */
 struct pcb_model_field {
 	const char *path;		/* dot-separated from the entry: "events.hit_rate" */
-	int decimals;			/* PCB_COUNT for a count */
+	int decimals;			/* PCB_COUNT for a count, PCB_TEXT for a string */
 	double scale;			/* 0: as it is; 100: a fraction, in per cent */
 };
 
@@ -31,7 +33,8 @@ struct pcb_model_column {
  * row (title in a 24-column first column, then each column's head) and a
  * row for each design whose entry has the first column's field. Or a line
  * for each design whose entry has `when`: "<design>: " then line, where
- * {path} is a count of the entry and {path:N} a figure with N decimals.
+ * {path} is a count of the entry, {path:N} a figure with N decimals and
+ * {path:s} a string.
  */
 struct pcb_model_block {
 	const char *title;		/* a table's; NULL for a line */

@@ -100,6 +100,41 @@ for timing in batch call; do
 	grep -q '"overhead_ticks"' "$dir/result.json" && ok || bad "$timing: overhead_ticks"
 done
 
+# pcp_trylock runs v6.2's per_cpu_pages (the lock first, whole cache lines) by default,
+# the series' designs theirs, and pcp.lock_placement overrides both; result.json says
+# which each ran with, and the tables and `list` say it
+for placement in design end; do
+	expect_rc 0 "$pcpbench" run scenarios/pcp-designs.scn --quick --set run.runs=1 \
+		--set run.duration_ms=5 --set run.warmup_ms=0 --set workload.burst=1 \
+		--set run.designs=spinlock,pcp_trylock,local_lock --set pcp.lock_placement=$placement \
+		--out "$tmp/lock-$placement"
+	python3 - "$placement" "$(ls -d "$tmp/lock-$placement"/pcp-designs-*/ | head -1)/result.json" <<'PY' && ok ||
+import json, sys
+placement, path = sys.argv[1], sys.argv[2]
+want = {"spinlock": ("end", 256), "local_lock": ("none", None),
+        "pcp_trylock": ("first_line", 0) if placement == "design" else ("end", 256)}
+bad = 0
+for d in json.load(open(path))["designs"]:
+    got = (d.get("lock_placement"), d.get("lock_offset"))
+    if got != want[d["design"]]:
+        print("%s: %s ran with the lock %s, want %s" % (placement, d["design"], got,
+                                                       want[d["design"]]), file=sys.stderr)
+        bad = 1
+    if d["design"] == "pcp_trylock" and placement == "design" and d["cache_bytes"] % 64:
+        print("pcp_trylock: per_cpu_pages %d bytes, not cache-line aligned" % d["cache_bytes"],
+              file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+PY
+		bad "lock_placement=$placement: result.json's placements"
+done
+grep -q "^pcp_trylock: per_cpu_pages lock end, at byte 256" "$tmp/out" && ok ||
+	bad "the tables do not say where pcp_trylock's lock was: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" list
+grep -q "^ *pcp_trylock .*per_cpu_pages lock first_line (v6.2's layout)" "$tmp/out" &&
+	grep -q "^ *spinlock .*per_cpu_pages lock end (the series' layout)" "$tmp/out" && ok ||
+	bad "list does not say where each pcp design keeps its lock"
+
 # blocked order: every run of a design before the next
 expect_rc 0 "$pcpbench" run --quick --set run.duration_ms=20 --set run.warmup_ms=0 \
 	--set run.order=blocked --out "$tmp/blocked"

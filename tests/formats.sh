@@ -98,6 +98,67 @@ if got != want:
     sys.exit(1)
 PY
 
+# the zone lock's hold (pcp.zone_lock_hold): in the contention rows of result.json, one
+# acquisition timed per bulk call, and the same figures in the tables, contention.csv and kv
+expect_rc 0 "$pcpbench" run "$src/scenarios/pft.scn" --set run.runs=1 \
+	--set run.duration_ms=20 --set run.warmup_ms=0 --set cpus.workers=1 \
+	--set run.designs=local_lock,spinlock --set pcp.zone_lock_hold=yes --out "$tmp/hold"
+cp "$tmp/out" "$tmp/hold.txt"
+hold=$(ls -d "$tmp/hold"/pft-*/ | head -1)
+expect_rc 0 "$pcpbench" report --format kv "$hold/result.json"
+python3 - "$hold/result.json" "$hold/contention.csv" "$tmp/out" "$tmp/hold.txt" <<'PY' && ok ||
+import csv, json, re, sys
+r = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+kv = dict(l.rstrip("\n").split(": ", 1) for l in open(sys.argv[3]))
+tables = open(sys.argv[4]).read()
+bad = []
+cont = r["contention"]
+for d in r["designs"]:
+    for fn, ev in (("rmqueue_bulk", "rmqueue_bulk"), ("free_pcppages_bulk", "free_pcppages_bulk")):
+        c = [x for x in cont if x["design"] == d["design"] and x["function"] == fn
+             and x["side"] == "worker"]
+        if len(c) != 1:
+            bad.append("%s %s: %d worker rows" % (d["design"], fn, len(c)))
+            continue
+        c = c[0]
+        if not (c["held"] == c["calls"] == d["events"][ev] > 0):
+            bad.append("%s %s: held %s, calls %s, %s calls counted" % (
+                d["design"], fn, c["held"], c["calls"], d["events"][ev]))
+        if not 0 < c["hold_avg_cycles"] <= c["hold_max_cycles"]:
+            bad.append("%s %s: hold avg %s max %s" % (d["design"], fn, c["hold_avg_cycles"],
+                                                       c["hold_max_cycles"]))
+        n = "%s.contention.%s.worker.hold_avg_cycles" % (d["design"], fn)
+        if kv.get(n) != "%.3f" % c["hold_avg_cycles"]:
+            bad.append("kv %s is %s" % (n, kv.get(n)))
+        if not re.search(r"^%s \(worker\): +%d +%d +[0-9.]+ +[0-9]+ +%.1f$" % (
+                fn, c["calls"], c["contended"], c["hold_avg_cycles"]), tables, re.M):
+            bad.append("tables: no %s hold row of %s" % (fn, d["design"]))
+if len(rows) != len(cont):
+    bad.append("contention.csv: %d rows for %d" % (len(rows), len(cont)))
+for row, c in zip(rows, cont):
+    for k in ("design", "function", "side"):
+        if row[k] != c[k]:
+            bad.append("contention.csv %s: %s, not %s" % (k, row[k], c[k]))
+    for k in ("calls", "contended", "held", "hold_max_cycles", "wait_max_cycles"):
+        if row[k] != (str(c[k]) if k in c else ""):
+            bad.append("contention.csv %s %s: %s, not %s" % (c["function"], k, row[k], c.get(k)))
+    for k in ("wait_avg_cycles", "hold_avg_cycles"):
+        if row[k] != ("%.4f" % c[k] if k in c else ""):
+            bad.append("contention.csv %s %s: %s, not %s" % (c["function"], k, row[k], c.get(k)))
+if "hold clk (avg)" not in tables:
+    bad.append("tables: no hold column")
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+	bad "the zone lock's hold across result.json, the tables, contention.csv and kv"
+# without the key no hold is timed, and the tables have no hold column
+expect_rc 0 "$pcpbench" report "$fix/contention/result.json"
+grep -q "hold clk" "$tmp/out" && bad "a hold column without timed holds" || ok
+head -1 "$hold/contention.csv" | grep -qx 'design,function,side,calls,contended,wait_avg_cycles,wait_max_cycles,held,hold_avg_cycles,hold_max_cycles' &&
+	ok || bad "contention.csv header: $(head -1 "$hold/contention.csv")"
+
 # a broken result: refused as the other formats refuse it, nothing on stdout
 python3 - "$ref" "$tmp/missing.json" <<'PY'
 import json, sys

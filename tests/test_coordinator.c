@@ -158,7 +158,7 @@ static void exact_contention(void)
 static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, const void *cfg,
 			const struct pcb_clock *clk)
 {
-	const struct pcb_variant *v = d->variant[m->variant_index(cfg)];
+	const struct pcb_variant *v = d->variant[m->variant_index(cfg, d)];
 	struct pcb_topo topo;
 	struct pcb_coord_args args = {
 		.model = m, .d = d, .v = v, .topo = &topo, .tsc_hz = clk->tsc_hz,

@@ -192,7 +192,7 @@ static int stock_empty(struct ctx *x, int i)
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
 	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq };
-	struct ctx x = { .d = d, .v = d->variant[memcg_model.variant_index(&cfg)],
+	struct ctx x = { .d = d, .v = d->variant[memcg_model.variant_index(&cfg, d)],
 			 .delivery = delivery };
 	pthread_t *tid = x.tid, drainer, injector;
 	struct warg args[NR_WORKERS];
@@ -455,7 +455,7 @@ static void variant_names(const struct pcb_design *d)
 	for (int slots = 1; slots <= 7; slots += 6)
 		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
 			struct memcg_config cfg = { .slots = slots, .irq_model = irq };
-			const struct pcb_variant *v = d->variant[memcg_model.variant_index(&cfg)];
+			const struct pcb_variant *v = d->variant[memcg_model.variant_index(&cfg, d)];
 			char name[16];
 
 			snprintf(name, sizeof(name), "s%d_i%d", slots, irq);

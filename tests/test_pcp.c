@@ -148,11 +148,11 @@ static void set_up(struct ctx *x, const struct pcb_design *d, int lock_first, in
 	x->d = d;
 	x->cfg = (struct pcp_config){
 		.workload = workload, .timing = PCB_TIMING_CALL, .irq_model = irq,
-		.lock_first = lock_first, .batch = 7, .high = 40, .zone_pages = 4096,
+		.lock_placement = lock_first ? PCP_LOCK_FIRST_LINE : PCP_LOCK_END, .batch = 7, .high = 40, .zone_pages = 4096,
 		.burst = 1 + lock_first * 20, .map_pages = 100, .accounting = PCP_ACCT_MEMCG,
 		.depth = 3, .clear = 1,
 	};
-	x->v = d->variant[pcp_model.variant_index(&x->cfg)];
+	x->v = d->variant[pcp_model.variant_index(&x->cfg, d)];
 	x->s = pcp_model.setup(&(struct pcb_model_setup){ .config = &x->cfg, .d = d,
 							  .nr_cpus = NR_WORKERS, .note = note,
 							  .notelen = sizeof(note) }, err, sizeof(err));
@@ -575,14 +575,42 @@ static void variant_names(const struct pcb_design *d)
 {
 	for (int lock_first = 0; lock_first <= 1; lock_first++)
 		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
-			struct pcp_config cfg = { .lock_first = lock_first, .irq_model = irq };
-			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg)];
+			struct pcp_config cfg = { .irq_model = irq,
+				.lock_placement = lock_first ? PCP_LOCK_FIRST_LINE : PCP_LOCK_END };
+			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg, d)];
 			char name[16];
 
 			snprintf(name, sizeof(name), "l%d_i%d", lock_first, irq);
 			CHECK(!strcmp(v->name, name), "%s: lock_first %d, irq_model %d: variant %s",
 			      d->name, lock_first, irq, v->name);
+			CHECK(pcp_ops(v)->lock_first == lock_first &&
+			      (!pcp_ops(v)->lock_size || !lock_first || pcp_ops(v)->lock_offset == 0),
+			      "%s %s: the build's lock at %zu", d->name, v->name,
+			      pcp_ops(v)->lock_offset);
 		}
+}
+
+/*
+ * pcp.lock_placement = design: the layout of the design's kernel, v6.2's
+ * (the lock first, whole cache lines) for pcp_trylock, the series' for
+ * the rest
+ */
+static void design_layout(const struct pcb_design *d)
+{
+	struct pcp_config cfg = { .lock_placement = PCP_LOCK_DESIGN };
+	const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg, d)];
+	const struct pcp_ops *ops = pcp_ops(v);
+	int v62 = !strcmp(d->name, "pcp_trylock");
+
+	CHECK(ops->lock_first == v62, "%s: by default the lock %s, not %s", d->name,
+	      v62 ? "first" : "after the lists", v->name);
+	if (v62)
+		CHECK(ops->lock_offset == 0 && v->stock_size % 64 == 0,
+		      "pcp_trylock: v6.2's per_cpu_pages has the lock at 0 (here %zu), %zu bytes",
+		      ops->lock_offset, v->stock_size);
+	else if (ops->lock_size)
+		CHECK(ops->lock_offset == 256, "%s: the series' lock at 256, here %zu", d->name,
+		      ops->lock_offset);
 }
 
 int main(void)
@@ -594,6 +622,7 @@ int main(void)
 		const struct pcb_design *d = pcp_model.designs[i];
 
 		variant_names(d);
+		design_layout(d);
 		for (int wl = 0; wl < PCP_WL_NR; wl++) {
 			if (d->drain.queues_work) {
 				for (int del = 0; del <= PCB_DELIVER_POLL; del++) {

@@ -201,7 +201,7 @@ static void torture_round(struct torture *t, int r)
 static void torture_one(const struct pcb_model *m, const struct pcb_design *d, const void *config,
 			enum pcb_delivery delivery, uint64_t ops)
 {
-	struct torture t = { .m = m, .d = d, .v = d->variant[m->variant_index(config)],
+	struct torture t = { .m = m, .d = d, .v = d->variant[m->variant_index(config, d)],
 			     .delivery = delivery, .ops = ops };
 	pthread_t tid[TORTURE_WORKERS];
 	struct torture_arg args[TORTURE_WORKERS];
@@ -254,7 +254,7 @@ static void pcb_torture(const struct pcb_model *m, const void *configs, int nr_c
 
 		for (int c = 0; c < nr_configs; c++) {
 			const void *config = (const char *)configs + (size_t)c * m->config_size;
-			int index = m->variant_index(config);
+			int index = m->variant_index(config, d);
 
 			CHECK(index >= 0 && index < PCB_MAX_VARIANTS && d->variant[index] &&
 			      !(seen & 1 << index), "%s %s: configuration %d picks variant %d",

@@ -164,9 +164,18 @@ int cmd_list(int argc, char **argv)
 
 		printf("\nmodel %s: %s\n", m->name, m->summary);
 		printf("  designs:\n");
-		for (int d = 0; m->designs[d]; d++)
-			printf("    %-22s %s [%s]; drained: %s\n", m->designs[d]->name,
-			       m->designs[d]->summary, m->designs[d]->follows, m->designs[d]->promise);
+		for (int d = 0; m->designs[d]; d++) {
+			char own[256] = "";
+
+			/* what a setting that defaults to the design's kernel gives it */
+			if (m->describe_design) {
+				snprintf(own, sizeof(own), "; ");
+				m->describe_design(NULL, m->designs[d], own + 2, sizeof(own) - 2);
+			}
+			printf("    %-22s %s [%s]; drained: %s%s\n", m->designs[d]->name,
+			       m->designs[d]->summary, m->designs[d]->follows, m->designs[d]->promise,
+			       own);
+		}
 		printf("  workloads:\n");
 		for (int w = 0; w < m->nr_workloads; w++)
 			printf("    %-22s %s\n", m->workloads[w].name, m->workloads[w].summary);

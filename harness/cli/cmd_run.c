@@ -27,8 +27,13 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	char buf[1024];
 
 	printf("scenario %s (%s)%s%s\n", sc->name, sc->file, sc->label[0] ? ": " : "", sc->label);
-	for (int d = 0; d < sc->nr_designs; d++)
-		printf("  design %-14s %s\n", sc->design[d]->name, sc->design[d]->follows);
+	for (int d = 0; d < sc->nr_designs; d++) {
+		buf[0] = 0;
+		if (sc->model->describe_design)
+			sc->model->describe_design(sc->config, sc->design[d], buf, sizeof(buf));
+		printf("  design %-14s %s%s%s\n", sc->design[d]->name, sc->design[d]->follows,
+		       buf[0] ? "; " : "", buf);
+	}
 	sc->model->describe(sc->config, buf, sizeof(buf));
 	printf("  model %s: %s\n", sc->model->name, buf);
 	printf("  timing %s, %d runs of %s%s, warm-up %ld ms\n",

@@ -93,6 +93,8 @@ static void kv_contention(FILE *out, json_t *result)
 		if (rj_cont_has_contended(x))
 			fprintf(out, "%s.contended: %" JSON_INTEGER_FORMAT "\n", n,
 				rj_cont_contended(x));
+		if (rj_cont_has_hold_avg_cycles(x))
+			fprintf(out, "%s.hold_avg_cycles: %.3f\n", n, rj_cont_hold_avg_cycles(x));
 	}
 }
 

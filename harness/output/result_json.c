@@ -417,7 +417,12 @@ static void drain_notes(json_t *notes, const struct pcb_design_result *r)
 	}
 }
 
-/* every contended acquisition of one design, per function and side */
+/*
+ * Every contended acquisition of one design, per function and side, and
+ * where the model timed them, every acquisition's hold: then the calls are
+ * the acquisitions timed, else the function row's calls (the drainer's:
+ * its remote drains)
+ */
 static void contention_json(json_t *contention, const struct pcb_design_result *r)
 {
 	for (int i = 0; i < r->nr_cc; i++) {
@@ -427,12 +432,17 @@ static void contention_json(json_t *contention, const struct pcb_design_result *
 		rj_set_cont_design(o, r->label);
 		rj_set_cont_function(o, c->fn);
 		rj_set_cont_side(o, c->coordinator ? "coordinator" : "worker");
-		rj_set_cont_calls(o, (json_int_t)(c->coordinator ? r->drain.remote
-							     : fn_calls(r, c->fn)));
+		rj_set_cont_calls(o, (json_int_t)(c->held ? c->held : c->coordinator ?
+						  r->drain.remote : fn_calls(r, c->fn)));
 		rj_set_cont_contended(o, (json_int_t)c->contended);
 		rj_set_cont_wait_avg_cycles(o, c->contended ? (double)c->wait_sum /
 					    (double)c->contended : 0);
 		rj_set_cont_wait_max_cycles(o, (json_int_t)c->wait_max);
+		if (c->held) {
+			rj_set_cont_held(o, (json_int_t)c->held);
+			rj_set_cont_hold_avg_cycles(o, (double)c->held_sum / (double)c->held);
+			rj_set_cont_hold_max_cycles(o, (json_int_t)c->held_max);
+		}
 		json_array_append_new(contention, o);
 	}
 }

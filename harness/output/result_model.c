@@ -55,7 +55,9 @@ static int template_next(const char **s, struct pcb_template_part *p)
 	colon = memchr(open, ':', (size_t)(close - open));
 	snprintf(p->path, sizeof(p->path), "%.*s", (int)((colon ? colon : close) - open - 1),
 		 open + 1);
-	if (colon)
+	if (colon && colon[1] == 's')
+		p->decimals = PCB_TEXT;
+	else if (colon)
 		p->decimals = (int)strtol(colon + 1, NULL, 10);
 	*s = close + 1;
 	return 1;
@@ -81,7 +83,9 @@ static const char *field_text(json_t *dj, const struct pcb_model_field *f, char 
 {
 	json_t *v = rj_path(dj, f->path);
 
-	if (f->decimals == PCB_COUNT)
+	if (f->decimals == PCB_TEXT)
+		snprintf(buf, len, "%s", json_is_string(v) ? json_string_value(v) : "?");
+	else if (f->decimals == PCB_COUNT)
 		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else
 		snprintf(buf, len, "%.*f", f->decimals,
@@ -149,15 +153,16 @@ void pcb_model_blocks(FILE *out, json_t *result)
 	}
 }
 
-/* a figure a declaration reads: there (when required), and a count or a number */
+/* a figure a declaration reads: there (when required), and a count, a number or a text */
 static int check_field(json_t *dj, const char *at, const struct pcb_model_field *f,
 		       int required, char *err, size_t errlen)
 {
+	enum rj_type t = f->decimals == PCB_COUNT ? RJ_INT : f->decimals == PCB_TEXT ? RJ_STR :
+			 RJ_NUM;
 	char where[1024];
 
 	snprintf(where, sizeof(where), "%s.%s", at, f->path);
-	return rj_check_value(rj_path(dj, f->path), f->decimals == PCB_COUNT ? RJ_INT : RJ_NUM,
-			      required, where, err, errlen);
+	return rj_check_value(rj_path(dj, f->path), t, required, where, err, errlen);
 }
 
 /* the figures of a design's entry that m's blocks and plots will print */

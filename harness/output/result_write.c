@@ -121,6 +121,44 @@ static void drains_csv(json_t *result, FILE *dr)
 	}
 }
 
+/* a count or a figure of a row, empty where the row has none (an older result's) */
+static void csv_opt(FILE *f, json_t *row, enum rj_field field, const char *end)
+{
+	json_t *v = rj_get(row, field);
+
+	if (json_is_integer(v))
+		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_number(v))
+		fprintf(f, "%.4f", json_number_value(v));
+	fputs(end, f);
+}
+
+/* a row a contended or timed lock, per design, function and side */
+static void contention_csv(json_t *result, FILE *f)
+{
+	static const enum rj_field cols[] = {
+		RJ_F_cont_design, RJ_F_cont_function, RJ_F_cont_side, RJ_F_cont_calls,
+		RJ_F_cont_contended, RJ_F_cont_wait_avg_cycles, RJ_F_cont_wait_max_cycles,
+		RJ_F_cont_held, RJ_F_cont_hold_avg_cycles, RJ_F_cont_hold_max_cycles,
+	};
+	const size_t n = sizeof(cols) / sizeof(cols[0]);
+	json_t *x;
+	size_t i;
+
+	csv_header(f, cols, n);
+	json_array_foreach(rj_top_contention(result), i, x) {
+		fprintf(f, "%s,", rj_cont_design(x));
+		for (size_t c = 1; c < n; c++) {
+			json_t *v = rj_get(x, cols[c]);
+
+			if (json_is_string(v))
+				fprintf(f, "%s%s", json_string_value(v), c + 1 < n ? "," : "\n");
+			else
+				csv_opt(f, x, cols[c], c + 1 < n ? "," : "\n");
+		}
+	}
+}
+
 static void counters_csv(json_t *result, FILE *c)
 {
 	static const enum rj_field cols[] = {
@@ -143,19 +181,22 @@ static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 {
 	static const char *const name[] = {
 		"functions.csv", "runs.csv", "histogram.csv", "counters.csv", "drains.csv",
+		"contention.csv",
 	};
-	struct sbuf b[5];
-	FILE *f[5];
+	enum { NR_CSV = sizeof(name) / sizeof(name[0]) };
+	struct sbuf b[NR_CSV];
+	FILE *f[NR_CSV];
 	int rc = 0;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < NR_CSV; i++)
 		f[i] = sbuf_open(&b[i]);
 	functions_csv(result, f[0], f[1], f[2]);
 	counters_csv(result, f[3]);
 	drains_csv(result, f[4]);
-	for (int i = 0; i < 5; i++)
+	contention_csv(result, f[5]);
+	for (int i = 0; i < NR_CSV; i++)
 		fclose(f[i]);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < NR_CSV; i++) {
 		if (!rc)
 			rc = write_text(dir, name[i], b[i].p, err, errlen);
 		free(b[i].p);
@@ -167,7 +208,7 @@ static void remove_tree(const char *dir)
 {
 	static const char *const files[] = {
 		"result.json", "functions.csv", "runs.csv", "histogram.csv", "counters.csv",
-		"drains.csv", "tables.txt",
+		"drains.csv", "contention.csv", "tables.txt",
 	};
 	char path[PATH_MAX];
 

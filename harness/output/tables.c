@@ -520,38 +520,62 @@ static void print_contention_model(FILE *out, json_t *cc, json_t *dj)
 		100 * held, drains * workers * held, measured, (double)measured / drains);
 }
 
+/* one row of a design's contention block; the hold column where the result has one */
+static void print_contention_row(FILE *out, const char *d, json_t *c, int hold)
+{
+	char label[96];
+
+	snprintf(label, sizeof(label), "%s (%s):", rj_cont_function(c), rj_cont_side(c));
+	fprintf(out, "%-*s%-16" JSON_INTEGER_FORMAT "%-12" JSON_INTEGER_FORMAT "%-16.1f%-*"
+		JSON_INTEGER_FORMAT, first_col(d) + 14, label, rj_cont_calls(c),
+		rj_cont_contended(c), rj_cont_wait_avg_cycles(c), hold ? 16 : 0,
+		rj_cont_wait_max_cycles(c));
+	if (hold && rj_cont_has_hold_avg_cycles(c))
+		fprintf(out, "%.1f", rj_cont_hold_avg_cycles(c));
+	else if (hold)
+		fprintf(out, "-");
+	fprintf(out, "\n");
+}
+
+/*
+ * Per design: its contended locks, and where the model timed them the
+ * ticks each acquisition held the lock; then, for a design that drains
+ * (or could), what its drains hit
+ */
 static void print_contention(FILE *out, json_t *result)
 {
 	json_t *designs = rj_top_designs(result), *cc = rj_top_contention(result);
+	int hold = 0;
 	size_t i, j;
 	json_t *dj, *c;
 
+	json_array_foreach(cc, j, c)
+		hold |= rj_cont_has_hold_avg_cycles(c);
 	json_array_foreach(designs, i, dj) {
 		const char *d = rj_design_design(dj);
+		int drains = rj_design_drains(dj) || !strcmp(rj_design_drain(dj), "remote");
 		int shown = 0;
 
-		if (!rj_design_drains(dj) && strcmp(rj_design_drain(dj), "remote"))
-			continue;
 		json_array_foreach(pcb_rows_where(cc, RJ_F_cont_design, d), j, c) {
-			char label[96];
-
 			if (!shown++) {
 				char title[160];
 
 				snprintf(title, sizeof(title), "%s contention", d);
-				fprintf(out, "%-*s%-16s%-12s%-16s%s\n", first_col(d) + 14, title,
-					"# calls", "contended", "wait clk (avg)", "wait clk (max)");
+				fprintf(out, "%-*s%-16s%-12s%-16s%s%s\n", first_col(d) + 14, title,
+					"# calls", "contended", "wait clk (avg)",
+					hold ? "wait clk (max)  " : "wait clk (max)",
+					hold ? "hold clk (avg)" : "");
 			}
-			snprintf(label, sizeof(label), "%s (%s):", rj_cont_function(c), rj_cont_side(c));
-			fprintf(out, "%-*s%-16" JSON_INTEGER_FORMAT "%-12" JSON_INTEGER_FORMAT "%-16.1f%"
-				JSON_INTEGER_FORMAT "\n", first_col(d) + 14, label, rj_cont_calls(c),
-				rj_cont_contended(c), rj_cont_wait_avg_cycles(c), rj_cont_wait_max_cycles(c));
+			print_contention_row(out, d, c, hold);
 		}
-		if (!rj_design_drains(dj) && !shown)
+		if (!drains && !shown)
 			continue;
-		fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n",
-			d, drain_name(result), rj_design_drains(dj), shown ? "see above" : "0");
-		print_contention_model(out, cc, dj);
+		if (drains) {
+			fprintf(out, "%s: %s: %" JSON_INTEGER_FORMAT " calls; contentions hit: %s\n",
+				d, drain_name(result), rj_design_drains(dj),
+				shown ? "see above" : "0");
+			print_contention_model(out, cc, dj);
+		}
 		fprintf(out, "\n");
 	}
 }

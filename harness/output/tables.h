@@ -58,7 +58,7 @@ struct pcb_template_part {
 	const char *text;
 	size_t len;
 	char path[128];			/* "" after the last field */
-	int decimals;			/* PCB_COUNT where none is given */
+	int decimals;			/* PCB_COUNT where none is given, PCB_TEXT for :s */
 };
 
 /* tmpl printed, each field as value() gives it */

@@ -31,6 +31,10 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 		row->wait_sum += cc[i].wait_sum;
 		if (cc[i].wait_max > row->wait_max)
 			row->wait_max = cc[i].wait_max;
+		row->held += cc[i].held;
+		row->held_sum += cc[i].held_sum;
+		if (cc[i].held_max > row->held_max)
+			row->held_max = cc[i].held_max;
 	}
 }
 
@@ -41,7 +45,7 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 
 	memset(res, 0, sizeof(*res));
 	res->design = d;
-	res->variant = d->variant[sc->model->variant_index(sc->config)];
+	res->variant = d->variant[sc->model->variant_index(sc->config, d)];
 	res->sc = sc;
 	res->runs = sc->runs;
 	res->nr_workers = nr;

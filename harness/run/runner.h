@@ -98,6 +98,7 @@ struct pcb_contention_row {
 	char fn[48];
 	int coordinator;
 	uint64_t contended, wait_sum, wait_max;
+	uint64_t held, held_sum, held_max;	/* where the model timed the lock's hold */
 };
 
 struct pcb_design_result {

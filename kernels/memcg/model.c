@@ -81,13 +81,13 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
 
-/* variant[] of a design, by variants.def: the stock's slots, the irq_model */
-static int memcg_variant_index(const void *config)
+/* variant[] of a design, by variants.def: the stock's slots, the irq_model (any design) */
+static int memcg_variant_index(const void *config, const struct pcb_design *d)
 {
 	const struct memcg_config *c = config;
-
 	long value[] = { c->slots, c->irq_model };
 
+	(void)d;
 	return pcb_variant_index(memcg_axes, PCB_NR_AXES(memcg_axes), value);
 }
 

@@ -9,7 +9,8 @@
 
 static const char *const workloads[] = { "pcp_alloc_free", "page_fault", NULL };
 static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
-static const char *const placements[] = { "end", "first_line", NULL };
+/* enum pcp_lock_placement */
+static const char *const placements[] = { "end", "first_line", "design", NULL };
 static const char *const accounting[] = { "memcg", "none", "always", "static_key", NULL };
 static const char *const yesno[] = { "no", "yes", NULL };
 
@@ -26,9 +27,11 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 		workload, "what each worker runs (see workloads)"),
 	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
 		irq_model, "cost of local_irq_save/restore in the lock paths"),
-	[KEY_LOCK] = PCB_KEY_CHOICE_FIELD("pcp", "lock_placement", "end", placements, CFG,
-		lock_first, "where struct per_cpu_pages keeps its lock: after the lists, at 256 "
-		"bytes (the series), or in the first cache line beside count, high and batch"),
+	[KEY_LOCK] = PCB_KEY_CHOICE_FIELD("pcp", "lock_placement", "design", placements, CFG,
+		lock_placement, "where struct per_cpu_pages keeps its lock: after the lists, at "
+		"256 bytes (the series), first in a cache-line-aligned struct beside count, high "
+		"and batch (v6.2), or where the design's kernel has it (first_line for "
+		"pcp_trylock, end for the series' designs)"),
 	[KEY_BATCH] = PCB_KEY_INT_FIELD("pcp", "batch", "63", 1, 1024, CFG, batch,
 		"pcp->batch: pages a refill takes from the zone, a spill gives back at least"),
 	[KEY_HIGH] = PCB_KEY_INT_FIELD("pcp", "high", "378", 1, 16384, CFG, high,
@@ -48,7 +51,7 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 		"page_fault: clear each page (4 KiB of stores), as a fault does"),
 	[KEY_ZONE_HOLD] = PCB_KEY_CHOICE_FIELD("pcp", "zone_lock_hold", "no", yesno, CFG,
 		zone_hold, "time how long rmqueue_bulk() and free_pcppages_bulk() hold the zone "
-		"lock (two TSC reads each, inside the timed calls)"),
+		"lock (two TSC reads each, inside the timed calls), for the contention table"),
 };
 
 static int key_id(int k)
@@ -80,6 +83,22 @@ void pcp_describe(const void *config, char *buf, size_t len)
 	const struct pcp_config *c = config;
 
 	snprintf(buf, len, "workload %s, pcp batch %d high %d, lock %s, %ld zone pages%s",
-		 workloads[c->workload], c->batch, c->high, placements[c->lock_first],
-		 c->zone_pages, pcb_irq_model_note(c->irq_model));
+		 workloads[c->workload], c->batch, c->high,
+		 c->lock_placement == PCP_LOCK_DESIGN ? "where each design's kernel has it" :
+		 placements[c->lock_placement], c->zone_pages, pcb_irq_model_note(c->irq_model));
+}
+
+/* the per_cpu_pages lock design d runs with: the configuration's, or its kernel's */
+void pcp_describe_design(const void *config, const struct pcb_design *d, char *buf, size_t len)
+{
+	const struct pcp_config defaults = { .lock_placement = PCP_LOCK_DESIGN };
+	const struct pcp_config *c = config ? config : &defaults;
+	int first = pcp_lock_first(c, d);
+
+	if (!pcp_ops(d->variant[0])->lock_size)
+		snprintf(buf, len, "no lock in per_cpu_pages");
+	else
+		snprintf(buf, len, "per_cpu_pages lock %s%s", placements[first],
+			 c->lock_placement != PCP_LOCK_DESIGN ? "" :
+			 first ? " (v6.2's layout)" : " (the series' layout)");
 }

@@ -69,13 +69,16 @@ static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
 extern const struct pcb_key pcp_keys[];
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
+void pcp_describe_design(const void *config, const struct pcb_design *d, char *buf, size_t len);
 
-/* variant[] of a design, by variants.def: where the lock sits, the irq_model */
-static int pcp_variant_index(const void *config)
+/*
+ * variant[] of a design, by variants.def: where the lock sits (as the
+ * design's kernel has it, unless pcp.lock_placement says), the irq_model
+ */
+static int pcp_variant_index(const void *config, const struct pcb_design *d)
 {
 	const struct pcp_config *c = config;
-
-	long value[] = { c->lock_first != 0, c->irq_model };
+	long value[] = { pcp_lock_first(c, d), c->irq_model };
 
 	return pcb_variant_index(pcp_axes, PCB_NR_AXES(pcp_axes), value);
 }
@@ -145,7 +148,7 @@ static int calculate_normal_threshold(const struct zone *zone)
 static void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
 	struct pcp_shared *s = shared;
-	const struct pcp_ops *ops = pcp_ops(d->variant[pcp_variant_index(&s->cfg)]);
+	const struct pcp_ops *ops = pcp_ops(d->variant[pcp_variant_index(&s->cfg, d)]);
 
 	ops->pcp_set(cpu->stock, s->cfg.high, s->cfg.batch);
 	if (cpu->stock_spare)
@@ -182,40 +185,34 @@ static bool pcp_cache_empty(void *shared, const struct pcb_variant *v, struct pc
 	return pcp_ops(v)->pcp_count(cpu->stock) == 0;
 }
 
-/* the lists' size and where the lock fell; the refills, spills and fallbacks */
+/*
+ * The lists' size and where the lock fell in the build that ran (none
+ * where the lock is not in per_cpu_pages); the refills, spills and fallbacks
+ */
 static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 {
 	const struct pcp_config *c = f->config;
+	const struct pcp_ops *ops = pcp_ops(f->variant);
 	json_t *ev = json_object();
 
 	json_object_set_new(dj, "cache_bytes", json_integer((json_int_t)f->variant->stock_size));
 	json_object_set_new(dj, "cache_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
-	json_object_set_new(dj, "lock_placement", json_string(c->lock_first ? "first_line" : "end"));
+	json_object_set_new(dj, "lock_placement", json_string(!ops->lock_size ? "none" :
+			    ops->lock_first ? "first_line" : "end"));
+	if (ops->lock_size)
+		json_object_set_new(dj, "lock_offset", json_integer((json_int_t)ops->lock_offset));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	for (int e = 0; e < PCP_NR_EV; e++)
 		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
-	/* pcp.zone_lock_hold: the zone lock's hold per bulk operation */
-	if (c->zone_hold && f->ev[PCP_EV_REFILL])
-		json_object_set_new(ev, "rmqueue_bulk_held", json_real(
-			(double)f->ev[PCP_EV_REFILL_HELD] / (double)f->ev[PCP_EV_REFILL]));
-	if (c->zone_hold && f->ev[PCP_EV_SPILL])
-		json_object_set_new(ev, "free_pcppages_bulk_held", json_real(
-			(double)f->ev[PCP_EV_SPILL_HELD] / (double)f->ev[PCP_EV_SPILL]));
 	json_object_set_new(dj, "events", ev);
 }
 
-/* pcp.zone_lock_hold: how long a bulk operation holds zone->lock, the lock pft's threads share */
-static const struct pcb_model_column pcp_hold_columns[] = {
-	{ "rmqueue_bulk()", 16, { "events.rmqueue_bulk_held", 1 } },
-	{ "refills", 16, { "events.rmqueue_bulk", PCB_COUNT } },
-	{ "free_pcppages_bulk()", 22, { "events.free_pcppages_bulk_held", 1 } },
-	{ "spills", 0, { "events.free_pcppages_bulk", PCB_COUNT } },
-	{ NULL },
-};
-
+/* the model's lines; pcp.zone_lock_hold's figures are the contention table's */
 static const struct pcb_model_block pcp_blocks[] = {
-	{ .title = "zone lock hold (ticks)", .columns = pcp_hold_columns },
+	/* where the build that ran kept the per_cpu_pages lock */
+	{ .when = "lock_offset",
+	  .line = "per_cpu_pages lock {lock_placement:s}, at byte {lock_offset} of {cache_bytes}" },
 	{ NULL },
 };
 
@@ -235,6 +232,7 @@ const struct pcb_model pcp_model = {
 	.config_size = sizeof(struct pcp_config),
 	.finish = pcp_finish,
 	.describe = pcp_describe,
+	.describe_design = pcp_describe_design,
 	.variant_index = pcp_variant_index,
 	.setup = pcp_setup,
 	.teardown = pcp_teardown,

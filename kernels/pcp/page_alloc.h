@@ -14,6 +14,7 @@
  *					the hot paths' trylock: a failure goes to the zone
  *   PCP_DRAIN_HEADER			"drain_work.h", "drain_remote.h" or "drain_qsbr.h"
  * PCP_LOCK_FIRST (0 or 1) comes from the build: where the lock sits.
+ * PCP_DESIGN_LOCK_FIRST (the design's): where its kernel has it.
  */
 #ifndef PCB_PCP_PAGE_ALLOC_H
 #define PCB_PCP_PAGE_ALLOC_H
@@ -41,10 +42,13 @@
 #define PCP_LOCK_FIRST 0
 #endif
 
-/* include/linux/mmzone.h, v5.16, with the series' lock (seed 004, patch 2) */
+/*
+ * include/linux/mmzone.h, v5.16, with the series' lock (seed 004, patch 2);
+ * with PCP_LOCK_FIRST, v6.2's: the lock first, the struct cache-line aligned
+ */
 struct per_cpu_pages {
 #if PCP_LOCK_FIRST
-	pcp_lock_t lock;		/* pcp.lock_placement = first_line */
+	pcp_lock_t lock;		/* Protects lists field */
 #endif
 	int count;		/* number of pages in the list */
 	int high;		/* high watermark, emptying needed */
@@ -57,7 +61,11 @@ struct per_cpu_pages {
 #if !PCP_LOCK_FIRST
 	pcp_lock_t lock;	/* the series: after the lists */
 #endif
-};
+}
+#if PCP_LOCK_FIRST
+____cacheline_aligned		/* ____cacheline_aligned_in_smp */
+#endif
+;
 
 /* the series puts the lock at 256 bytes, the fifth cache line: Mel Gorman's "cold" line */
 _Static_assert(PCP_LOCK_FIRST || sizeof(pcp_lock_t) == 0 ||
@@ -65,6 +73,9 @@ _Static_assert(PCP_LOCK_FIRST || sizeof(pcp_lock_t) == 0 ||
 	       "per_cpu_pages: the lock after the lists starts the fifth cache line");
 _Static_assert(!PCP_LOCK_FIRST || offsetof(struct per_cpu_pages, lists) < SMP_CACHE_BYTES,
 	       "per_cpu_pages: lock, count, high and batch share the first cache line");
+_Static_assert(!PCP_LOCK_FIRST || (offsetof(struct per_cpu_pages, lock) == 0 &&
+				   sizeof(struct per_cpu_pages) % SMP_CACHE_BYTES == 0),
+	       "per_cpu_pages as v6.2: the lock at 0, whole cache lines");
 
 /* this_cpu_ptr(zone->per_cpu_pageset); with the RCU design an RCU-protected pointer */
 static inline struct per_cpu_pages *this_cpu_pcp(struct pcb_cpu *cpu)
@@ -103,18 +114,29 @@ static inline unsigned int pindex_to_order(unsigned int pindex)
 #define zone_lock(this, zone) pcb_spin_lock(this, &(zone)->lock, __func__)
 #define zone_unlock(zone) pcb_spin_unlock(&(zone)->lock)
 
-/* pcp.zone_lock_hold: the zone lock's hold, from after its acquisition to before its release */
+/*
+ * pcp.zone_lock_hold: the zone lock's hold, from after its acquisition to
+ * before its release, in the contention table's row of the function that
+ * took it (the caller's __func__, as zone_lock() counts its contention)
+ * and summed in the CPU's event ev
+ */
 static __always_inline uint64_t zone_hold_start(const struct zone *zone)
 {
 	return unlikely(zone->time_hold) ? pcb_tsc_now() : 0;
 }
 
-static __always_inline void zone_hold_end(struct pcb_cpu *this, const struct zone *zone, int ev,
-					  uint64_t t0)
+static __always_inline void __zone_hold_end(struct pcb_cpu *this, const struct zone *zone, int ev,
+					    uint64_t t0, const char *fn)
 {
-	if (unlikely(zone->time_hold))
-		this->ev[ev] += pcb_tsc_now() - t0;
+	if (unlikely(zone->time_hold)) {
+		uint64_t held = pcb_tsc_now() - t0;
+
+		this->ev[ev] += held;
+		pcb_lock_held(this, fn, held);
+	}
 }
+
+#define zone_hold_end(this, zone, ev, t0) __zone_hold_end(this, zone, ev, t0, __func__)
 
 /* this_cpu_ptr(zone->per_cpu_zonestats) */
 static __always_inline struct per_cpu_zonestat *this_cpu_zonestats(struct pcb_cpu *this)

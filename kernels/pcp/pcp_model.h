@@ -56,11 +56,18 @@ enum pcp_accounting {
 
 #define PCP_NR_KEYS 12
 
+/* pcp.lock_placement: where struct per_cpu_pages keeps its lock */
+enum pcp_lock_placement {
+	PCP_LOCK_END,			/* after the lists, at 256 bytes: the series */
+	PCP_LOCK_FIRST_LINE,		/* first, beside count, high and batch: v6.2 */
+	PCP_LOCK_DESIGN,		/* where the design's kernel has it (pcp_design_info) */
+};
+
 struct pcp_config {
 	int workload;			/* enum pcp_workload */
 	int timing;
 	int irq_model;
-	int lock_first;			/* pcp.lock_placement: the lock beside count/high/batch */
+	int lock_placement;		/* enum pcp_lock_placement */
 	int batch, high;		/* pcp->batch, pcp->high */
 	long zone_pages;
 	int burst;			/* pages allocated before they are freed */
@@ -123,8 +130,26 @@ static inline struct pcp_cpu *pcp_cpu(struct pcb_cpu *cpu)
 	return (struct pcp_cpu *)cpu;
 }
 
+/* what the model knows of a design (pcb_design.info), from its header */
+struct pcp_design_info {
+	int lock_first;			/* its kernel's per_cpu_pages has the lock first (v6.2) */
+};
+
+/* the build a design runs puts the lock first (PCP_LOCK_FIRST) */
+static inline int pcp_lock_first(const struct pcp_config *c, const struct pcb_design *d)
+{
+	const struct pcp_design_info *info = d->info;
+
+	if (c->lock_placement == PCP_LOCK_DESIGN)
+		return info && info->lock_first;
+	return c->lock_placement == PCP_LOCK_FIRST_LINE;
+}
+
 /* what each build exports for the invariant */
 struct pcp_ops {
+	/* where this build's struct per_cpu_pages keeps the lock, its size (0: not there) */
+	int lock_first;
+	size_t lock_offset, lock_size;
 	/* a per_cpu_pages: its count, and the pages on its lists (each marked) */
 	int (*pcp_count)(const void *pcp);
 	void (*pcp_set)(void *pcp, int high, int batch);

@@ -2,8 +2,10 @@
 /*
  * The page allocator model's part of the design template (kernels/template/):
  * one design (PCB_DESIGN_HEADER) in one build variant (PCP_LOCK_FIRST: the
- * lock after the lists, as the series has it, or beside count, high and
- * batch; PCB_IRQ_MODEL: the irq_model cost; its variants.def).
+ * lock after the lists, as the series has it, or first, beside count, high
+ * and batch, as v6.2 has it; PCB_IRQ_MODEL: the irq_model cost; its
+ * variants.def). The design's header says which layout its kernel has
+ * (PCP_DESIGN_LOCK_FIRST), the default of pcp.lock_placement.
  *
  * Page faults charge memcgs as seed 002's base kernel does: the memcg model's
  * local_trylock stock, kept in this CPU's struct pcp_cpu.
@@ -33,6 +35,13 @@ _Static_assert(sizeof(struct memcg_stock_pcp) <= PCP_MEMCG_STOCK_BYTES,
 #define MODEL_STOCK		struct per_cpu_pages
 #define MODEL_STOCK_HOT_BYTES	(offsetof(struct per_cpu_pages, lists) + \
 				 sizeof(struct list_head) * MIGRATE_PCPTYPES)
+
+/* where the design's kernel keeps the per_cpu_pages lock: pcp.lock_placement = design */
+#ifndef PCP_DESIGN_LOCK_FIRST
+#define PCP_DESIGN_LOCK_FIRST 0		/* after the lists: the series, or no lock there */
+#endif
+#define MODEL_DESIGN_INFO_TYPE	struct pcp_design_info
+#define MODEL_DESIGN_INFO	{ .lock_first = PCP_DESIGN_LOCK_FIRST }
 
 static void FN(run)(struct pcb_worker *pw)
 {
@@ -121,6 +130,9 @@ static int FN(memcg_stock_refs)(struct pcb_cpu *cpu, const struct mem_cgroup *me
 }
 
 static const struct pcp_ops FN(ops) = {
+	.lock_first = PCP_LOCK_FIRST,
+	.lock_offset = offsetof(struct per_cpu_pages, lock),
+	.lock_size = sizeof(pcp_lock_t),
 	.pcp_count = FN(pcp_count),
 	.pcp_set = FN(pcp_set),
 	.pcp_miscount = FN(pcp_miscount),

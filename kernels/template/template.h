@@ -14,7 +14,9 @@
  * variant's name (s7_i1) and the values it is built with. Meson builds
  * every design once per combination (template/meson.build); variant[] of
  * the design's registry entry holds them in that order, and the model's
- * variant_index() finds one with pcb_variant_index().
+ * variant_index() finds one with pcb_variant_index(), from the
+ * configuration's values and, where a value defaults to the design's
+ * kernel, the design's info.
  */
 #ifndef PCB_TEMPLATE_H
 #define PCB_TEMPLATE_H

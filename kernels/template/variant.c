@@ -23,7 +23,10 @@
  * MODEL_SKIPS_ISOLATED and MODEL_NOCACHE. The design's drain flavour
  * (kernels/drain/) gives PCB_DRAIN_FLAVOUR and the thread hooks; the design
  * header DESIGN_SUMMARY, DESIGN_FOLLOWS, DESIGN_PROMISE and, where a
- * machine may lack what it needs, DESIGN_UNAVAILABLE.
+ * machine may lack what it needs, DESIGN_UNAVAILABLE. A model whose
+ * variant choice depends on the design defines MODEL_DESIGN_INFO_TYPE and
+ * MODEL_DESIGN_INFO, the initializer of what it knows of the design, which
+ * the registry entry points to (pcb_design.info).
  *
  * This file defines the variant and, in variant 0, the design's registry
  * entry, PCB_MODEL_design_PCB_DESIGN, which the model's designs[] lists.
@@ -84,6 +87,13 @@ const struct pcb_variant VARIANT(PCB_VARIANT) = {
 
 extern const struct pcb_variant VARIANT(1), VARIANT(2), VARIANT(3), VARIANT(4), VARIANT(5);
 
+#ifdef MODEL_DESIGN_INFO
+static const MODEL_DESIGN_INFO_TYPE design_info = MODEL_DESIGN_INFO;
+#define PCB_DESIGN_INFO (&design_info)
+#else
+#define PCB_DESIGN_INFO NULL
+#endif
+
 const struct pcb_design PCB_CAT(PCB_CAT(PCB_MODEL, _design_), PCB_DESIGN) = {
 	.name = PCB_STR(PCB_DESIGN),
 	.summary = DESIGN_SUMMARY,
@@ -93,6 +103,7 @@ const struct pcb_design PCB_CAT(PCB_CAT(PCB_MODEL, _design_), PCB_DESIGN) = {
 	.skips_isolated = MODEL_SKIPS_ISOLATED,
 	.nocache = MODEL_NOCACHE,
 	.unavailable = DESIGN_UNAVAILABLE,
+	.info = PCB_DESIGN_INFO,
 	.variant = { PCB_VARIANTS(PCB_NR_VARIANTS) },
 };
 #endif

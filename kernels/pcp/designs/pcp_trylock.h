@@ -11,8 +11,12 @@
  * preempt count rises twice: pcpu_task_pin(), then spin_trylock(), which
  * is _raw_spin_trylock() out of line (kernel/locking/spinlock.c) with its
  * own preempt_disable(); the unlock is spin_unlock()'s release and
- * preempt_enable(), inline, then pcpu_task_unpin(). Not modeled: v6.2
- * takes the zone lock with spin_lock_irqsave() (the irq_model cost).
+ * preempt_enable(), inline, then pcpu_task_unpin(). v6.2's struct
+ * per_cpu_pages has spinlock_t lock as its first member and is
+ * ____cacheline_aligned_in_smp: the lock shares the first line with
+ * count, high and batch, the layout this design runs by default
+ * (pcp.lock_placement = design). Not modeled: v6.2 takes the zone lock
+ * with spin_lock_irqsave() (the irq_model cost).
  */
 #ifndef PCB_PCP_DESIGN_PCP_TRYLOCK_H
 #define PCB_PCP_DESIGN_PCP_TRYLOCK_H
@@ -25,6 +29,8 @@
 
 #define PCP_DRAIN_HEADER "drain_remote.h"
 #define PCP_TRYLOCK 1
+/* include/linux/mmzone.h, v6.2: the lock first in struct per_cpu_pages */
+#define PCP_DESIGN_LOCK_FIRST 1
 
 typedef spinlock_t pcp_lock_t;
 

@@ -46,9 +46,10 @@ static void vmstat_describe(const void *config, char *buf, size_t len)
 	snprintf(buf, len, "stat_threshold %d", ((const struct vmstat_config *)config)->threshold);
 }
 
-/* variant[] of a design, by variants.def: the irq_model */
-static int vmstat_variant_index(const void *config)
+/* variant[] of a design, by variants.def: the irq_model (any design) */
+static int vmstat_variant_index(const void *config, const struct pcb_design *d)
 {
+	(void)d;
 	long value[] = { ((const struct vmstat_config *)config)->irq_model };
 
 	return pcb_variant_index(vmstat_axes, PCB_NR_AXES(vmstat_axes), value);
@@ -84,7 +85,7 @@ static void vmstat_teardown(void *shared)
 static void vmstat_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
 	struct vmstat_shared *s = shared;
-	const struct vmstat_ops *ops = vmstat_ops(d->variant[vmstat_variant_index(&s->cfg)]);
+	const struct vmstat_ops *ops = vmstat_ops(d->variant[vmstat_variant_index(&s->cfg, d)]);
 
 	vmstat_cpu(cpu)->zone = &s->zone;
 	ops->set_threshold(cpu->stock, s->cfg.threshold);
