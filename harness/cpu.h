@@ -257,13 +257,15 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu);
 void pcb_run_work(struct pcb_cpu *cpu);
 /*
  * flush_work() on each of cpus[]: wait until the work queued there ran, or
- * until the run's end (an owner that stopped will not run it).
+ * until the run's end (an owner that stopped will not run it). An idle
+ * virtual CPU's work runs on the helper watching it, in parallel with the
+ * others', or, where none does, here first.
  */
 void pcb_flush_work(struct pcb_cpu *const *cpus, int nr);
 /*
  * The machine's CPU an IPI to a modeled CPU goes to: its own for a CPU of
  * the machine; for a virtual CPU the core its cache was last written on
- * (the dirtier's), else the caller's (run/cpu_area.c).
+ * (its helper's), else the caller's (run/cpu_area.c).
  */
 int pcb_ipi_cpu(unsigned int cpu);
 

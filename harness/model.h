@@ -30,6 +30,7 @@ struct pcb_worker;
 struct pcb_drain_flavour {
 	const char *name;		/* result.json's "drain": work, remote, qsbr */
 	bool queues_work;		/* drains queue work to owners: deliver it, time completion */
+	bool flushes;			/* ... and wait for it (flush_work()) inside the timed call */
 	bool spare_stock;		/* each CPU has a spare stock a drain swaps in */
 };
 

@@ -359,6 +359,12 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 		rj_set_drain_walk_cycles_per_cpu(o, dr->count ? (double)dr->walk_sum /
 						 (double)dr->count / (double)dr->nr_virtual : 0);
 	rj_set_drain_coordinator_cpu(o, dr->cpu);
+	/* the helpers standing in for the idle CPUs, and where those CPUs' queued work ran */
+	if (dr->nr_virtual)
+		rj_set_drain_helpers(o, dr->nr_helpers);
+	if (dr->nr_virtual && r->design->drain.queues_work && dr->nr_caches > r->nr_workers)
+		rj_set_drain_idle_work(o, !r->design->drain.flushes ? "after" :
+				       dr->helpers_flush ? "helpers" : "drainer");
 	rj_set_drain_count(o, (json_int_t)dr->count);
 	rj_set_drain_avg_cycles(o, pcb_mean(dr->run_mean, r->runs));
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
@@ -379,27 +385,67 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 	return o;
 }
 
+/* the helpers' CPUs, "2-5,8" */
+static void helper_cpus(const struct pcb_drain_result *dr, char *buf, size_t len)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	for (int h = 0; h < dr->nr_helpers; h++)
+		hwloc_bitmap_set(set, (unsigned int)dr->helper_cpu[h]);
+	pcb_cpuset_format(set, buf, len);
+	hwloc_bitmap_free(set);
+}
+
+/* where the idle virtual CPUs' queued work ran: inside the timed drain or after it */
+static void idle_work_note(const struct pcb_design_result *r, const char *cpus, char *note,
+			   size_t len)
+{
+	const struct pcb_drain_result *dr = &r->drain;
+	int n = snprintf(note, len, "%s: %d virtual CPUs are idle: queue_work_on() wakes them by a "
+			 "store, and ", r->label, dr->nr_virtual);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (dr->nr_caches <= r->nr_workers)
+		snprintf(note + n, len - (size_t)n, "none holds anything to drain: no work is "
+			 "queued to them");
+	else if (r->design->drain.flushes && dr->helpers_flush)
+		snprintf(note + n, len - (size_t)n, "inside the timed drain their work ran on %d "
+			 "helper thread%s (CPU %s) in parallel, each helper's CPUs one after "
+			 "another, while the drainer waited as flush_work() does",
+			 dr->nr_helpers, dr->nr_helpers == 1 ? "" : "s", cpus);
+	else if (r->design->drain.flushes)
+		snprintf(note + n, len - (size_t)n, "inside the timed drain their work ran on the "
+			 "drainer, one CPU after another, where the kernel's kworkers run it in "
+			 "parallel: %s", dr->nr_helpers ? "the only CPU for a helper is a worker's, "
+			 "which a helper must not preempt" : "no CPU is free for a helper");
+	else
+		snprintf(note + n, len - (size_t)n, "their work runs after the timed call, on %s",
+			 dr->nr_helpers ? "the helpers that refill them" : "the drainer");
+	n = (int)strlen(note);
+	snprintf(note + n, len - (size_t)n, "; completion counts the workers' CPUs only");
+}
+
 /* what the drains' shape means for the figures: idle virtual CPUs, refills, a shared CPU */
 static void drain_notes(json_t *notes, const struct pcb_design_result *r)
 {
 	const struct pcb_drain_result *dr = &r->drain;
-	char note[512];
+	char note[512], cpus[128];
 
+	helper_cpus(dr, cpus, sizeof(cpus));
 	if (dr->nr_virtual && r->design->drain.queues_work) {
-		snprintf(note, sizeof(note), "%s: %d virtual CPUs are idle: queue_work_on() wakes "
-			 "them by a store, and their work runs on another CPU after the timed call "
-			 "(or on the drainer inside it, where the drain flushes it); completion "
-			 "counts the workers' CPUs only", r->label, dr->nr_virtual);
+		idle_work_note(r, cpus, note, sizeof(note));
 		json_array_append_new(notes, json_string(note));
 	}
 	if (dr->nr_caches > r->nr_workers) {
-		if (dr->dirtier_cpu < 0)
+		if (!dr->nr_helpers)
 			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
 				 "by the drainer itself (no other CPU): hot in its cache", r->label);
 		else
 			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled on "
-				 "CPU %d before each drain%s", r->label, dr->dirtier_cpu,
-				 dr->dirtier_shares ? ", a worker's: its figures carry the refills "
+				 "CPU %s before each drain%s%s", r->label, cpus,
+				 dr->nr_helpers > 1 ? ", each helper its share" : "",
+				 dr->helpers_share ? ", a worker's: its figures carry the refills "
 				 "as interruptions" : "");
 		json_array_append_new(notes, json_string(note));
 	}

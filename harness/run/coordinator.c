@@ -21,66 +21,129 @@ static void *area_on(size_t size, int node)
 	return p;
 }
 
-/* the charged virtual CPUs' caches, as their owners would have left them */
-static void refill_virtual(struct pcb_coord *c)
-{
-	for (int i = 0; i < c->nr_charged; i++)
-		c->v->prefill(c->cpus[c->nr_workers + i], c->shared);
-}
+enum { DIRT_REFILL = 1, DIRT_RUN_WORK = 2, DIRT_SERVE = 3 };
 
-enum { DIRT_REFILL = 1, DIRT_RUN_WORK = 2 };
-
-static void dirt_do(struct pcb_coord *c, int what)
+/*
+ * Helper h's share of the virtual CPUs (all of them where no helper runs):
+ * their caches refilled as their owners would have left them, or the work
+ * a drain woke them for run, as their kworkers would
+ */
+static void dirt_do(struct pcb_coord *c, int h, int what)
 {
-	if (what == DIRT_REFILL)
-		refill_virtual(c);
-	else
-		pcb_virtual_run(c->cpus + c->nr_workers, c->nr_virtual);
+	int step = c->nr_helpers > 0 ? c->nr_helpers : 1;
+
+	for (int i = h; i < c->nr_virtual; i += step) {
+		struct pcb_cpu *cpu = c->cpus[c->nr_workers + i];
+
+		if (what == DIRT_REFILL && i < c->nr_charged)
+			c->v->prefill(cpu, c->shared);
+		else if (what == DIRT_RUN_WORK && pcb_virtual_run_woken(cpu))
+			atomic_fetch_add_explicit(&c->ran_after, 1, memory_order_relaxed);
+	}
 }
 
 /*
- * The dirtier: on another core, it refills the virtual CPUs' caches before
- * each drain and runs the work a drain queued to them, so their stocks and
- * pools are Modified there as on their owners' cores, not hot in the
- * drainer's cache.
+ * Inside a timed drain that flushes its work: helper h watches its virtual
+ * CPUs' wake words (a polling idle loop, which a store wakes) and runs
+ * what a drain queued there, while the drainer waits in flush_work()
  */
-static void *dirtier_main(void *arg)
+static void helper_serve(struct pcb_coord *c, int h)
 {
-	struct pcb_coord *c = arg;
+	for (int i = h; i < c->nr_virtual; i += c->nr_helpers)
+		atomic_store_explicit(&c->cpus[c->nr_workers + i]->h.wq->served, 1,
+				      memory_order_release);
+	atomic_fetch_add(&c->watching, 1);
+	for (unsigned int idle = 0; atomic_load_explicit(&c->serving, memory_order_acquire);) {
+		for (int i = h; i < c->nr_virtual; i += c->nr_helpers)
+			if (pcb_virtual_run_woken(c->cpus[c->nr_workers + i])) {
+				atomic_fetch_add_explicit(&c->helper_ran, 1, memory_order_relaxed);
+				idle = 0;
+			}
+		__builtin_ia32_pause();
+		/* on a CPU of its own a yield returns at once; sharing one, the drainer runs */
+		if (++idle % 256 == 0)
+			sched_yield();
+	}
+	for (int i = h; i < c->nr_virtual; i += c->nr_helpers)
+		atomic_store_explicit(&c->cpus[c->nr_workers + i]->h.wq->served, 0,
+				      memory_order_release);
+	atomic_fetch_sub(&c->watching, 1);
+}
+
+/*
+ * A helper: on another core, it refills its virtual CPUs' caches before
+ * each drain and runs the work a drain queued to them, so their caches
+ * and pools are Modified there as on their owners' cores, not hot in the
+ * drainer's cache; and each helper on its own core, as each idle CPU's
+ * kworker runs on its own.
+ */
+static void *helper_main(void *arg)
+{
+	struct pcb_helper *hp = arg;
+	struct pcb_coord *c = hp->c;
+	unsigned int gen = 0;
 	int what;
 
-	pcb_topo_pin(c->topo, (unsigned int)c->dirtier_cpu);
+	pcb_topo_pin(c->topo, (unsigned int)hp->cpu);
 	pthread_mutex_lock(&c->dirt_lock);
 	for (;;) {
-		while (!c->dirt_request && !c->dirt_stop)
+		while (c->dirt_gen == gen && !c->dirt_stop)
 			pthread_cond_wait(&c->dirt_cond, &c->dirt_lock);
 		if (c->dirt_stop)
 			break;
+		gen = c->dirt_gen;
 		what = c->dirt_request;
 		pthread_mutex_unlock(&c->dirt_lock);
-		dirt_do(c, what);
+		if (what == DIRT_SERVE) {
+			helper_serve(c, hp->index);
+			pthread_mutex_lock(&c->dirt_lock);
+			continue;
+		}
+		dirt_do(c, hp->index, what);
 		pthread_mutex_lock(&c->dirt_lock);
-		c->dirt_request = 0;
-		c->dirt_done = 1;
-		pthread_cond_broadcast(&c->dirt_cond);
+		if (++c->dirt_done == c->nr_helpers)
+			pthread_cond_broadcast(&c->dirt_cond);
 	}
 	pthread_mutex_unlock(&c->dirt_lock);
 	return NULL;
 }
 
-static void dirtier_do(struct pcb_coord *c, int what)
+/* every helper's share done (the coordinator's own where none runs) */
+static void helpers_do(struct pcb_coord *c, int what)
 {
-	if (!c->dirtier_started) {
-		dirt_do(c, what);
+	if (!c->nr_helpers) {
+		dirt_do(c, 0, what);
 		return;
 	}
 	pthread_mutex_lock(&c->dirt_lock);
 	c->dirt_done = 0;
 	c->dirt_request = what;
+	c->dirt_gen++;
 	pthread_cond_broadcast(&c->dirt_cond);
-	while (!c->dirt_done)
+	while (c->dirt_done < c->nr_helpers)
 		pthread_cond_wait(&c->dirt_cond, &c->dirt_lock);
 	pthread_mutex_unlock(&c->dirt_lock);
+}
+
+/* the helpers watch their CPUs from now until helpers_unserve(); untimed */
+static void helpers_serve(struct pcb_coord *c)
+{
+	atomic_store(&c->serving, 1);
+	pthread_mutex_lock(&c->dirt_lock);
+	c->dirt_request = DIRT_SERVE;
+	c->dirt_gen++;
+	pthread_cond_broadcast(&c->dirt_cond);
+	pthread_mutex_unlock(&c->dirt_lock);
+	while (atomic_load(&c->watching) < c->nr_helpers)
+		sched_yield();
+}
+
+/* ... and stop, each past the work it was running */
+static void helpers_unserve(struct pcb_coord *c)
+{
+	atomic_store(&c->serving, 0);
+	while (atomic_load(&c->watching) > 0)
+		sched_yield();
 }
 
 /* virtual CPU i of n is isolated when the share reaches a new whole CPU: spread evenly */
@@ -122,6 +185,58 @@ static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shap
 	return 0;
 }
 
+/*
+ * The helpers the shape asks for, one a virtual CPU at most, and where
+ * IPIs to their virtual CPUs land: where each one's cache lives, its
+ * helper's core; where that is a worker's, on the drainer's own CPU
+ * instead: a worker must see the IPIs to its own CPU, not fifteen others'.
+ */
+static void plan_helpers(struct pcb_coord *c, const struct pcb_coord_args *a)
+{
+	const struct pcb_coord_shape *shape = &a->shape;
+
+	c->nr_helpers = shape->nr_helpers < PCB_MAX_HELPERS ? shape->nr_helpers : PCB_MAX_HELPERS;
+	if (c->nr_helpers > c->nr_virtual)
+		c->nr_helpers = c->nr_virtual;
+	c->helpers_share = shape->helpers_share;
+	/* a flushing drain waits for the idle CPUs' work: theirs in parallel, never on a worker */
+	c->helpers_serve = a->d->drain.flushes && c->nr_helpers > 0 && !c->helpers_share;
+	for (int h = 0; h < c->nr_helpers; h++) {
+		c->ipi_home[h] = shape->helper_cpu[h];
+		for (int i = 0; i < a->nr_workers; i++)
+			if (a->workers[i]->cpu == (unsigned int)shape->helper_cpu[h])
+				c->ipi_home[h] = -1;
+	}
+	pcb_cpu_set_virtual_home(c->ipi_home, c->nr_helpers);
+}
+
+/* the helper threads, each pinned to its CPU */
+static int start_helpers(struct pcb_coord *c, const struct pcb_coord_args *a, char *err,
+			 size_t errlen)
+{
+	if (!c->nr_helpers)
+		return 0;
+	c->helper = calloc((size_t)c->nr_helpers, sizeof(*c->helper));
+	if (!c->helper) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int h = 0; h < c->nr_helpers; h++) {
+		struct pcb_helper *hp = &c->helper[h];
+		int rc;
+
+		*hp = (struct pcb_helper){ .c = c, .index = h, .cpu = a->shape.helper_cpu[h] };
+		rc = pthread_create(&hp->tid, NULL, helper_main, hp);
+		if (rc) {
+			snprintf(err, errlen, "cannot start the thread for virtual CPUs on CPU %d: %s",
+				 hp->cpu, strerror(rc));
+			return -1;
+		}
+		hp->started = 1;
+	}
+	return 0;
+}
+
 int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *err,
 		    size_t errlen)
 {
@@ -143,17 +258,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 	c->nr_virtual = online - a->nr_workers;
 	c->nr_charged = stocks - a->nr_workers;
 	c->nr_cpus = online;
-	c->dirtier_cpu = -1;
-	/*
-	 * An IPI to a virtual CPU lands where its cache lives, the dirtier's
-	 * core; where that is a worker's, on the drainer's own CPU instead: a
-	 * worker must see the IPIs to its own CPU, not fifteen others'.
-	 */
-	c->ipi_home = c->nr_virtual > 0 ? shape->dirtier_cpu : -1;
-	for (int i = 0; i < a->nr_workers; i++)
-		if (c->ipi_home >= 0 && a->workers[i]->cpu == (unsigned int)c->ipi_home)
-			c->ipi_home = -1;
-	pcb_cpu_set_virtual_home(c->ipi_home);
+	plan_helpers(c, a);
 	pthread_mutex_init(&c->dirt_lock, NULL);
 	pthread_cond_init(&c->dirt_cond, NULL);
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
@@ -166,20 +271,8 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 	a->model->cpu_setup(a->shared, a->d, c->self);
 	for (int i = 0; i < a->nr_workers; i++)
 		c->cpus[i] = a->workers[i];
-	if (setup_virtual(c, shape, err, errlen) < 0)
+	if (setup_virtual(c, shape, err, errlen) < 0 || start_helpers(c, a, err, errlen) < 0)
 		return -1;
-	if (c->nr_virtual > 0 && shape->dirtier_cpu >= 0) {
-		int rc;
-
-		c->dirtier_cpu = shape->dirtier_cpu;
-		rc = pthread_create(&c->dirtier, NULL, dirtier_main, c);
-		if (rc) {
-			snprintf(err, errlen, "cannot start the thread that refills virtual CPUs: %s",
-				 strerror(rc));
-			return -1;
-		}
-		c->dirtier_started = 1;
-	}
 	c->overhead = pcb_clock_overhead(PCB_TIMING_BATCH);
 	return 0;
 }
@@ -188,13 +281,15 @@ void pcb_coord_teardown(struct pcb_coord *c)
 {
 	if (!c->model)		/* never set up */
 		return;
-	if (c->dirtier_started) {
-		pthread_mutex_lock(&c->dirt_lock);
-		c->dirt_stop = 1;
-		pthread_cond_broadcast(&c->dirt_cond);
-		pthread_mutex_unlock(&c->dirt_lock);
-		pthread_join(c->dirtier, NULL);
-	}
+	pthread_mutex_lock(&c->dirt_lock);
+	c->dirt_stop = 1;
+	pthread_cond_broadcast(&c->dirt_cond);
+	pthread_mutex_unlock(&c->dirt_lock);
+	for (int h = 0; c->helper && h < c->nr_helpers; h++)
+		if (c->helper[h].started)
+			pthread_join(c->helper[h].tid, NULL);
+	free(c->helper);
+	pcb_cpu_set_virtual_home(NULL, 0);
 	pthread_mutex_destroy(&c->dirt_lock);
 	pthread_cond_destroy(&c->dirt_cond);
 	for (int i = 0; c->cpus && i < c->nr_virtual; i++) {
@@ -225,12 +320,14 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
 	c->walk_sum = c->wake_sum = 0;
 	c->waited_preempted = 0;
+	atomic_store(&c->helper_ran, 0);
+	atomic_store(&c->ran_after, 0);
 	memset(c->self->h.cc, 0, sizeof(c->self->h.cc));
 	memset(c->self->ev, 0, sizeof(c->self->ev));
 	c->self->h.remote_drains = 0;
 }
 
-/* has the drain woken an idle virtual CPU? (its work then runs on the dirtier's core) */
+/* has the drain woken an idle virtual CPU? (its work then runs on its helper's core) */
 static bool virtual_woken(const struct pcb_coord *c)
 {
 	for (int i = c->nr_workers; i < c->nr_cpus; i++)
@@ -263,14 +360,20 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	uint64_t t0, t1, waited;
 
 	if (c->nr_charged)
-		dirtier_do(c, DIRT_REFILL);
+		helpers_do(c, DIRT_REFILL);
 	workers_window(c);
 	pcb_wake_ticks_take();
 	waited = drainer_waited(c);
+	/* a flushing drain's idle CPUs' work: on their helpers, watching before the call */
+	if (c->helpers_serve)
+		helpers_serve(c);
 
 	t0 = pcb_tsc_start();
 	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
 	t1 = pcb_tsc_end();
+
+	if (c->helpers_serve)
+		helpers_unserve(c);
 
 	/* a lock's section is far shorter than an interruption: its holder was preempted */
 	if (drainer_waited(c) - waited > c->preempt_ticks)
@@ -310,13 +413,13 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	if (c->nr_virtual) {
 		/* the idle virtual CPUs' kworkers, untimed; then the walk alone over their empty caches */
 		if (c->d->drain.queues_work && virtual_woken(c))
-			dirtier_do(c, DIRT_RUN_WORK);
+			helpers_do(c, DIRT_RUN_WORK);
 		t0 = pcb_tsc_start();
 		c->v->drain_all(c->self, c->target, c->cpus + c->nr_workers, c->nr_virtual);
 		t1 = pcb_tsc_end();
 		c->walk_sum += t1 - t0 > (uint64_t)c->overhead ? t1 - t0 - (uint64_t)c->overhead : 0;
 		if (c->d->drain.queues_work && virtual_woken(c))
-			dirtier_do(c, DIRT_RUN_WORK);
+			helpers_do(c, DIRT_RUN_WORK);
 	}
 }
 
@@ -395,15 +498,15 @@ void *pcb_coord_main(void *arg)
 	struct pcb_coord_args args = {
 		.model = s->model, .d = s->d, .v = s->v, .shared = s->model_shared,
 		.topo = s->topo, .tsc_hz = s->tsc_hz, .workers = s->cpus, .nr_workers = s->nr,
-		.shape = {
-			.stocks = sc->drain_stocks, .online = sc->drain_online,
-			.isolated_pct = sc->drain_isolated_pct, .dirtier_cpu = s->dirtier_cpu,
-		},
+		.shape = s->shape,
 		.preempt_ticks = (uint64_t)(s->tsc_hz * (double)(sc->gap_threshold_ns ?
 					    sc->gap_threshold_ns : PCB_GAP_FLOOR_NS) / 1e9),
 	};
 	int set_up = 0;
 
+	args.shape.stocks = sc->drain_stocks;
+	args.shape.online = sc->drain_online;
+	args.shape.isolated_pct = sc->drain_isolated_pct;
 	if (pcb_topo_pin(s->topo, (unsigned int)s->coord_cpu) < 0)
 		snprintf(s->coord_err, sizeof(s->coord_err), "cannot pin the coordinator to CPU %d",
 			 s->coord_cpu);

@@ -7,23 +7,39 @@
  *
  * A drain walks more CPUs than there are workers (seed 000's machine):
  * idle virtual CPUs placed on nodes as real CPUs' would be, some holding
- * charges refilled on another core before each drain, some isolated. Work
- * queued to them wakes them by a store and runs on that other core after
- * the timed call (within it where the drain flushes its work).
+ * charges, some isolated. Helper threads on other cores stand in for them:
+ * each refills its share of their caches before each drain and runs the
+ * work queued to them, which wakes them by a store: after the timed call,
+ * or within it, the helpers in parallel while the drainer waits, where the
+ * drain flushes its work. Helpers that could only share a worker's CPU
+ * refill, and never run inside a timed drain: a flushing drain runs the
+ * idle CPUs' work itself, one after another.
  */
 #ifndef PCB_COORDINATOR_H
 #define PCB_COORDINATOR_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../machine/topo.h"
 #include "../measure/stats.h"
 #include "../model.h"
+#include "cpu_area.h"
 #include "work.h"
 
 /* how long a drain's queued work may take to run before it counts as incomplete */
 #define PCB_DRAIN_COMPLETION_TIMEOUT_S	1.5
+
+struct pcb_coord;
+
+/* a thread on another core standing in for virtual CPUs index, index + nr_helpers, ... */
+struct pcb_helper {
+	pthread_t tid;
+	struct pcb_coord *c;
+	int index, cpu;			/* its share, and the machine's CPU it is pinned to */
+	int started;
+};
 
 struct pcb_coord {
 	const struct pcb_model *model;
@@ -39,15 +55,21 @@ struct pcb_coord {
 	void *target;			/* what the model's drain is asked to drain */
 	/* virtual CPUs: nr_virtual walked, the first nr_charged refilled before each drain */
 	int nr_virtual, nr_charged;
-	/* the thread on another core that refills the virtual CPUs' caches */
+	/* the threads on other cores that stand in for them; none: the coordinator does */
 	const struct pcb_topo *topo;
-	pthread_t dirtier;
-	int dirtier_cpu;		/* -1: none, the coordinator refills them */
-	int ipi_home;			/* where IPIs to virtual CPUs land, -1: the drainer's CPU */
-	int dirtier_started;
+	struct pcb_helper *helper;	/* [nr_helpers], started */
+	int nr_helpers;
+	int helpers_share;		/* on workers' CPUs: refills only, never in a timed drain */
+	int helpers_serve;		/* a flushing drain's idle work runs on them, in parallel */
+	int ipi_home[PCB_MAX_HELPERS];	/* where IPIs to their virtual CPUs land, -1: the drainer's */
 	pthread_mutex_t dirt_lock;
 	pthread_cond_t dirt_cond;
+	unsigned int dirt_gen;		/* bumped by each request */
 	int dirt_request, dirt_done, dirt_stop;
+	atomic_int serving;		/* the helpers are to watch their CPUs' wake words */
+	atomic_int watching;		/* helpers watching them now */
+	atomic_ulong helper_ran;	/* idle CPUs' work they ran inside timed drains */
+	atomic_ulong ran_after;		/* ... and after them (the rest: the drainer's) */
 	/* figures, reset per run */
 	struct pcb_stat drain;		/* ticks inside the model's drain */
 	uint64_t walk_sum, wake_sum;	/* ticks: walking empty caches, waking real workers */
@@ -71,7 +93,10 @@ struct pcb_coord_shape {
 	int stocks;			/* caches holding charges, workers' included (0: workers') */
 	int online;			/* caches walked, as for_each_online_cpu() (0: as stocks) */
 	int isolated_pct;		/* percent of the virtual CPUs that are isolated */
-	int dirtier_cpu;		/* where the virtual caches are refilled, -1: here */
+	/* the machine's CPUs of the helpers (none: the coordinator does their part) */
+	int helper_cpu[PCB_MAX_HELPERS];
+	int nr_helpers;
+	int helpers_share;		/* they are workers' CPUs */
 };
 
 /* what the coordinator drains, and the machine it walks */

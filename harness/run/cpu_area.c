@@ -35,20 +35,28 @@ struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
 	return cpu;
 }
 
-/* where virtual CPUs' caches live during a run: the dirtier's CPU, or -1 */
-static atomic_int virtual_home = -1;
+/* where virtual CPUs' caches live during a run: their helpers' CPUs, or -1 */
+static _Atomic int virtual_home[PCB_MAX_HELPERS];
+static atomic_int nr_homes;
 
-void pcb_cpu_set_virtual_home(int os_cpu)
+void pcb_cpu_set_virtual_home(const int *home, int n)
 {
-	atomic_store(&virtual_home, os_cpu);
+	atomic_store(&nr_homes, 0);
+	for (int i = 0; i < n && i < PCB_MAX_HELPERS; i++)
+		atomic_store(&virtual_home[i], home[i]);
+	atomic_store(&nr_homes, n < PCB_MAX_HELPERS ? n : PCB_MAX_HELPERS);
 }
 
 int pcb_ipi_cpu(unsigned int cpu)
 {
-	int home;
+	int n = atomic_load(&nr_homes), home;
 
 	if (cpu < PCB_CPU_ID_VIRTUAL)
 		return (int)cpu;
-	home = atomic_load(&virtual_home);
+	if (n <= 0)
+		return sched_getcpu();
+	/* the coordinator's own area is no virtual CPU's: its first helper's, as before */
+	home = atomic_load(&virtual_home[cpu < PCB_CPU_ID_COORDINATOR ?
+					 (cpu - PCB_CPU_ID_VIRTUAL) % (unsigned int)n : 0]);
 	return home >= 0 ? home : sched_getcpu();
 }

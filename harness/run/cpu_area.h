@@ -16,6 +16,9 @@
 #define PCB_CPU_ID_COORDINATOR	100000u	/* the coordinator's own area */
 #define PCB_CPU_ID_VIRTUAL	10000u	/* virtual CPU i is PCB_CPU_ID_VIRTUAL + i */
 
+/* at most this many threads stand in for the idle virtual CPUs (coordinator.h) */
+#define PCB_MAX_HELPERS		64
+
 size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v);
 /*
  * area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node,
@@ -25,7 +28,10 @@ size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
 				  const struct pcb_variant *v, unsigned int os, int node,
 				  bool isolated);
-/* the CPU pcb_ipi_cpu() gives for virtual CPUs this run, -1: the caller's */
-void pcb_cpu_set_virtual_home(int os_cpu);
+/*
+ * The CPUs pcb_ipi_cpu() gives for virtual CPUs this run: virtual CPU i's
+ * is home[i % n] (its helper's), -1 or n 0: the caller's
+ */
+void pcb_cpu_set_virtual_home(const int *home, int n);
 
 #endif

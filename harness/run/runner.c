@@ -255,32 +255,62 @@ static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario
 	return cpu;
 }
 
+/* whether a worker runs on cpu's core (an SMT sibling of cpu, or cpu) */
+static int core_has_worker(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+			   unsigned int cpu)
+{
+	const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
+	unsigned int w;
+	int has = 0;
+
+	hwloc_bitmap_foreach_begin(w, sc->workers) {
+		const struct pcb_topo_cpu *wc = pcb_topo_cpu(topo, w);
+
+		has |= tc && wc && wc->core == tc->core;
+	} hwloc_bitmap_foreach_end();
+	return has;
+}
+
 /*
- * The core that refills virtual CPUs' caches before each drain: one with
- * neither the coordinator nor a worker, else a worker's (its figures then
- * carry the refills as interruptions), else none: the drainer refills them.
+ * The CPUs of the helpers that stand in for the idle virtual CPUs (their
+ * refills, their kworkers' work): every CPU with neither the coordinator
+ * nor a worker, those whose core has no worker first, one a charged
+ * virtual CPU at most; else one worker's CPU, for the refills alone (its
+ * figures carry them as interruptions, and a drain that flushes its work
+ * runs the idle CPUs' itself, never preempting the worker); else none,
+ * and the drainer does it all.
  */
-static int pick_dirtier_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
-			    int coord_cpu, struct pcb_design_result *res)
+static void pick_helpers(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+			 int coord_cpu, int want, struct pcb_coord_shape *shape,
+			 struct pcb_design_result *res)
 {
 	hwloc_bitmap_t free_cpus = hwloc_bitmap_alloc();
-	int cpu = -1;
+	unsigned int cpu;
+	int n = 0;
 
 	hwloc_bitmap_andnot(free_cpus, topo->all, sc->workers);
 	hwloc_bitmap_clr(free_cpus, (unsigned int)coord_cpu);
-	if (!hwloc_bitmap_iszero(free_cpus)) {
-		cpu = hwloc_bitmap_first(free_cpus);
-	} else {
+	for (int shared_core = 0; shared_core <= 1; shared_core++) {
+		hwloc_bitmap_foreach_begin(cpu, free_cpus) {
+			if (n < want && n < PCB_MAX_HELPERS &&
+			    core_has_worker(topo, sc, cpu) == shared_core)
+				shape->helper_cpu[n++] = (int)cpu;
+		} hwloc_bitmap_foreach_end();
+	}
+	shape->helpers_share = 0;
+	if (!n) {
 		hwloc_bitmap_copy(free_cpus, sc->workers);
 		hwloc_bitmap_clr(free_cpus, (unsigned int)coord_cpu);
 		if (!hwloc_bitmap_iszero(free_cpus)) {
-			cpu = hwloc_bitmap_first(free_cpus);
-			res->drain.dirtier_shares = 1;
+			shape->helper_cpu[n++] = hwloc_bitmap_first(free_cpus);
+			shape->helpers_share = 1;
 		}
 	}
 	hwloc_bitmap_free(free_cpus);
-	res->drain.dirtier_cpu = cpu;
-	return cpu;
+	shape->nr_helpers = n;
+	res->drain.nr_helpers = n;
+	res->drain.helpers_share = shape->helpers_share;
+	memcpy(res->drain.helper_cpu, shape->helper_cpu, sizeof(res->drain.helper_cpu));
 }
 
 /* the coordinator's figures of one run */
@@ -305,6 +335,8 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	dr->nr_online = c->nr_cpus;
 	dr->walk_sum += c->walk_sum;
 	dr->wake_sum += c->wake_sum;
+	dr->helpers_flush = c->helpers_serve;
+	dr->helper_ran += atomic_load(&c->helper_ran);
 	pcb_merge_contention(res, c->self->h.cc, 1);
 	dr->remote += c->self->h.remote_drains;
 	for (int e = 0; e < res->counters.nr_events; e++)
@@ -515,9 +547,10 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 		s->coord_cpu = pick_coord_cpu(s->topo, sc, res);
 		res->drain.active = 1;
 		res->drain.cpu = s->coord_cpu;
-		s->dirtier_cpu = -1;
+		memset(&s->shape, 0, sizeof(s->shape));
 		if (sc->drain_stocks > s->nr)
-			s->dirtier_cpu = pick_dirtier_cpu(s->topo, sc, s->coord_cpu, res);
+			pick_helpers(s->topo, sc, s->coord_cpu, (int)sc->drain_stocks - s->nr,
+				     &s->shape, res);
 	}
 	pthread_barrier_init(&s->bar, NULL, (unsigned int)s->nr + 1 + (s->coord_cpu >= 0));
 

@@ -18,6 +18,7 @@
 #include "../measure/tsc.h"
 #include "../model.h"
 #include "../scenario/scenario.h"
+#include "cpu_area.h"
 
 /* one table row: a function's run means and its statistics over all runs */
 enum pcb_fn_method {
@@ -78,8 +79,11 @@ struct pcb_drain_result {
 	int cpu, shares_cpu;		/* its CPU, and whether a worker is on it */
 	int nr_virtual, nr_caches;	/* idle CPUs; CPUs holding charges */
 	int nr_online;			/* caches walked */
-	int dirtier_cpu;		/* where virtual caches were refilled, -1: the drainer */
-	int dirtier_shares;		/* ... on a worker's CPU */
+	/* the helpers standing in for the virtual CPUs (none: the drainer) */
+	int nr_helpers, helper_cpu[PCB_MAX_HELPERS];
+	int helpers_share;		/* ... on a worker's CPU: refills alone */
+	int helpers_flush;		/* ... running a flushing drain's idle work, in parallel */
+	uint64_t helper_ran;		/* ... so many work items, inside the timed drains */
 	uint64_t walk_sum, wake_sum;	/* ticks over all drains */
 	uint64_t count;			/* drains fired */
 	uint64_t remote;		/* stocks drained from the coordinator's CPU */

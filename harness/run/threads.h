@@ -26,7 +26,7 @@ struct run_shared {
 	pthread_barrier_t bar;
 	/* the coordinator */
 	int coord_cpu;			/* -1: none */
-	int dirtier_cpu;		/* refills the virtual CPUs' caches, -1: the coordinator */
+	struct pcb_coord_shape shape;	/* its helpers' CPUs (the rest is the scenario's) */
 	struct pcb_coord coord;
 	struct pcb_cpu **cpus;		/* the workers' CPUs, filled after set up */
 	int nr;

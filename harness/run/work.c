@@ -299,15 +299,21 @@ void pcb_workq_start_virtual(struct pcb_workq *wq, const struct pcb_work *work)
 	workq_publish(wq);
 }
 
+bool pcb_virtual_run_woken(struct pcb_cpu *cpu)
+{
+	struct pcb_workq *wq = __atomic_load_n(&cpu->h.wq, __ATOMIC_ACQUIRE);
+
+	/* the idle CPU's kworker, woken: alone on its CPU, nothing to preempt */
+	if (!wq || wq->mode != PCB_DELIVER_IDLE || !atomic_exchange(&wq->wake, 0))
+		return false;
+	pcb_run_work(cpu);
+	return true;
+}
+
 void pcb_virtual_run(struct pcb_cpu *const *cpus, int nr)
 {
-	for (int i = 0; i < nr; i++) {
-		struct pcb_workq *wq = __atomic_load_n(&cpus[i]->h.wq, __ATOMIC_ACQUIRE);
-
-		/* the idle CPU's kworker, woken: alone on its CPU, nothing to preempt */
-		if (wq && wq->mode == PCB_DELIVER_IDLE && atomic_exchange(&wq->wake, 0))
-			pcb_run_work(cpus[i]);
-	}
+	for (int i = 0; i < nr; i++)
+		pcb_virtual_run_woken(cpus[i]);
 }
 
 void pcb_workq_stop(struct pcb_workq *wq)
@@ -367,8 +373,15 @@ void pcb_flush_work(struct pcb_cpu *const *cpus, int nr)
 {
 	uint64_t now, until = atomic_load(&flush_deadline);
 
-	/* idle virtual CPUs' work runs on the flusher, one after another, where the kernel's run in parallel */
-	pcb_virtual_run(cpus, nr);
+	/*
+	 * An idle virtual CPU's work runs on the helper that watches it, in
+	 * parallel with the others', while the flusher waits as
+	 * flush_work() does; where none watches it (no CPU without a
+	 * worker to put a helper on), on the flusher, one after another
+	 */
+	for (int i = 0; i < nr; i++)
+		if (!pcb_virtual_served(cpus[i]))
+			pcb_virtual_run_woken(cpus[i]);
 	now = pcb_tsc_now();
 	pcb_work_wait_idle(cpus, nr, until > now ? until - now : 0, 1);
 }

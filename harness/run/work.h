@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,12 @@ struct pcb_workq {
 	/* kworker */
 	pthread_t helper;
 	int helper_started;
+	/*
+	 * idle: a helper thread on another CPU watches the wake word and runs
+	 * the work (pcb_virtual_run_woken()), so a flush waits for it, as
+	 * flush_work() waits for the CPU's kworker, instead of running it
+	 */
+	atomic_int served;
 	atomic_uint futex;		/* bumped to wake the helper */
 	atomic_int stop;
 	/* what happened */
@@ -99,6 +106,15 @@ int pcb_workq_fifo_permitted(void);
 void pcb_workq_start_virtual(struct pcb_workq *wq, const struct pcb_work *work);
 /* the work of the woken idle virtual CPUs among cpus[], as their kworkers would run it */
 void pcb_virtual_run(struct pcb_cpu *const *cpus, int nr);
+/* an idle virtual CPU's kworker: its work run here if a queue_work_on() woke it; true if so */
+bool pcb_virtual_run_woken(struct pcb_cpu *cpu);
+/* whether cpu's work is run by a helper watching it (pcb_workq.served) */
+static inline bool pcb_virtual_served(const struct pcb_cpu *cpu)
+{
+	const struct pcb_workq *wq = __atomic_load_n(&cpu->h.wq, __ATOMIC_ACQUIRE);
+
+	return wq && atomic_load_explicit(&wq->served, memory_order_acquire);
+}
 /* ticks the drainer spent waking real CPUs' workers (futex, signal), since the last call */
 uint64_t pcb_wake_ticks_take(void);
 /* stop the helper; pending work is run by the caller (the owner) */

@@ -6,7 +6,9 @@
  * design that sets PCB_DRAIN_QPW drains isolated CPUs from the calling CPU
  * instead, under their lock, as queue_percpu_work_on() does with qpw=1 (the
  * QPW series, Bras and Tosatti). A model's drain_work.h includes this and
- * defines its drain.
+ * defines its drain; one that waits for its work (flush_work()) sets
+ * PCB_DRAIN_FLUSHES first, so that idle CPUs' work runs in parallel on
+ * helper threads inside the timed drain, as their kworkers would.
  */
 #ifndef PCB_DRAIN_WORK_H
 #define PCB_DRAIN_WORK_H
@@ -17,11 +19,15 @@
 #ifndef PCB_DRAIN_QPW
 #define PCB_DRAIN_QPW 0
 #endif
+/* the model's drain waits for the work it queued (flush_work()) before it returns */
+#ifndef PCB_DRAIN_FLUSHES
+#define PCB_DRAIN_FLUSHES 0
+#endif
 
 #if PCB_DRAIN_QPW
-#define PCB_DRAIN_FLAVOUR { .name = "work+qpw", .queues_work = true }
+#define PCB_DRAIN_FLAVOUR { .name = "work+qpw", .queues_work = true, .flushes = PCB_DRAIN_FLUSHES }
 #else
-#define PCB_DRAIN_FLAVOUR { .name = "work", .queues_work = true }
+#define PCB_DRAIN_FLAVOUR { .name = "work", .queues_work = true, .flushes = PCB_DRAIN_FLUSHES }
 #endif
 
 /* between two operations: a polled work item (poll delivery) */

@@ -2,9 +2,12 @@
 /*
  * __drain_all_pages() of v5.16: the CPUs with pages on their lists
  * (cpus_with_pcps) get drain_local_pages_wq() queued (queue_work_on()),
- * and the caller flushes every work item before it returns. The caller's
- * own lists are drained by its own work item too in the kernel; here by a
- * direct call, the same drain on the same CPU. PCB_DRAIN_QPW drains isolated
+ * and the caller flushes every work item before it returns, while each
+ * CPU's kworker runs drain_local_pages_wq() on its CPU: idle virtual CPUs'
+ * on helper threads in parallel where the machine has CPUs for them
+ * (pcb_flush_work()). The caller's own lists are drained by its own work
+ * item too in the kernel; here by a direct call, the same drain on the
+ * same CPU. PCB_DRAIN_QPW drains isolated
  * CPUs from the calling CPU instead, under their lock, as
  * queue_percpu_work_on() does with qpw=1 (designs/qpw.h). A drain flavour:
  * included at the end of page_alloc.h.
@@ -12,6 +15,8 @@
 #ifndef PCB_PCP_DRAIN_WORK_H
 #define PCB_PCP_DRAIN_WORK_H
 
+/* __drain_all_pages() flushes the work it queued */
+#define PCB_DRAIN_FLUSHES 1
 #include "../drain/work.h"
 
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
