@@ -473,13 +473,16 @@ static void contention_json(json_t *contention, const struct pcb_design_result *
 {
 	for (int i = 0; i < r->nr_cc; i++) {
 		const struct pcb_contention_row *c = &r->cc[i];
+		uint64_t calls = c->held ? c->held : c->coordinator ? r->drain.remote :
+				 fn_calls(r, c->fn);
 		json_t *o = json_object();
 
 		rj_set_cont_design(o, r->label);
 		rj_set_cont_function(o, c->fn);
 		rj_set_cont_side(o, c->coordinator ? "coordinator" : "worker");
-		rj_set_cont_calls(o, (json_int_t)(c->held ? c->held : c->coordinator ?
-						  r->drain.remote : fn_calls(r, c->fn)));
+		/* a lock taken inside a function no row times (the zone lock's) has no count */
+		if (calls)
+			rj_set_cont_calls(o, (json_int_t)calls);
 		rj_set_cont_contended(o, (json_int_t)c->contended);
 		rj_set_cont_wait_avg_cycles(o, c->contended ? (double)c->wait_sum /
 					    (double)c->contended : 0);

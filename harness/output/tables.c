@@ -525,11 +525,14 @@ static void print_contention_row(FILE *out, const char *d, json_t *c, int hold)
 {
 	char label[96];
 
+	char calls[24] = "-";
+
 	snprintf(label, sizeof(label), "%s (%s):", rj_cont_function(c), rj_cont_side(c));
-	fprintf(out, "%-*s%-16" JSON_INTEGER_FORMAT "%-12" JSON_INTEGER_FORMAT "%-16.1f%-*"
-		JSON_INTEGER_FORMAT, first_col(d) + 14, label, rj_cont_calls(c),
-		rj_cont_contended(c), rj_cont_wait_avg_cycles(c), hold ? 16 : 0,
-		rj_cont_wait_max_cycles(c));
+	if (rj_cont_has_calls(c))
+		snprintf(calls, sizeof(calls), "%" JSON_INTEGER_FORMAT, rj_cont_calls(c));
+	fprintf(out, "%-*s%-16s%-12" JSON_INTEGER_FORMAT "%-16.1f%-*" JSON_INTEGER_FORMAT,
+		first_col(d) + 14, label, calls, rj_cont_contended(c),
+		rj_cont_wait_avg_cycles(c), hold ? 16 : 0, rj_cont_wait_max_cycles(c));
 	if (hold && rj_cont_has_hold_avg_cycles(c))
 		fprintf(out, "%.1f", rj_cont_hold_avg_cycles(c));
 	else if (hold)
