@@ -254,10 +254,11 @@ static __always_inline void prefetch_buddy(const struct zone *zone, struct page 
  * are taken round robin, up to batch_free pages a turn: batch_free counts
  * the lists looked at since the last turn ended, so a list reached past
  * empty ones gives more pages, and one found after all NR_PCP_LISTS gives
- * all that is left to free. Each page leaves with its order
- * encoded below its migratetype; the first pcp->batch have their buddies
- * prefetched. Under the zone lock each goes to __free_one_page(), its
- * pageblock's migratetype read again if any pageblock is isolated.
+ * all that is left to free. Each page passes bulkfree_pcp_prepare() and
+ * leaves with its order encoded below its migratetype; the first
+ * pcp->batch have their buddies prefetched. Under the zone lock each goes
+ * to __free_one_page(), its pageblock's migratetype read again if any
+ * pageblock is isolated.
  */
 static inline void free_pcppages_bulk(struct pcb_cpu *this, struct zone *zone, int count,
 				      struct per_cpu_pages *pcp)
