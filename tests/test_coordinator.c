@@ -222,15 +222,16 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	pcb_coord_reset(&c);
 
 	/*
-	 * Several helpers, woken (or watching) in each drain, share the test
+	 * The helpers, woken (or watching) in each drain, share the test
 	 * machine's few CPUs with the other tests: drains may run late, and
-	 * fewer fire; every one that fires is checked
+	 * fewer fire by the deadline, however many helpers there are; every
+	 * one that fires is checked
 	 */
 	start = pcb_tsc_now();
 	fired = pcb_coord_run(&c, &plan, start, start + (uint64_t)(clk->tsc_hz /
 						(c.helpers_serve ? 1 : 5)), 1);
-	CHECK(fired == 25 || (c.nr_helpers > 1 && fired > 0 && fired < 25),
-	      "%s: fired %lu drains, asked for 25", d->name, (unsigned long)fired);
+	CHECK(fired > 0 && fired <= 25, "%s: fired %lu drains, asked for 25", d->name,
+	      (unsigned long)fired);
 	CHECK(c.drain.calls == fired, "%s: %lu timed", d->name, (unsigned long)c.drain.calls);
 	if (d->drain.queues_work)
 		CHECK(c.completed == fired && c.incomplete == 0, "%s: %lu completed",
