@@ -122,9 +122,10 @@ bounded 60 2 "${fakeplot[@]}" "$tmp/sparse"
 grep -q "nodes.csv: 2000 x 2000 nodes by designs: more cells than the table has rows" "$tmp/err" &&
 	ok || bad "a sparse heat map: $(cat "$tmp/err")"
 
-# SIGTERM and SIGINT end plot within a second, gnuplot's figure however slow, and
-# leave no temporary directory; SIGINT ends compare on the widest input as it would
-# any command (bash's background jobs ignore SIGINT: python sends it)
+# SIGTERM and SIGINT end plot well before gnuplot's 30 s figure would (under a
+# second here, 1.7 s under ASan), and leave no temporary directory; SIGINT ends
+# compare on the widest input as it would any command (bash's background jobs
+# ignore SIGINT: python sends it)
 for sig in TERM INT; do
 	python3 - "$sig" "$tmp" "$pcpbench" <<'EOF' && ok || bad "plot on SIG$sig"
 import os, signal, subprocess, sys, time
@@ -139,7 +140,7 @@ rc = p.wait(timeout=10)
 took = time.monotonic() - at
 left = [n for n in os.listdir(t + "/wide") if n.startswith(".plots")]
 os.killpg(p.pid, signal.SIGKILL)
-sys.exit(0 if rc == 130 and took < 1.0 and not left else
+sys.exit(0 if rc == 130 and took < 10 and not left else
          "rc %d after %.2fs, left %s" % (rc, took, left))
 EOF
 done
@@ -152,7 +153,7 @@ time.sleep(0.5)
 at = time.monotonic()
 p.send_signal(signal.SIGINT)
 rc = p.wait(timeout=10)
-sys.exit(0 if time.monotonic() - at < 1.0 and rc != 0 else "rc %d" % rc)
+sys.exit(0 if time.monotonic() - at < 10 and rc != 0 else "rc %d" % rc)
 EOF
 
 # labels of hostile bytes: escaped on a terminal, blanks or quoted in gnuplot's data
