@@ -67,16 +67,35 @@ void __tsan_release(void *addr);
 struct pcb_dbg;
 struct pcb_workq;
 
+/* events counted, their ticks summed, and the longest */
+struct pcb_tally {
+	unsigned long long n, sum, max;
+};
+
+static inline void pcb_tally_add(struct pcb_tally *t, unsigned long long ticks)
+{
+	t->n++;
+	t->sum += ticks;
+	if (ticks > t->max)
+		t->max = ticks;
+}
+
+static inline void pcb_tally_merge(struct pcb_tally *t, const struct pcb_tally *u)
+{
+	t->n += u->n;
+	t->sum += u->sum;
+	if (u->max > t->max)
+		t->max = u->max;
+}
+
 /*
  * Contended locks taken on one CPU, as seed 000's spin_lock_irqsave_cc(),
  * and, where a model times it, how long the function held the lock
  */
 struct pcb_contention {
 	const char *fn;			/* the kernel function that took the lock */
-	unsigned long contended;
-	unsigned long long wait_sum, wait_max;	/* ticks spinning, contended acquisitions */
-	unsigned long held;		/* acquisitions whose hold was timed */
-	unsigned long long held_sum, held_max;	/* ticks from acquisition to release */
+	struct pcb_tally wait;		/* contended acquisitions, ticks spinning */
+	struct pcb_tally held;		/* acquisitions whose hold was timed, ticks held */
 };
 
 /* what the harness keeps for each modeled CPU */
@@ -219,12 +238,8 @@ static inline void pcb_cpu_harness_contended(struct pcb_cpu_harness *h, const ch
 {
 	struct pcb_contention *c = pcb_cpu_harness_cc(h, fn);
 
-	if (!c)
-		return;
-	c->contended++;
-	c->wait_sum += wait;
-	if (wait > c->wait_max)
-		c->wait_max = wait;
+	if (c)
+		pcb_tally_add(&c->wait, wait);
 }
 
 /* a contended lock, counted under the kernel function that took it */
@@ -241,12 +256,8 @@ static inline void pcb_lock_held(struct pcb_cpu *this, const char *fn, unsigned 
 {
 	struct pcb_contention *c = pcb_cpu_harness_cc(&this->h, fn);
 
-	if (!c)
-		return;
-	c->held++;
-	c->held_sum += ticks;
-	if (ticks > c->held_max)
-		c->held_max = ticks;
+	if (c)
+		pcb_tally_add(&c->held, ticks);
 }
 
 /* ---- the CPU's work queue (run/work.c) ---- */

@@ -86,7 +86,7 @@ static unsigned long contended(const struct pcb_cpu *cpu, const char *fn)
 {
 	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
 		if (cpu->h.cc[i].fn && !strcmp(cpu->h.cc[i].fn, fn))
-			return cpu->h.cc[i].contended;
+			return cpu->h.cc[i].wait.n;
 	return 0;
 }
 
@@ -127,7 +127,7 @@ static void exact_contention(void)
 	pthread_join(t, NULL);
 	CHECK(contended(h.owner, "consume_stock") == (unsigned long)h.rounds,
 	      "contended %lu, expected %d", contended(h.owner, "consume_stock"), h.rounds);
-	CHECK(h.owner->h.cc[0].wait_sum > 0 && h.owner->h.cc[0].wait_max > 0, "waits measured");
+	CHECK(h.owner->h.cc[0].wait.sum > 0 && h.owner->h.cc[0].wait.max > 0, "waits measured");
 	CHECK(hits == 0, "an empty stock serves nothing");
 	free(h.owner);
 	free(h.holder);

@@ -473,7 +473,7 @@ static void contention_json(json_t *contention, const struct pcb_design_result *
 {
 	for (int i = 0; i < r->nr_cc; i++) {
 		const struct pcb_contention_row *c = &r->cc[i];
-		uint64_t calls = c->held ? c->held : c->coordinator ? r->drain.remote :
+		uint64_t calls = c->held.n ? c->held.n : c->coordinator ? r->drain.remote :
 				 fn_calls(r, c->fn);
 		json_t *o = json_object();
 
@@ -483,14 +483,13 @@ static void contention_json(json_t *contention, const struct pcb_design_result *
 		/* a lock taken inside a function no row times (the zone lock's) has no count */
 		if (calls)
 			rj_set_cont_calls(o, (json_int_t)calls);
-		rj_set_cont_contended(o, (json_int_t)c->contended);
-		rj_set_cont_wait_avg_cycles(o, c->contended ? (double)c->wait_sum /
-					    (double)c->contended : 0);
-		rj_set_cont_wait_max_cycles(o, (json_int_t)c->wait_max);
-		if (c->held) {
-			rj_set_cont_held(o, (json_int_t)c->held);
-			rj_set_cont_hold_avg_cycles(o, (double)c->held_sum / (double)c->held);
-			rj_set_cont_hold_max_cycles(o, (json_int_t)c->held_max);
+		rj_set_cont_contended(o, (json_int_t)c->wait.n);
+		rj_set_cont_wait_avg_cycles(o, c->wait.n ? (double)c->wait.sum / (double)c->wait.n : 0);
+		rj_set_cont_wait_max_cycles(o, (json_int_t)c->wait.max);
+		if (c->held.n) {
+			rj_set_cont_held(o, (json_int_t)c->held.n);
+			rj_set_cont_hold_avg_cycles(o, (double)c->held.sum / (double)c->held.n);
+			rj_set_cont_hold_max_cycles(o, (json_int_t)c->held.max);
 		}
 		json_array_append_new(contention, o);
 	}

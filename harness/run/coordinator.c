@@ -351,7 +351,7 @@ static uint64_t drainer_waited(const struct pcb_coord *c)
 	uint64_t sum = 0;
 
 	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
-		sum += c->self->h.cc[i].wait_sum;
+		sum += c->self->h.cc[i].wait.sum;
 	return sum;
 }
 

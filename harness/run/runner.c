@@ -27,14 +27,8 @@ void pcb_merge_contention(struct pcb_design_result *res, const struct pcb_conten
 		}
 		if (!row)
 			continue;
-		row->contended += cc[i].contended;
-		row->wait_sum += cc[i].wait_sum;
-		if (cc[i].wait_max > row->wait_max)
-			row->wait_max = cc[i].wait_max;
-		row->held += cc[i].held;
-		row->held_sum += cc[i].held_sum;
-		if (cc[i].held_max > row->held_max)
-			row->held_max = cc[i].held_max;
+		pcb_tally_merge(&row->wait, &cc[i].wait);
+		pcb_tally_merge(&row->held, &cc[i].held);
 	}
 }
 

@@ -101,8 +101,8 @@ struct pcb_drain_result {
 struct pcb_contention_row {
 	char fn[48];
 	int coordinator;
-	uint64_t contended, wait_sum, wait_max;
-	uint64_t held, held_sum, held_max;	/* where the model timed the lock's hold */
+	struct pcb_tally wait;		/* contended acquisitions */
+	struct pcb_tally held;		/* where the model timed the lock's hold */
 };
 
 struct pcb_design_result {
