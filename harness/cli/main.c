@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../machine/aslr.h"
+#include "../output/textout.h"
 #include "cli.h"
 #include "config.h"
 
@@ -78,16 +79,6 @@ static int shell_plain(const char *a)
 			    "0123456789_./=:,+@%-")] == 0;
 }
 
-/* the bytes at c a terminal acts on, C0, DEL and C1 (U+0080-U+009F in UTF-8): how many */
-static int shell_control(const char *c)
-{
-	unsigned char b = (unsigned char)c[0], n = (unsigned char)c[1];
-
-	if (b < 0x20 || b == 0x7f)
-		return 1;
-	return b == 0xc2 && n >= 0x80 && n <= 0x9f ? 2 : 0;
-}
-
 /*
  * the command line as a shell command that gives the same argv: a word
  * with any other character (a blank, '!', '*', a quote, ...) or an empty
@@ -112,7 +103,7 @@ static char *join_args(int argc, char **argv)
 		int ansi = 0, quote = !shell_plain(c);
 
 		for (; *c && !ansi; c++)
-			ansi = shell_control(c);
+			ansi = pcb_control_bytes(c);
 		if (i)
 			*p++ = ' ';
 		if (ansi)
@@ -120,10 +111,10 @@ static char *join_args(int argc, char **argv)
 		if (quote)
 			*p++ = '\'';
 		for (c = argv[i]; *c; c++)
-			if (ansi && shell_control(c) == 2)
+			if (ansi && pcb_control_bytes(c) == 2)
 				p += sprintf(p, "\\x%02x\\x%02x", (unsigned char)c[0],
 					     (unsigned char)c[1]), c++;
-			else if (ansi && (shell_control(c) || *c == '\\' || *c == '\''))
+			else if (ansi && (pcb_control_bytes(c) || *c == '\\' || *c == '\''))
 				p += sprintf(p, "\\x%02x", (unsigned char)*c);
 			else if (*c == '\'')
 				p += sprintf(p, "'\\''");

@@ -21,6 +21,7 @@
 #include "rows.h"
 #include "scaling.h"
 #include "tables.h"
+#include "textout.h"
 
 struct pt {
 	int s;
@@ -49,12 +50,9 @@ void pcb_plot_label(FILE *f, const char *s)
 
 	if (quote)
 		fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-			c = ' ', s++;
-		fputc(c < 0x20 || c == 0x7f ? ' ' : c == '"' ? '\'' : c, f);
+	for (int n; *s; s += n ? n : 1) {
+		n = pcb_control_bytes(s);
+		fputc(n ? ' ' : *s == '"' ? '\'' : *s, f);
 	}
 	if (quote)
 		fputc('"', f);

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "plot.h"
+#include "textout.h"
 
 FILE *pcb_plot_add(struct pcb_plot_set *set, const char *dir, const char *name,
 		   const char *script, char *err, size_t errlen)
@@ -185,15 +186,12 @@ static int run_gnuplot(const struct pcb_plot_env *env, const struct pcb_plot *p,
 
 void pcb_plot_html(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-			c = ' ', s++;
-		if (c == '<' || c == '>' || c == '&' || c == '"')
-			fprintf(f, "&#%d;", c);
+	for (int n; *s; s += n ? n : 1) {
+		n = pcb_control_bytes(s);
+		if (!n && strchr("<>&\"", *s))
+			fprintf(f, "&#%d;", *s);
 		else
-			fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+			fputc(n ? ' ' : *s, f);
 	}
 }
 

@@ -9,7 +9,8 @@ struct text_cookie {
 	int lead;
 };
 
-void pcb_text_escape(FILE *out, const char *s, size_t n, int *lead)
+/* the escape over s[0..n) onto out; *lead: a C2 byte the last write ended with */
+static void text_escape(FILE *out, const char *s, size_t n, int *lead)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -36,7 +37,7 @@ static ssize_t text_write(void *cookie, const char *buf, size_t n)
 {
 	struct text_cookie *t = cookie;
 
-	pcb_text_escape(t->out, buf, n, &t->lead);
+	text_escape(t->out, buf, n, &t->lead);
 	return ferror(t->out) ? -1 : (ssize_t)n;
 }
 

@@ -13,7 +13,15 @@
 
 /* a stream writing to out through the escape; fclose() it (out stays open); NULL: use out */
 FILE *pcb_text_stream(FILE *out);
-/* the escape over s[0..n) onto out; *lead: a C2 byte the last call ended with */
-void pcb_text_escape(FILE *out, const char *s, size_t n, int *lead);
+
+/* the bytes at s a terminal acts on: 1 for C0 or DEL, 2 for C1 in UTF-8, else 0 */
+static inline int pcb_control_bytes(const char *s)
+{
+	unsigned char b = (unsigned char)s[0], n = b == 0xc2 ? (unsigned char)s[1] : 0;
+
+	if (b < 0x20 || b == 0x7f)
+		return 1;
+	return n >= 0x80 && n <= 0x9f ? 2 : 0;
+}
 
 #endif
