@@ -84,7 +84,6 @@ static struct cmp_key *key_of(struct key_set *s, json_t *result, json_t *fj)
 		s->cap = cap;
 	}
 	s->block[s->n] = (size_t)b;
-	memset(&s->key[s->n], 0, sizeof(s->key[0]));
 	s->key[s->n] = (struct cmp_key){ .design = design, .config = config, .function = v[2] };
 	return &s->key[s->n++];
 }
