@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../clear_page.h"
 #include "buddy.h"
 #include "pcp_model.h"
 
@@ -636,14 +637,9 @@ static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone
 #define ALLOC_WMARK_LOW		0x01u
 #define ALLOC_NO_WATERMARKS	0x04u
 
-/* clear_page(): the 4 KiB the page stands for */
-static __always_inline void clear_page(void *addr)
-{
-	memset(addr, 0, PCB_PAGE_SIZE);
-	barrier();
-}
+_Static_assert(PCB_PAGE_SIZE == PCB_CLEAR_PAGE_SIZE, "clear_page() clears one model page");
 
-/* kernel_init_free_pages() without KASAN: clear_highpage() of each page */
+/* kernel_init_free_pages() without KASAN: clear_highpage() of each page (clear_page.h) */
 static __always_inline void kernel_init_free_pages(struct zone *zone, struct page *page,
 						   int numpages)
 {
