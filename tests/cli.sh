@@ -193,6 +193,22 @@ expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.
 	--set drain.rate_hz=100 --out "$tmp/between"
 grep -q '^local_lock: charge invariant ok' "$tmp/out" && grep -q '^spinlock: charge invariant ok' \
 	"$tmp/out" && ok || bad "workload.between=syscall: $(cat "$tmp/out")"
+# a page cleared before each page charge: the calls still balance, and the plan says so
+expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
+	--set run.timing=call --set workload.clear_pages=3 --set counters.events= \
+	--set drain.rate_hz=100 --out "$tmp/clear"
+grep -q '^local_lock: charge invariant ok' "$tmp/out" && grep -q '^spinlock: charge invariant ok' \
+	"$tmp/out" && ok || bad "workload.clear_pages=3: $(cat "$tmp/out")"
+expect_rc 0 "$pcpbench" run --dry-run --set run.timing=call --set workload.clear_pages=3
+grep -Eq 'clear_page_(orig|rep|erms)\(\) before each page charge, 3 page' "$tmp/out" && ok ||
+	bad "the plan does not name the clearing: $(cat "$tmp/out")"
+# batch timing has no page charge to clear before: the key is named, nothing is run
+expect_rc 2 "$pcpbench" run --set workload.clear_pages=1 --set run.timing=batch --out "$tmp/clearb"
+grep -q 'workload.clear_pages: 1: pages are cleared before' "$tmp/err" && ok ||
+	bad "clear_pages with batch timing: $(cat "$tmp/err")"
+[ ! -e "$tmp/clearb" ] && ok || bad "clear_pages with batch timing wrote $tmp/clearb"
+expect_rc 2 "$pcpbench" run --dry-run --set workload.clear_pages=65537
+grep -q 'workload.clear_pages' "$tmp/err" && ok || bad "clear_pages out of range: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" run --dry-run --set workload.between=sleep
 grep -q "workload.between: 'sleep'" "$tmp/err" && ok || bad "bad between: $(cat "$tmp/err")"
 

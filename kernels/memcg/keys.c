@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../clear_page.h"
 #include "../locks/irq.h"
 #include "memcg_model.h"
 
@@ -24,7 +25,7 @@ enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
 	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_QUEUES, KEY_SOFTIRQ,
-	KEY_BETWEEN, KEY_NR,
+	KEY_BETWEEN, KEY_CLEAR_PAGES, KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -65,6 +66,10 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_BETWEEN] = PCB_KEY_CHOICE_FIELD("workload", "between", "none", betweens, CFG, between,
 		"call timing: a real system call (getppid()) between two operations, so that each "
 		"call begins as the seed's did, on a CPU just through the kernel's entry and exit"),
+	[KEY_CLEAR_PAGES] = PCB_KEY_INT_FIELD("workload", "clear_pages", "0", 0, 65536, CFG,
+		clear_pages, "call timing, page charges: clear_page() of a page just before "
+		"each charge, as do_anonymous_page() charges the page it has just zeroed; "
+		"N pages in turn set where those stores land (0: none)"),
 	[KEY_QUEUES] = PCB_KEY_INT_FIELD("workload", "queues", "8", 1, 1024, CFG, queues,
 		"netperf: the CPUs taking the flows' receive interrupts; each worker is one of them"),
 	[KEY_SOFTIRQ] = PCB_KEY_INT_FIELD("workload", "softirq_share", "50", 0, 100, CFG,
@@ -128,6 +133,15 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 				       PCB_MAX_MEMCG_IDS);
 		return -1;
 	}
+	if (c->clear_pages && (timing != PCB_TIMING_CALL ||
+			       (c->workload != MEMCG_WL_CHARGE && c->workload != MEMCG_WL_MIXED &&
+				c->workload != MEMCG_WL_MULTI_MEMCG))) {
+		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: pages are "
+				       "cleared before the page charges of call timing's charge, "
+				       "mixed and multi_memcg workloads (run.timing = call)",
+				       c->clear_pages);
+		return -1;
+	}
 	if (timing == PCB_TIMING_BATCH && c->workload != MEMCG_WL_CHARGE &&
 	    c->workload != MEMCG_WL_KMALLOC) {
 		int timing_key = pcb_key_find("run", "timing");
@@ -145,8 +159,12 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 void memcg_describe(const void *config, char *buf, size_t len)
 {
 	const struct memcg_config *c = config;
+	char clear[96] = "";
 
-	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s",
-		 workloads[c->workload], c->nr_pages, c->depth, c->slots,
+	if (c->clear_pages)
+		snprintf(clear, sizeof(clear), "; %s() before each page charge, %d page(s) in turn",
+			 pcb_clear_page_name(), c->clear_pages);
+	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s%s",
+		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear,
 		 pcb_irq_model_note(c->irq_model));
 }

@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../clear_page.h"
 #include "memcg_model.h"
 #include "memcg_stock.h"
 
@@ -51,6 +52,20 @@ static inline struct mem_cgroup *pcb_next_memcg(struct memcg_worker *w)
 	return memcg;
 }
 
+/*
+ * workload.clear_pages: do_anonymous_page() zeroes the new page
+ * (vma_alloc_zeroed_movable_folio()) just before mem_cgroup_charge(), so
+ * the charge's stock operations run behind clear_page()'s stores. The
+ * pages are taken in turn: their number sets where the last one's lines
+ * still are when the charge begins.
+ */
+static inline void memcg_clear_page(struct memcg_worker *w)
+{
+	clear_page(w->clear_area + (size_t)w->clear_next * PCB_CLEAR_PAGE_SIZE);
+	if (++w->clear_next == w->clear_pages)
+		w->clear_next = 0;
+}
+
 /* a page charge or uncharge, a random walk over the pages held */
 static inline void pcb_page_op(struct memcg_worker *w, struct pcb_cpu *this,
 			       struct mem_cgroup *memcg, uint64_t r)
@@ -66,6 +81,8 @@ static inline void pcb_page_op(struct memcg_worker *w, struct pcb_cpu *this,
 		charge = r & 1;
 
 	if (charge) {
+		if (w->clear_pages)
+			memcg_clear_page(w);
 		if (charge_memcg_timed(this, memcg, nr) == 0) {
 			w->held[id] += nr;
 			w->css_held[id]++;

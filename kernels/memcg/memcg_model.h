@@ -7,6 +7,8 @@
 #ifndef PCB_MEMCG_MODEL_H
 #define PCB_MEMCG_MODEL_H
 
+#include <stdatomic.h>
+
 #include "../../harness/model.h"
 #include "../jump_label.h"
 #include "memcontrol.h"
@@ -63,12 +65,13 @@ struct memcg_config {
 	int drain_target_leaf;		/* drain the workers' memcg, not the root */
 	int think_ns;			/* other work between two operations */
 	int between;			/* a system call between two operations */
+	int clear_pages;		/* pages zeroed in turn, one before each page charge */
 	int queues;			/* netperf: the CPUs taking the flows' receive interrupts */
 	int softirq_share;		/* netperf: percent of charges from softirq, for a flow */
 };
 
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 19
+#define MEMCG_NR_KEYS 20
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -96,6 +99,9 @@ struct memcg_worker {
 	uint64_t charged, uncharged;	/* pages, over the run */
 	uint64_t think_ticks;		/* other work between two operations */
 	int between;			/* workload.between = syscall */
+	/* workload.clear_pages: the pages clear_page() zeroes in turn, this worker's own */
+	unsigned char *clear_area;
+	unsigned int clear_pages, clear_next;
 	/* netperf: this CPU's task's memcg, and the flows whose packets it receives */
 	struct mem_cgroup *task;
 	int nr_flows, next_flow, softirq_share;
@@ -142,6 +148,11 @@ struct memcg_shared {
 	const struct pcb_design *design;
 	struct memcg_tree tree;
 	int key_patched;
+	/* workload.clear_pages: a slice of clear_stride bytes a worker, taken in turn */
+	unsigned char *clear_area;
+	size_t clear_len, clear_stride;
+	int clear_slices;
+	atomic_int clear_next_slice;
 };
 
 extern const struct pcb_model memcg_model;

@@ -5,10 +5,13 @@
  * keys.c, its invariant in check.c.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "../clear_page.h"
 #include "../locks/irq.h"
 #include "../template/template.h"
 #include "../../harness/model_output.h"
@@ -115,6 +118,31 @@ void memcg_static_key_teardown(int patched)
 	memcg_in_use_key.enabled = 0;
 }
 
+/*
+ * workload.clear_pages: the pages each worker zeroes, reserved for every
+ * CPU and faulted in by the worker that takes the slice (worker_setup), so
+ * they are on its node. A slice is 2 MiB aligned: no transparent huge page
+ * straddles two workers.
+ */
+static int memcg_clear_setup(struct memcg_shared *s, int nr_cpus, char *err, size_t errlen)
+{
+	const size_t huge = 2u << 20;
+	size_t bytes = (size_t)s->cfg.clear_pages * PCB_CLEAR_PAGE_SIZE;
+
+	s->clear_stride = (bytes + huge - 1) / huge * huge;
+	s->clear_slices = nr_cpus;
+	s->clear_len = s->clear_stride * (size_t)nr_cpus;
+	s->clear_area = mmap(NULL, s->clear_len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (s->clear_area == MAP_FAILED) {
+		s->clear_area = NULL;
+		snprintf(err, errlen, "workload.clear_pages: cannot map %zu MiB for %d CPUs: %s",
+			 s->clear_len >> 20, nr_cpus, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
 	struct memcg_shared *s = calloc(1, sizeof(*s));
@@ -133,6 +161,11 @@ static void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t err
 		return NULL;
 	}
 	pcb_nr_online_cpus = ms->nr_cpus;
+	if (s->cfg.clear_pages && memcg_clear_setup(s, ms->nr_cpus, err, errlen) < 0) {
+		memcg_tree_destroy(&s->tree);
+		free(s);
+		return NULL;
+	}
 	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
 		s->key_patched = memcg_static_key_setup(s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON,
 							ms->note, ms->notelen);
@@ -146,6 +179,8 @@ static void memcg_teardown(void *shared)
 	if (!s)
 		return;
 	memcg_static_key_teardown(s->key_patched);
+	if (s->clear_area)
+		munmap(s->clear_area, s->clear_len);
 	memcg_tree_destroy(&s->tree);
 	free(s);
 }
@@ -199,6 +234,15 @@ static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
 	w->key_patched = s->key_patched;
 	w->think_ticks = (uint64_t)((double)c->think_ns * pw->tsc_hz / 1e9);
 	w->between = c->between;
+	if (s->clear_area) {
+		int slice = atomic_fetch_add(&s->clear_next_slice, 1);
+
+		if (slice < s->clear_slices) {
+			w->clear_area = s->clear_area + (size_t)slice * s->clear_stride;
+			w->clear_pages = (unsigned int)c->clear_pages;
+			memset(w->clear_area, 0, (size_t)c->clear_pages * PCB_CLEAR_PAGE_SIZE);
+		}
+	}
 	if (c->accounting != MEMCG_ACCT_MEMCG)
 		w->memcg[0] = s->tree.memcg[0];	/* only the root memcg exists */
 }
