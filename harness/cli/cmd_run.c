@@ -21,7 +21,8 @@
 #include "nodes.h"
 #include "session.h"
 
-static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *sc)
+/* one configuration's plan; a step of a [sweep] (swept) says its time is the step's */
+static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *sc, int swept)
 {
 	unsigned int cpu;
 	char buf[1024];
@@ -53,7 +54,7 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	} hwloc_bitmap_foreach_end();
 	pcb_cpuset_format(sc->isolated, buf, sizeof(buf));
 	printf("  isolated CPUs: %s (%s)\n", buf, topo->isolated_source);
-	printf("  estimated time: %.0f s\n", scenario_seconds(sc));
+	printf("  estimated time: %.0f s%s\n", scenario_seconds(sc), swept ? " (this step)" : "");
 }
 
 /* a node number on the command line: a non-negative integer */
@@ -268,9 +269,13 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 	if (by_node) {
 		rc = run_by_node(&ss, &a, grp, nsc);
 	} else if (a.dry) {
-		for (int i = 0; i < nsc; i++)
+		for (int i = 0; i < nsc; i++) {
 			for (int c = 0; c < grp[i].n; c++)
-				print_plan(&topo, &grp[i].cfg[c]);
+				print_plan(&topo, &grp[i].cfg[c], grp[i].n > 1);
+			if (grp[i].n > 1)
+				printf("scenario %s: %d sweep steps, estimated time: %.0f s\n",
+				       grp[i].cfg[0].name, grp[i].n, group_seconds(&grp[i]));
+		}
 	} else {
 		rc = run_groups(&ss, grp, nsc);
 	}
