@@ -152,6 +152,35 @@ static bool virtual_isolated(int i, int pct)
 	return (long)(i + 1) * pct / 100 > (long)i * pct / 100;
 }
 
+/*
+ * Virtual CPU i's area and work queue start (i % 64) lines into their
+ * pages. Each is a page of its own, so at one offset every idle CPU's
+ * stock would fall in the same set of each cache, and the helper core
+ * that holds them all as their owners would (up to 127) would evict its
+ * own refills, more or fewer by where the pages happened to land in its
+ * L2: a drain's cost set by page colour. In the kernel each stock is
+ * alone in its owner's cache.
+ */
+#define VIRTUAL_PAGE 4096
+
+static size_t virtual_colour(int i)
+{
+	return (size_t)(i % (VIRTUAL_PAGE / PCB_CACHE_LINE)) * PCB_CACHE_LINE;
+}
+
+static void *virtual_on(size_t size, int node, int i)
+{
+	char *p = area_on(size + VIRTUAL_PAGE, node);
+
+	return p ? p + virtual_colour(i) : NULL;
+}
+
+static void virtual_free(void *p, size_t size, int i)
+{
+	if (p)
+		pcb_free_on_node((char *)p - virtual_colour(i), size + VIRTUAL_PAGE);
+}
+
 /* the idle CPUs a drain walks beyond the workers', each on its node, some isolated */
 static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shape,
 			 char *err, size_t errlen)
@@ -162,13 +191,13 @@ static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shap
 		/* placed as the (workers + i)-th CPU of the machine would be */
 		int k = c->nr_workers + i;
 		int node = c->topo->nr_cpus ? c->topo->cpu[k % c->topo->nr_cpus].node : -1;
-		struct pcb_cpu *cpu = area_on(c->area_size, node);
+		struct pcb_cpu *cpu = virtual_on(c->area_size, node, i);
 		struct pcb_workq *wq = NULL;
 
 		if (cpu && d->drain.queues_work)
-			wq = area_on(sizeof(*wq), node);
+			wq = virtual_on(sizeof(*wq), node, i);
 		if (!cpu || (d->drain.queues_work && !wq)) {
-			pcb_free_on_node(cpu, c->area_size);
+			virtual_free(cpu, c->area_size, i);
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
@@ -301,10 +330,10 @@ void pcb_coord_teardown(struct pcb_coord *c)
 		wq = cpu->h.wq;
 		if (wq) {
 			pcb_workq_stop(wq);
-			pcb_free_on_node(wq, sizeof(*wq));
+			virtual_free(wq, sizeof(*wq), i);
 		}
 		c->v->drain_local(cpu);
-		pcb_free_on_node(cpu, c->area_size);
+		virtual_free(cpu, c->area_size, i);
 	}
 	if (c->self)
 		pcb_free_on_node(c->self, c->area_size);
