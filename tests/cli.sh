@@ -187,6 +187,15 @@ for key in '"drains"' '"contention"' '"interruptions"' '"completion_p99"' '"stol
 	'"waited_preempted"'; do
 	grep -q "$key" "$dir/result.json" && ok || bad "result.json lacks $key"
 done
+# the line between the drainer's CPU and the worker's, wherever they are two
+python3 - "$dir/result.json" <<'PY' && ok || bad "no line_cycles beside the drains"
+import json, sys
+r = json.load(open(sys.argv[1]))
+worker = r["designs"][0]["workers"][0]["cpu"]
+for d in r["drains"]:
+    if d["coordinator_cpu"] != worker and not d.get("line_cycles", 0) > 0:
+        sys.exit(1)
+PY
 # a system call between two operations: the calls still balance
 expect_rc 0 "$pcpbench" run --set run.runs=1 --set run.duration_ms=50 --set run.warmup_ms=1 \
 	--set run.timing=call --set workload.between=syscall --set counters.events= \

@@ -342,6 +342,21 @@ static void noise_json(json_t *o, enum rj_field cv_field, enum rj_field unstable
 	rj_put(o, unstable_field, json_boolean(r->sc->max_cv > 0 && cv > r->sc->max_cv));
 }
 
+/* a line's move between the drainer's CPU and a worker's: the runs' mean, where measured */
+static void line_json(json_t *o, const struct pcb_drain_result *dr, int runs)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int r = 0; r < runs; r++)
+		if (dr->run_line[r] > 0) {
+			sum += dr->run_line[r];
+			n++;
+		}
+	if (n)
+		rj_set_drain_line_cycles(o, sum / n);
+}
+
 /* the coordinator's drains of one design */
 static json_t *drain_row_json(const struct pcb_design_result *r)
 {
@@ -358,6 +373,7 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 	if (dr->nr_virtual)
 		rj_set_drain_walk_cycles_per_cpu(o, dr->count ? (double)dr->walk_sum /
 						 (double)dr->count / (double)dr->nr_virtual : 0);
+	line_json(o, dr, r->runs);
 	rj_set_drain_coordinator_cpu(o, dr->cpu);
 	/* the helpers standing in for the idle CPUs, and where those CPUs' queued work ran */
 	if (dr->nr_virtual)

@@ -409,7 +409,7 @@ static const char *drain_name(json_t *result)
 static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 {
 	const char *d = rj_drain_design(x);
-	char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-";
+	char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-", line[32] = "-";
 	char waited[32] = "-", sdt[32];
 
 	if (rj_drain_has_completion_p50(x)) {
@@ -420,6 +420,8 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 	}
 	if (rj_drain_has_walk_cycles_per_cpu(x))
 		snprintf(walk, sizeof(walk), "%.1f", rj_drain_walk_cycles_per_cpu(x));
+	if (rj_drain_has_line_cycles(x))
+		snprintf(line, sizeof(line), "%.0f", rj_drain_line_cycles(x));
 	if (rj_drain_has_stranded_pages_avg(x))
 		snprintf(stranded, sizeof(stranded), "%.1f avg, %" JSON_INTEGER_FORMAT " max",
 			 rj_drain_stranded_pages_avg(x), rj_drain_stranded_pages_max(x));
@@ -429,9 +431,9 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 	pcb_stddev_text(sdt, sizeof(sdt), rj_drain_stddev(x), rj_get(x, RJ_F_drain_unstable),
 			noisy);
 	fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10s%-12" JSON_INTEGER_FORMAT
-		"%-16s%-12s%-10.0f%-14s%-*s%s\n", first_col(d), d, rj_drain_count(x),
+		"%-16s%-12s%-10.0f%-14s%-10s%-*s%s\n", first_col(d), d, rj_drain_count(x),
 		rj_drain_avg_cycles(x), sdt, rj_drain_p99_cycles(x), comp50,
-		comp99, rj_drain_wake_cycles(x), walk, preempted ? 16 : 0, stranded,
+		comp99, rj_drain_wake_cycles(x), walk, line, preempted ? 16 : 0, stranded,
 		preempted ? waited : "");
 }
 
@@ -452,9 +454,9 @@ static void print_drains(FILE *out, json_t *result)
 	/* results that count the drains that waited on a preempted holder get their column */
 	json_array_foreach(drains, i, x)
 		preempted |= rj_drain_has_waited_preempted(x);
-	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%s%s\n", drain_name(result),
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%-10s%s%s\n", drain_name(result),
 		"drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
-		"walk clk/cpu", preempted ? "stranded pages  " : "stranded pages",
+		"walk clk/cpu", "line clk", preempted ? "stranded pages  " : "stranded pages",
 		preempted ? "waited on preempted" : "");
 	json_array_foreach(drains, i, x)
 		drain_line(out, x, preempted, &noisy);

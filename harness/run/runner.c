@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../measure/xline.h"
 #include "threads.h"
 
 /* how long the runner waits for queued work to finish before it checks */
@@ -54,7 +55,9 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 	res->counters.ctr = calloc((size_t)nr * PCB_MAX_EVENTS, sizeof(*res->counters.ctr));
 	res->gaps = calloc((size_t)nr, sizeof(*res->gaps));
 	res->drain.run_mean = calloc((size_t)runs, sizeof(double));
-	if (!res->worker || !res->ovh || !res->counters.ctr || !res->gaps || !res->drain.run_mean)
+	res->drain.run_line = calloc((size_t)runs, sizeof(double));
+	if (!res->worker || !res->ovh || !res->counters.ctr || !res->gaps || !res->drain.run_mean ||
+	    !res->drain.run_line)
 		return -1;
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		struct pcb_fn_result *fr = &res->fn[f];
@@ -108,6 +111,7 @@ void pcb_design_result_free(struct pcb_design_result *res)
 	free(res->counters.ctr);
 	free(res->gaps);
 	free(res->drain.run_mean);
+	free(res->drain.run_line);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -569,6 +573,10 @@ static int run_threads(struct run_shared *s, char *err, size_t errlen)
 
 	start_threads(s);
 	pthread_barrier_wait(&s->bar);		/* set up */
+	/* every thread of the run waits: the line between the drainer's CPU and a worker's */
+	if (s->coord_cpu >= 0)
+		s->res->drain.run_line[s->run] = pcb_xline_ticks(s->topo, (unsigned int)s->coord_cpu,
+								 s->t[0].cpu, s->tsc_hz);
 	if (workers_ready(s, err, errlen) == 0)
 		r = run_one(s, err, errlen);
 	/* a run a stop cut short is checked, not counted */
