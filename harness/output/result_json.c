@@ -453,13 +453,15 @@ static void drain_notes(json_t *notes, const struct pcb_design_result *r)
 		idle_work_note(r, cpus, note, sizeof(note));
 		json_array_append_new(notes, json_string(note));
 	}
-	if (dr->nr_caches > r->nr_workers) {
+	if (dr->nr_virtual) {
 		if (!dr->nr_helpers)
 			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
-				 "by the drainer itself (no other CPU): hot in its cache", r->label);
+				 "(or, holding nothing, rewritten) by the drainer itself (no other "
+				 "CPU): hot in its cache", r->label);
 		else
-			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled on "
-				 "CPU %s before each drain%s%s", r->label, cpus,
+			snprintf(note, sizeof(note), "%s: the virtual CPUs' caches were refilled "
+				 "(or, holding nothing, rewritten) on CPU %s before each drain%s%s",
+				 r->label, cpus,
 				 dr->nr_helpers > 1 ? ", each helper its share" : "",
 				 dr->helpers_share ? ", a worker's: its figures carry the refills "
 				 "as interruptions" : "");

@@ -24,9 +24,26 @@ static void *area_on(size_t size, int node)
 enum { DIRT_REFILL = 1, DIRT_RUN_WORK = 2, DIRT_SERVE = 3 };
 
 /*
+ * An idle CPU's cache that holds nothing, as its owner left it: each of
+ * its lines written back unchanged, so that the drain finds it Modified in
+ * another core's cache, not Shared in its own from the last drain. In the
+ * kernel the drainer's copy of an idle CPU's stock is long gone by the next
+ * drain (seed 000's came seconds apart) and each is a miss to another core
+ * or node.
+ */
+static void dirt_lines(void *cache, size_t size)
+{
+	volatile unsigned char *p = cache;
+
+	for (size_t off = 0; off < size; off += PCB_CACHE_LINE)
+		p[off] = p[off];
+}
+
+/*
  * Helper h's share of the virtual CPUs (all of them where no helper runs):
- * their caches refilled as their owners would have left them, or the work
- * a drain woke them for run, as their kworkers would
+ * their caches refilled (or, not charged, their lines dirtied) as their
+ * owners would have left them, or the work a drain woke them for run, as
+ * their kworkers would
  */
 static void dirt_do(struct pcb_coord *c, int h, int what)
 {
@@ -37,6 +54,8 @@ static void dirt_do(struct pcb_coord *c, int h, int what)
 
 		if (what == DIRT_REFILL && i < c->nr_charged)
 			c->v->prefill(cpu, c->shared);
+		else if (what == DIRT_REFILL)
+			dirt_lines(cpu->stock, c->v->stock_size);
 		else if (what == DIRT_RUN_WORK && pcb_virtual_run_woken(cpu))
 			atomic_fetch_add_explicit(&c->ran_after, 1, memory_order_relaxed);
 	}
@@ -388,7 +407,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1, waited;
 
-	if (c->nr_charged)
+	if (c->nr_virtual)
 		helpers_do(c, DIRT_REFILL);
 	workers_window(c);
 	pcb_wake_ticks_take();

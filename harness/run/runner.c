@@ -272,8 +272,8 @@ static int core_has_worker(const struct pcb_topo *topo, const struct pcb_scenari
 /*
  * The CPUs of the helpers that stand in for the idle virtual CPUs (their
  * refills, their kworkers' work): every CPU with neither the coordinator
- * nor a worker, those whose core has no worker first, one a charged
- * virtual CPU at most; else one worker's CPU, for the refills alone (its
+ * nor a worker, those whose core has no worker first, one a virtual CPU
+ * at most; else one worker's CPU, for the refills alone (its
  * figures carry them as interruptions, and a drain that flushes its work
  * runs the idle CPUs' itself, never preempting the worker); else none,
  * and the drainer does it all.
@@ -546,9 +546,13 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 		res->drain.active = 1;
 		res->drain.cpu = s->coord_cpu;
 		memset(&s->shape, 0, sizeof(s->shape));
-		if (sc->drain_stocks > s->nr)
-			pick_helpers(s->topo, sc, s->coord_cpu, (int)sc->drain_stocks - s->nr,
-				     &s->shape, res);
+		/* every idle CPU's cache is left by a helper, charged or not */
+		long online = sc->drain_online > sc->drain_stocks ? sc->drain_online :
+								     sc->drain_stocks;
+
+		if (online > s->nr)
+			pick_helpers(s->topo, sc, s->coord_cpu, (int)(online - s->nr), &s->shape,
+				     res);
 	}
 	pthread_barrier_init(&s->bar, NULL, (unsigned int)s->nr + 1 + (s->coord_cpu >= 0));
 
