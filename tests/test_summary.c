@@ -50,6 +50,28 @@ static char *print(void (*fn)(FILE *, json_t *const *, const int *, int), json_t
 	return buf;
 }
 
+/* a drain row's runs, for reproduce's test over the run means; a row without them has none */
+static void check_drain_runs(void)
+{
+	json_t *res = json_pack("{s:[{s:s,s:f,s:[{s:f,s:f},{s:f,s:f},{s:f,s:f}]},{s:s,s:f}]}",
+				"drains", "design", "local_lock", "avg_cycles", 90.0, "runs",
+				"avg_cycles", 80.0, "avg_cycles_without_wake", 20.0,
+				"avg_cycles", 90.0, "avg_cycles_without_wake", 30.0,
+				"avg_cycles", 100.0, "avg_cycles_without_wake", 40.0,
+				"design", "spinlock", "avg_cycles", 9.0);
+	double v[8];
+	int n;
+
+	n = pcb_figure_runs(res, "drains:local_lock", v, 8);
+	CHECK(n == 3 && v[0] == 80 && v[2] == 100, "%d runs, %g .. %g", n, v[0], v[n > 0 ? n - 1 : 0]);
+	n = pcb_figure_runs(res, "drains:local_lock:avg_cycles_without_wake", v, 8);
+	CHECK(n == 3 && v[0] == 20 && v[1] == 30 && v[2] == 40, "%d runs without the wake", n);
+	CHECK(pcb_figure_runs(res, "drains:local_lock:count", v, 8) == 0, "count has no runs");
+	CHECK(pcb_figure_runs(res, "drains:spinlock", v, 8) == 0, "a row written without runs");
+	CHECK(pcb_figure_runs(res, "drains:qsbr", v, 8) == 0, "no such row");
+	json_decref(res);
+}
+
 int main(void)
 {
 	json_t *r[2] = { fixture(1), fixture(2) };
@@ -96,6 +118,7 @@ int main(void)
 	CHECK(pcb_figure_get(r[0], "contention:qsbr:*", &v, err, sizeof(err)) < 0, "unknown design");
 	CHECK(pcb_figure_get(r[0], "functions:spinlock stocks=8:consume_stock:nope", &v, err,
 			     sizeof(err)) < 0 && strstr(err, "no number 'nope'"), "%s", err);
+	check_drain_runs();
 	free(csv);
 	free(txt);
 	json_decref(r[0]);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "rows.h"
 #include "tables.h"
 
 /* a selector's table (functions, drains, contention): its field in the result, its rows' kind */
@@ -94,6 +95,28 @@ int pcb_figure_get(json_t *result, const char *sel, double *v, char *err, size_t
 	return 0;
 }
 
+/* drain row design's runs' field (avg_cycles where NULL); 0 where it has none */
+static int drain_runs(json_t *result, const char *design, const char *field, double *runs,
+		      int max)
+{
+	json_t *row = pcb_row_where(rj_top_drains(result), RJ_F_drain_design, design), *r;
+	int f = rj_find(RJ_K_drainrun, field ? field : rj_name(RJ_F_drainrun_avg_cycles));
+	size_t i;
+	int n = 0;
+
+	if (!row || f < 0 || !rj_drain_has_runs(row))
+		return 0;
+	json_array_foreach(rj_drain_runs(row), i, r) {
+		json_t *x = rj_get(r, (enum rj_field)f);
+
+		if (!json_is_number(x))
+			return 0;
+		if (n < max)
+			runs[n++] = json_number_value(x);
+	}
+	return n;
+}
+
 int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 {
 	char buf[512], *part[4] = { 0 }, *save = NULL;
@@ -103,6 +126,9 @@ int pcb_figure_runs(json_t *result, const char *sel, double *runs, int max)
 	snprintf(buf, sizeof(buf), "%s", sel);
 	for (char *p = strtok_r(buf, ":", &save); p && n < 4; p = strtok_r(NULL, ":", &save))
 		part[n++] = p;
+	/* a drain row's runs have avg_cycles and avg_cycles_without_wake */
+	if (n >= 2 && !strcmp(part[0], rj_name(RJ_F_top_drains)))
+		return drain_runs(result, part[1], part[2], runs, max);
 	/* the mean of each run exists for avg_cycles and raw_avg_cycles of a function row */
 	if (n < 3 || strcmp(part[0], rj_name(RJ_F_top_functions)) ||
 	    (part[3] && rj_find(RJ_K_fn, part[3]) != RJ_F_fn_avg_cycles &&

@@ -357,6 +357,23 @@ static void line_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 		rj_set_drain_line_cycles(o, sum / n);
 }
 
+/* each run's figures, for a claim's test over the run means */
+static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int runs)
+{
+	json_t *a = json_array();
+
+	for (int r = 0; r < runs; r++) {
+		json_t *x = json_object();
+
+		rj_set_drainrun_avg_cycles(x, dr->run_mean[r]);
+		rj_set_drainrun_avg_cycles_without_wake(x, dr->run_mean[r] - dr->run_wake[r]);
+		if (dr->run_line[r] > 0)
+			rj_set_drainrun_line_cycles(x, dr->run_line[r]);
+		json_array_append_new(a, x);
+	}
+	rj_put(o, RJ_F_drain_runs, a);
+}
+
 /* the coordinator's drains of one design */
 static json_t *drain_row_json(const struct pcb_design_result *r)
 {
@@ -387,6 +404,7 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 	if (dr->count)
 		rj_set_drain_avg_cycles_without_wake(o, pcb_mean(dr->run_mean, r->runs) -
 						     (double)dr->wake_sum / (double)dr->count);
+	drain_runs_json(o, dr, r->runs);
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
 	noise_json(o, RJ_F_drain_cv_pct, RJ_F_drain_unstable, dr->run_mean, r);
 	rj_set_drain_p99_cycles(o, (json_int_t)pcb_hist_quantile(&dr->total.hist, 0.99));

@@ -56,8 +56,9 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 	res->gaps = calloc((size_t)nr, sizeof(*res->gaps));
 	res->drain.run_mean = calloc((size_t)runs, sizeof(double));
 	res->drain.run_line = calloc((size_t)runs, sizeof(double));
+	res->drain.run_wake = calloc((size_t)runs, sizeof(double));
 	if (!res->worker || !res->ovh || !res->counters.ctr || !res->gaps || !res->drain.run_mean ||
-	    !res->drain.run_line)
+	    !res->drain.run_line || !res->drain.run_wake)
 		return -1;
 	for (int f = 0; f < PCB_MAX_FN; f++) {
 		struct pcb_fn_result *fr = &res->fn[f];
@@ -112,6 +113,7 @@ void pcb_design_result_free(struct pcb_design_result *res)
 	free(res->gaps);
 	free(res->drain.run_mean);
 	free(res->drain.run_line);
+	free(res->drain.run_wake);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -318,6 +320,7 @@ static void collect_coord(struct pcb_design_result *res, struct run_shared *s, i
 	struct pcb_drain_result *dr = &res->drain;
 
 	dr->run_mean[run] = pcb_stat_mean(&c->drain, c->overhead);
+	dr->run_wake[run] = c->drain.samples ? (double)c->wake_sum / (double)c->drain.samples : 0;
 	dr->count += s->fired;
 	pcb_stat_merge(&dr->total, &c->drain);
 	pcb_hist_merge(&dr->completion, &c->completion);

@@ -89,6 +89,7 @@ struct pcb_drain_result {
 	uint64_t remote;		/* stocks drained from the coordinator's CPU */
 	double *run_mean;		/* [runs], cycles inside the drain */
 	double *run_line;		/* [runs], ticks a line takes from the first worker, -1 none */
+	double *run_wake;		/* [runs], cycles a drain spent waking real workers */
 	struct pcb_stat total;
 	struct pcb_hist completion;	/* queued work: ticks until it all ran */
 	uint64_t completed, incomplete;
