@@ -91,6 +91,57 @@ static void fill(struct pcb_design_result *r, const struct pcb_design *d,
 	}
 }
 
+/*
+ * A drain row's runs and the note on a line that moved: spinlock's three
+ * runs drained in 900, 1000 and 1100 cycles, 50 of each its wake; the
+ * line cost 100 ticks in the first run and 450 and 460 after (the host
+ * moved the CPUs), then 450, 455 and 460 (it did not).
+ */
+static void check_drains(json_t *ctx, const struct pcb_scenario *sc,
+			 struct pcb_design_result *res)
+{
+	struct pcb_drain_result *dr = &res[1].drain;
+	static const double moved[] = { 100, 450, 460 }, still[] = { 450, 455, 460 };
+
+	dr->active = 1;
+	dr->cpu = 0;
+	dr->count = 30;
+	dr->wake_sum = 30 * 50;
+	dr->run_line = calloc(3, sizeof(double));
+	dr->run_wake = calloc(3, sizeof(double));
+	for (int pass = 0; pass < 2 && dr->run_line && dr->run_wake; pass++) {
+		json_t *result, *row, *runs, *notes, *n;
+		int noted = 0;
+		size_t i;
+
+		for (int r = 0; r < 3; r++) {
+			dr->run_mean[r] = 900 + 100 * r;
+			dr->run_wake[r] = 50;
+			dr->run_line[r] = pass ? still[r] : moved[r];
+		}
+		result = pcb_result_build(ctx, sc, res, 2);
+		row = json_array_get(json_object_get(result, "drains"), 0);
+		runs = json_object_get(row, "runs");
+		CHECK(json_array_size(runs) == 3, "three runs in the drain row");
+		CHECK_NEAR(json_number_value(json_object_get(json_array_get(runs, 2), "avg_cycles")),
+			   1100, 1e-9);
+		CHECK_NEAR(json_number_value(json_object_get(json_array_get(runs, 2),
+							     "avg_cycles_without_wake")), 1050, 1e-9);
+		CHECK_NEAR(json_number_value(json_object_get(row, "avg_cycles_without_wake")), 950,
+			   1e-9);
+		CHECK_NEAR(json_number_value(json_object_get(row, "line_cycles")),
+			   pass ? 455 : 1010.0 / 3, 1e-9);
+		notes = json_object_get(result, "notes");
+		json_array_foreach(notes, i, n)
+			noted |= strstr(json_string_value(n), "cost 100 ticks in a run of spinlock "
+					"and 460 in one of spinlock") != NULL;
+		CHECK(noted == !pass, "pass %d: a line that %s", pass,
+		      pass ? "held is noted as moved" : "moved from 100 to 460 is not noted");
+		json_decref(result);
+	}
+	dr->active = 0;
+}
+
 int main(void)
 {
 	static const char text[] =
@@ -268,6 +319,7 @@ int main(void)
 
 	free(t1);
 	free(t3);
+	check_drains(ctx, &sc, res);
 	json_decref(result);
 	json_decref(ctx);
 	for (int d = 0; d < 2; d++)

@@ -348,7 +348,7 @@ static void line_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 	double sum = 0;
 	int n = 0;
 
-	for (int r = 0; r < runs; r++)
+	for (int r = 0; dr->run_line && r < runs; r++)
 		if (dr->run_line[r] > 0) {
 			sum += dr->run_line[r];
 			n++;
@@ -360,8 +360,11 @@ static void line_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 /* each run's figures, for a claim's test over the run means */
 static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 {
-	json_t *a = json_array();
+	json_t *a;
 
+	if (!dr->run_line || !dr->run_wake)
+		return;
+	a = json_array();
 	for (int r = 0; r < runs; r++) {
 		json_t *x = json_object();
 
@@ -462,6 +465,45 @@ static void idle_work_note(const struct pcb_design_result *r, const char *cpus, 
 			 dr->nr_helpers ? "the helpers that refill them" : "the drainer");
 	n = (int)strlen(note);
 	snprintf(note + n, len - (size_t)n, "; completion counts the workers' CPUs only");
+}
+
+/*
+ * A line between the drainer's CPU and the worker's that cost half as much
+ * again in one run as in another, over every design and configuration of
+ * the result: the host moved its virtual CPUs between runs, and a drain
+ * that moves lines moved with it
+ */
+#define LINE_MOVED 1.5
+
+static void line_moved_note(json_t *notes, const struct pcb_design_result *res, int nr)
+{
+	const char *lo_at = NULL, *hi_at = NULL;
+	double lo = 0, hi = 0;
+	char note[512];
+
+	for (int d = 0; d < nr; d++) {
+		const struct pcb_drain_result *dr = &res[d].drain;
+
+		for (int i = 0; dr->active && dr->run_line && i < res[d].runs; i++) {
+			double x = dr->run_line[i];
+
+			if (x > 0 && (lo == 0 || x < lo)) {
+				lo = x;
+				lo_at = res[d].label;
+			}
+			if (x > hi) {
+				hi = x;
+				hi_at = res[d].label;
+			}
+		}
+	}
+	if (lo > 0 && hi > LINE_MOVED * lo) {
+		snprintf(note, sizeof(note), "a line between the drainer's CPU and the worker's "
+			 "cost %.0f ticks in a run of %s and %.0f in one of %s: the virtual CPUs "
+			 "moved under the runs, and the drains' run means with them", lo, lo_at, hi,
+			 hi_at);
+		json_array_append_new(notes, json_string(note));
+	}
 }
 
 /* what the drains' shape means for the figures: idle virtual CPUs, refills, a shared CPU */
@@ -828,6 +870,7 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 		interruptions_json(interruptions, r, tsc_hz);
 		functions_json(functions, r);
 	}
+	line_moved_note(notes, res, nr_designs);
 	rj_set_top_designs(o, designs);
 	rj_set_top_functions(o, functions);
 	rj_set_top_counters(o, counters);
