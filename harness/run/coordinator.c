@@ -403,12 +403,23 @@ static uint64_t drainer_waited(const struct pcb_coord *c)
 	return sum;
 }
 
+/*
+ * The idle CPUs' caches as their owners would leave them, for the next
+ * drain: called as soon as the last one is over, not just before the next,
+ * so that a helper on a worker's CPU, which preempts the worker for it,
+ * does so at no fixed time before a drain. Just before, the drain would
+ * start as the worker resumed, perhaps inside its lock, and meet it there.
+ */
+static void coord_prepare(struct pcb_coord *c)
+{
+	if (c->nr_virtual)
+		helpers_do(c, DIRT_REFILL);
+}
+
 void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1, waited;
 
-	if (c->nr_virtual)
-		helpers_do(c, DIRT_REFILL);
 	workers_window(c);
 	pcb_wake_ticks_take();
 	waited = drainer_waited(c);
@@ -524,9 +535,12 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count) ||
 		    atomic_load(&pcb_stop_now))
 			break;
+		coord_prepare(c);
 		wait_until(next, c->tsc_hz);
 		/* a burst, too, ends with the run: drains after it are no run's */
 		for (int b = 0; b < p->burst && (b == 0 || pcb_tsc_now() < deadline); b++) {
+			if (b)
+				coord_prepare(c);
 			pcb_coord_drain_once(c);
 			fired++;
 		}
@@ -548,6 +562,7 @@ static void coord_warm(struct pcb_coord *c, const struct pcb_coord_plan *p, uint
 		return;
 	c->deadline = end;
 	pcb_work_set_deadline(end);
+	coord_prepare(c);
 	wait_until(start + warmup_ticks / 2, c->tsc_hz);
 	if (!atomic_load(&pcb_stop_now))
 		pcb_coord_drain_once(c);
