@@ -185,7 +185,8 @@ struct pcb_model {
 	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
 	const char *calib_design;
 	int calib_fn;
-	double (*calib_bare)(uint64_t rounds, double overhead);
+	/* preempt: with the preempt count pair, or without it (what the pair costs) */
+	double (*calib_bare)(uint64_t rounds, double overhead, bool preempt);
 
 	/* what its results' tables and figures add, as data (model_output.h) */
 	const struct pcb_model_block *blocks;	/* ended by a NULL title and line */

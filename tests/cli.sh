@@ -410,6 +410,11 @@ else
 	echo "skipped: the CPU lock test needs flock(1)"
 fi
 
+# calibrate: the bare loop beside the harness, and what the preempt count pair costs in it
+expect_rc 0 "$pcpbench" calibrate --runs 1
+grep -Eq '^bare loop without the preempt count pair: +[0-9]+\.[0-9]{2} ' "$tmp/out" &&
+	grep -Eq "stand-in for cli and sti, costs -?[0-9]+\.[0-9]{2} cycles a call$" "$tmp/out" &&
+	ok || bad "calibrate: $(cat "$tmp/out")"
 # calibrate runs on one CPU and names its options in errors
 expect_rc 2 "$pcpbench" calibrate --cpu all
 grep -q "calibrate: --cpu all: not a CPU of this machine" "$tmp/err" && ok || bad "calibrate --cpu: $(cat "$tmp/err")"

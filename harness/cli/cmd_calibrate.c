@@ -97,12 +97,12 @@ static int run_harness(const struct pcb_topo *topo, const struct pcb_clock *clk,
  * calls always straddles on a shared host, moves one region and not the
  * figure. The timer is a few ticks in 16384 calls.
  */
-static double bare_median(const struct pcb_model *m, double overhead)
+static double bare_median(const struct pcb_model *m, double overhead, bool preempt)
 {
 	double v[BARE_REGIONS];
 
 	for (int r = 0; r < BARE_REGIONS; r++)
-		v[r] = m->calib_bare(BARE_ROUNDS, overhead);
+		v[r] = m->calib_bare(BARE_ROUNDS, overhead, preempt);
 	qsort(v, BARE_REGIONS, sizeof(v[0]), pcb_cmp_double);
 	return v[BARE_REGIONS / 2];
 }
@@ -113,7 +113,8 @@ static double bare_median(const struct pcb_model *m, double overhead)
  * found a region's fixed cost to be beside the empty region.
  */
 static void print_calibration(const struct pcb_model *m, const struct pcb_clock *clk, int cpu,
-			      const double *bare, const struct pcb_design_result *res)
+			      const double *bare, const double *nopreempt,
+			      const struct pcb_design_result *res)
 {
 	const struct pcb_fn_result *fr = &res->fn[m->calib_fn];
 	double h = pcb_mean(fr->run_mean, res->runs), hs = pcb_stddev(fr->run_mean, res->runs);
@@ -139,6 +140,11 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 		printf("%-44s%-16.2f%-10.2f%+.2f\n", "harness, empty region subtracted:", h, hs,
 		       h - b);
 	}
+	/* run.irq_model = kernel's stand-in for cli and sti, in the same loop */
+	printf("\n%-44s%-16.2f%-10.2f%+.2f\n", "bare loop without the preempt count pair:",
+	       pcb_mean(nopreempt, 6), pcb_stddev(nopreempt, 6), pcb_mean(nopreempt, 6) - b);
+	printf("the pair (incl, decl; je), run.irq_model = kernel's stand-in for cli and sti, "
+	       "costs %.2f cycles a call\n", b - pcb_mean(nopreempt, 6));
 }
 
 int cmd_calibrate(int argc, char **argv, const char *topo_spec)
@@ -157,7 +163,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	struct pcb_scenario sc;
 	struct pcb_topo topo;
 	struct pcb_clock clk;
-	double bare[6], overhead;
+	double bare[6], nopreempt[6], overhead;
 	char text[512];
 	int c, cpu, rc;
 
@@ -189,13 +195,17 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		fprintf(stderr, "%s: note: could not pin the bare loop to CPU %d\n", prog, cpu);
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
 	overhead = clk.overhead[PCB_TIMING_BATCH];
-	m->calib_bare(1 << 14, overhead);	/* warm */
-	for (int i = 0; i < 6; i++)
-		bare[i] = bare_median(m, overhead);
+	m->calib_bare(1 << 14, overhead, true);	/* warm */
+	m->calib_bare(1 << 14, overhead, false);
+	/* the two loops in turn, so a change of the machine's speed falls on both */
+	for (int i = 0; i < 6; i++) {
+		bare[i] = bare_median(m, overhead, true);
+		nopreempt[i] = bare_median(m, overhead, false);
+	}
 
 	rc = run_harness(&topo, &clk, &sc, &res);
 	if (rc == 0)
-		print_calibration(m, &clk, cpu, bare, &res);
+		print_calibration(m, &clk, cpu, bare, nopreempt, &res);
 	pcb_design_result_free(&res);
 	pcb_scenario_free(&sc);
 	pcb_topo_destroy(&topo);

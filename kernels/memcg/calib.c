@@ -36,7 +36,14 @@ struct bare_area {
 
 static char memcg;
 
-double memcg_bare_consume_loop(uint64_t rounds, double overhead)
+/*
+ * preempt: with the pair of preempt count instructions, as local_lock's
+ * path has them; without, its work alone, so that the difference is what
+ * the pair costs here (the stand-in for cli and sti of run.irq_model =
+ * kernel). A constant once inlined: neither loop tests it.
+ */
+static inline __attribute__((always_inline)) double
+bare_consume(uint64_t rounds, double overhead, const bool preempt)
 {
 	struct bare_area *area = aligned_alloc(64, sizeof(*area));
 	struct bare_stock *stock;
@@ -58,10 +65,17 @@ double memcg_bare_consume_loop(uint64_t rounds, double overhead)
 		for (int i = 0; i < 64; i++) {
 			/* preempt_disable()/preempt_enable() as x86 emits them */
 			stock = __atomic_load_n(&cpu->stock, __ATOMIC_RELAXED);
-			__asm__ __volatile__("incl %0" : "+m"(cpu->preempt_count) :: "memory");
+			if (preempt)
+				__asm__ __volatile__("incl %0" : "+m"(cpu->preempt_count) :: "memory");
+			else
+				__asm__ __volatile__("" ::: "memory");
 			if (stock->cached == want && stock->nr_pages >= 1) {
 				stock->nr_pages -= 1;
 				hits++;
+			}
+			if (!preempt) {
+				__asm__ __volatile__("" ::: "memory");
+				continue;
 			}
 			/* __preempt_count_dec_and_test(): decl and a branch (GEN_UNARY_RMWcc) */
 			__asm__ goto("decl %0\n\tje %l[resched_]" : "+m"(cpu->preempt_count) :: "memory"
@@ -76,4 +90,9 @@ resched_:
 	if (hits != rounds * 64 || resched)
 		return -1;
 	return ((double)(t1 - t0) - overhead) / (double)hits;
+}
+
+double memcg_bare_consume_loop(uint64_t rounds, double overhead, bool preempt)
+{
+	return preempt ? bare_consume(rounds, overhead, true) : bare_consume(rounds, overhead, false);
 }

@@ -176,6 +176,6 @@ int memcg_static_key_setup(bool on, char *note, size_t notelen);
 void memcg_static_key_teardown(int patched);
 
 /* the calibration loop (calib.c) */
-double memcg_bare_consume_loop(uint64_t rounds, double overhead);
+double memcg_bare_consume_loop(uint64_t rounds, double overhead, bool preempt);
 
 #endif
