@@ -7,10 +7,12 @@
 enum pcb_clear_page_alt pcb_clear_page_alt = PCB_CLEAR_PAGE_ORIG;
 
 /*
- * The kernel's features: ERMS is CPUID leaf 7's EBX bit 9. REP_GOOD is
- * the kernel's own, set by init_amd() from family 0x10 and by
- * init_intel() from family 6 model 0xd when fast strings are enabled (a
- * bit of MSR_IA32_MISC_ENABLE user mode cannot read: taken as set).
+ * The kernel's features, as v6.2 sets them: ERMS is CPUID leaf 7's EBX
+ * bit 9. REP_GOOD is the kernel's own: init_intel() sets it for family 6
+ * (early_init_intel() clears both where MSR_IA32_MISC_ENABLE has fast
+ * strings off, a bit user mode cannot read: taken as on), init_amd() from
+ * family 0x10 and init_amd_k8() for K8 from stepping 0x0f48, Hygon's
+ * always, Centaur's for family 6 from model 0xf, Zhaoxin's from family 6.
  */
 static __attribute__((constructor)) void pcb_clear_page_select(void)
 {
@@ -37,9 +39,12 @@ static __attribute__((constructor)) void pcb_clear_page_select(void)
 		family += (a >> 20) & 0xff;
 	if (family >= 6)
 		model += ((a >> 16) & 0xf) << 4;
-	if ((!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine")) && family >= 0x10)
-		pcb_clear_page_alt = PCB_CLEAR_PAGE_REP;
-	else if (!strcmp(vendor, "GenuineIntel") && (family > 6 || (family == 6 && model >= 0xd)))
+	if ((!strcmp(vendor, "GenuineIntel") && family == 6) ||
+	    (!strcmp(vendor, "AuthenticAMD") &&
+	     (family >= 0x10 || (family == 0xf && ((a >= 0x0f48 && a < 0x0f50) || a >= 0x0f58)))) ||
+	    !strcmp(vendor, "HygonGenuine") ||
+	    (!strcmp(vendor, "CentaurHauls") && family == 6 && model >= 0xf) ||
+	    (!strcmp(vendor, "  Shanghai  ") && family >= 6))
 		pcb_clear_page_alt = PCB_CLEAR_PAGE_REP;
 }
 

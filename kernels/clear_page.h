@@ -6,7 +6,9 @@
  * (rep stosq, X86_FEATURE_REP_GOOD) and clear_page_erms (rep stosb,
  * X86_FEATURE_ERMS). The kernel patches the call once at boot; here the
  * choice is made once at start-up (clear_page.c) and the call site tests
- * it, a branch that always goes the same way.
+ * it, a branch that always goes the same way. The body is inlined: the
+ * kernel's call and its return (a return thunk where retbleed's
+ * mitigation is on) are not modeled.
  */
 #ifndef PCB_KERNELS_CLEAR_PAGE_H
 #define PCB_KERNELS_CLEAR_PAGE_H
