@@ -216,6 +216,11 @@ expect_rc 2 "$pcpbench" run --set workload.clear_pages=1 --set run.timing=batch 
 grep -q 'workload.clear_pages: 1: pages are cleared before' "$tmp/err" && ok ||
 	bad "clear_pages with batch timing: $(cat "$tmp/err")"
 [ ! -e "$tmp/clearb" ] && ok || bad "clear_pages with batch timing wrote $tmp/clearb"
+# one page is cleared before a charge of one: a charge of two is refused, by the key
+expect_rc 2 "$pcpbench" run --dry-run --set run.timing=call --set workload.clear_pages=2 \
+	--set workload.nr_pages=2
+grep -q 'workload.clear_pages: 2: a page is cleared before a charge of one page' "$tmp/err" &&
+	ok || bad "clear_pages with nr_pages 2: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" run --dry-run --set workload.clear_pages=65537
 grep -q 'workload.clear_pages' "$tmp/err" && ok || bad "clear_pages out of range: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" run --dry-run --set workload.between=sleep

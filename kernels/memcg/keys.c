@@ -142,6 +142,13 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 				       c->clear_pages);
 		return -1;
 	}
+	if (c->clear_pages && c->nr_pages > 1) {
+		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: a page is "
+				       "cleared before a charge of one page; nr_pages is %d (a "
+				       "large folio is charged before it is cleared)", c->clear_pages,
+				       c->nr_pages);
+		return -1;
+	}
 	if (timing == PCB_TIMING_BATCH && c->workload != MEMCG_WL_CHARGE &&
 	    c->workload != MEMCG_WL_KMALLOC) {
 		int timing_key = pcb_key_find("run", "timing");

@@ -120,16 +120,13 @@ void memcg_static_key_teardown(int patched)
 
 /*
  * workload.clear_pages: the pages each worker zeroes, reserved for every
- * CPU and faulted in by the worker that takes the slice (worker_setup), so
- * they are on its node. A slice is 2 MiB aligned: no transparent huge page
- * straddles two workers.
+ * CPU and faulted in by the worker that takes the slice (worker_setup),
+ * pinned, so that first touch puts them on its node. 4 KiB pages, as
+ * clear_page() clears: no transparent huge page spans two workers' slices.
  */
 static int memcg_clear_setup(struct memcg_shared *s, int nr_cpus, char *err, size_t errlen)
 {
-	const size_t huge = 2u << 20;
-	size_t bytes = (size_t)s->cfg.clear_pages * PCB_CLEAR_PAGE_SIZE;
-
-	s->clear_stride = (bytes + huge - 1) / huge * huge;
+	s->clear_stride = (size_t)s->cfg.clear_pages * PCB_CLEAR_PAGE_SIZE;
 	s->clear_slices = nr_cpus;
 	s->clear_len = s->clear_stride * (size_t)nr_cpus;
 	s->clear_area = mmap(NULL, s->clear_len, PROT_READ | PROT_WRITE,
@@ -140,6 +137,7 @@ static int memcg_clear_setup(struct memcg_shared *s, int nr_cpus, char *err, siz
 			 s->clear_len >> 20, nr_cpus, strerror(errno));
 		return -1;
 	}
+	(void)madvise(s->clear_area, s->clear_len, MADV_NOHUGEPAGE);
 	return 0;
 }
 
