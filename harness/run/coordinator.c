@@ -549,21 +549,26 @@ uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 }
 
 /*
- * One drain halfway through the workers' warm-up, untimed (the reset after
+ * One drain a quarter into the workers' warm-up, untimed (the reset after
  * it drops its figures), as the workers warm their own paths: a run's
  * first drain otherwise meets its code and the lines it walks cold, costs
- * several times the others, and in a short run sets the mean.
+ * several times the others, and in a short run sets the mean. The rest of
+ * the warm-up is for the work it queued, which must not spill into the
+ * timed run: under PCB_WARM_DRAIN_MIN_MS of warm-up there is no such drain.
  */
+#define PCB_WARM_DRAIN_MIN_MS 2
+
 static void coord_warm(struct pcb_coord *c, const struct pcb_coord_plan *p, uint64_t warmup_ticks)
 {
 	uint64_t start = pcb_tsc_now(), end = start + warmup_ticks;
 
-	if (!warmup_ticks || (p->rate_hz <= 0 && p->count <= 0))
+	if ((double)warmup_ticks < c->tsc_hz * PCB_WARM_DRAIN_MIN_MS / 1e3 ||
+	    (p->rate_hz <= 0 && p->count <= 0))
 		return;
 	c->deadline = end;
 	pcb_work_set_deadline(end);
 	coord_prepare(c);
-	wait_until(start + warmup_ticks / 2, c->tsc_hz);
+	wait_until(start + warmup_ticks / 4, c->tsc_hz);
 	if (!atomic_load(&pcb_stop_now))
 		pcb_coord_drain_once(c);
 }
