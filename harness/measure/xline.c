@@ -7,8 +7,10 @@
 #include "tsc.h"
 #include "xline.h"
 
-/* a partner that stops answering for this long has been taken off its CPU for good */
+/* the whole probe's limit: a thread off its CPU for that long is not coming back soon */
 #define XLINE_GIVE_UP_S 0.5
+/* spins between two looks at the clock: a look costs more than the line's move */
+#define XLINE_SPINS 256
 
 struct xline {
 	_Alignas(64) atomic_ulong v;		/* the line passed back and forth */
@@ -16,22 +18,25 @@ struct xline {
 	atomic_int failed;
 	const struct pcb_topo *topo;
 	unsigned int cpu[2];
-	uint64_t give_up;			/* ticks */
+	uint64_t deadline;			/* TSC: the probe gives up */
 	double batch[PCB_XLINE_BATCHES];
 };
 
-/* wait for the line to read want; false once the other side has gone */
+/*
+ * Wait for the line to read want, a bare load loop, as fast as the line
+ * comes (a pause would add its own latency to every move); false once the
+ * other side has gone or the probe's time is up
+ */
 static bool xline_wait(struct xline *x, unsigned long want)
 {
-	uint64_t start = pcb_tsc_now();
-
-	while (atomic_load_explicit(&x->v, memory_order_acquire) != want) {
-		if (atomic_load_explicit(&x->failed, memory_order_relaxed) ||
-		    pcb_tsc_now() - start > x->give_up) {
+	for (unsigned int spins = 0;
+	     atomic_load_explicit(&x->v, memory_order_acquire) != want; spins++) {
+		if (spins % XLINE_SPINS == XLINE_SPINS - 1 &&
+		    (atomic_load_explicit(&x->failed, memory_order_relaxed) ||
+		     pcb_tsc_now() > x->deadline)) {
 			atomic_store(&x->failed, 1);
 			return false;
 		}
-		__builtin_ia32_pause();
 	}
 	return true;
 }
@@ -45,8 +50,11 @@ static void *xline_side(void *arg, int side)
 	if (pcb_topo_pin(x->topo, x->cpu[side]) < 0)
 		atomic_store(&x->failed, 1);
 	atomic_fetch_add(&x->ready, 1);
-	while (atomic_load(&x->ready) < 2 && !atomic_load(&x->failed))
+	while (atomic_load(&x->ready) < 2 && !atomic_load(&x->failed)) {
+		if (pcb_tsc_now() > x->deadline)
+			atomic_store(&x->failed, 1);
 		__builtin_ia32_pause();
+	}
 	for (int b = 0; b < PCB_XLINE_BATCHES && !atomic_load(&x->failed); b++) {
 		uint64_t t0 = pcb_tsc_start();
 
@@ -90,7 +98,7 @@ double pcb_xline_ticks(const struct pcb_topo *topo, unsigned int a, unsigned int
 		return -1;
 	}
 	*x = (struct xline){ .topo = topo, .cpu = { a, b } };
-	x->give_up = (uint64_t)(tsc_hz * XLINE_GIVE_UP_S);
+	x->deadline = pcb_tsc_now() + (uint64_t)(tsc_hz * XLINE_GIVE_UP_S);
 	if (pthread_create(&t[0], NULL, xline_prober, x) == 0)
 		started++;
 	if (started == 1 && pthread_create(&t[1], NULL, xline_partner, x) == 0)
