@@ -357,6 +357,16 @@ static void line_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 		rj_set_drain_line_cycles(o, sum / n);
 }
 
+/* the mean over the runs of each run's drain less its wake, as runs[] gives them */
+static double without_wake(const struct pcb_drain_result *dr, int runs)
+{
+	double sum = 0;
+
+	for (int r = 0; r < runs; r++)
+		sum += dr->run_mean[r] - dr->run_wake[r];
+	return runs ? sum / runs : 0;
+}
+
 /* each run's figures, for a claim's test over the run means */
 static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int runs)
 {
@@ -404,9 +414,8 @@ static json_t *drain_row_json(const struct pcb_design_result *r)
 	rj_set_drain_count(o, (json_int_t)dr->count);
 	rj_set_drain_avg_cycles(o, pcb_mean(dr->run_mean, r->runs));
 	/* the drain less the system calls that woke real workers: what a claim may read apart */
-	if (dr->count)
-		rj_set_drain_avg_cycles_without_wake(o, pcb_mean(dr->run_mean, r->runs) -
-						     (double)dr->wake_sum / (double)dr->count);
+	if (dr->count && dr->run_wake)
+		rj_set_drain_avg_cycles_without_wake(o, without_wake(dr, r->runs));
 	drain_runs_json(o, dr, r->runs);
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
 	noise_json(o, RJ_F_drain_cv_pct, RJ_F_drain_unstable, dr->run_mean, r);
@@ -470,8 +479,9 @@ static void idle_work_note(const struct pcb_design_result *r, const char *cpus, 
 /*
  * A line between the drainer's CPU and the worker's that cost half as much
  * again in one run as in another, over every design and configuration of
- * the result: the host moved its virtual CPUs between runs, and a drain
- * that moves lines moved with it
+ * the result drained from and to the same two CPUs: their distance changed
+ * between runs (a guest's host moved them), and a drain that moves lines
+ * moved with it
  */
 #define LINE_MOVED 1.5
 
@@ -481,10 +491,20 @@ static void line_moved_note(json_t *notes, const struct pcb_design_result *res, 
 	double lo = 0, hi = 0;
 	char note[512];
 
+	int pair = -1;
+
 	for (int d = 0; d < nr; d++) {
 		const struct pcb_drain_result *dr = &res[d].drain;
 
-		for (int i = 0; dr->active && dr->run_line && i < res[d].runs; i++) {
+		if (!dr->active || !dr->run_line || !res[d].worker)
+			continue;
+		/* the same two CPUs only: another pair may be another distance */
+		if (pair < 0)
+			pair = d;
+		else if (dr->cpu != res[pair].drain.cpu ||
+			 res[d].worker[0].cpu != res[pair].worker[0].cpu)
+			continue;
+		for (int i = 0; i < res[d].runs; i++) {
 			double x = dr->run_line[i];
 
 			if (x > 0 && (lo == 0 || x < lo)) {
@@ -499,9 +519,9 @@ static void line_moved_note(json_t *notes, const struct pcb_design_result *res, 
 	}
 	if (lo > 0 && hi > LINE_MOVED * lo) {
 		snprintf(note, sizeof(note), "a line between the drainer's CPU and the worker's "
-			 "cost %.0f ticks in a run of %s and %.0f in one of %s: the virtual CPUs "
-			 "moved under the runs, and the drains' run means with them", lo, lo_at, hi,
-			 hi_at);
+			 "cost %.0f ticks in a run of %s and %.0f in one of %s: the two CPUs' "
+			 "distance changed under the runs (on a guest, the host moved them), and "
+			 "the drains' run means with it", lo, lo_at, hi, hi_at);
 		json_array_append_new(notes, json_string(note));
 	}
 }
