@@ -44,14 +44,14 @@ static __always_inline void clear_page(void *page)
 	} else {
 		size_t cx = PCB_CLEAR_PAGE_SIZE / 64;
 
-		/* clear_page_orig: eight movq a line */
+		/* clear_page_orig: the count decremented first, eight movq a line, then jnz */
 		__asm__ volatile("1:\n\t"
+				 "decl %k1\n\t"
 				 "movq %%rax, 0x00(%0)\n\tmovq %%rax, 0x08(%0)\n\t"
 				 "movq %%rax, 0x10(%0)\n\tmovq %%rax, 0x18(%0)\n\t"
 				 "movq %%rax, 0x20(%0)\n\tmovq %%rax, 0x28(%0)\n\t"
 				 "movq %%rax, 0x30(%0)\n\tmovq %%rax, 0x38(%0)\n\t"
 				 "leaq 64(%0), %0\n\t"
-				 "decq %1\n\t"
 				 "jnz 1b"
 				 : "+r"(di), "+r"(cx) : "a"(0) : "memory", "cc");
 	}
