@@ -148,10 +148,9 @@ struct memcg_shared {
 	const struct pcb_design *design;
 	struct memcg_tree tree;
 	int key_patched;
-	/* workload.clear_pages: a slice of clear_stride bytes a worker, taken in turn */
+	/* workload.clear_pages: a slice of cfg.clear_pages pages a CPU, taken in turn */
 	unsigned char *clear_area;
-	size_t clear_len, clear_stride;
-	int clear_slices;
+	size_t clear_len;
 	atomic_int clear_next_slice;
 };
 

@@ -124,11 +124,14 @@ void memcg_static_key_teardown(int patched)
  * pinned, so that first touch puts them on its node. 4 KiB pages, as
  * clear_page() clears: no transparent huge page spans two workers' slices.
  */
+static size_t memcg_clear_slice(const struct memcg_config *c)
+{
+	return (size_t)c->clear_pages * PCB_CLEAR_PAGE_SIZE;
+}
+
 static int memcg_clear_setup(struct memcg_shared *s, int nr_cpus, char *err, size_t errlen)
 {
-	s->clear_stride = (size_t)s->cfg.clear_pages * PCB_CLEAR_PAGE_SIZE;
-	s->clear_slices = nr_cpus;
-	s->clear_len = s->clear_stride * (size_t)nr_cpus;
+	s->clear_len = memcg_clear_slice(&s->cfg) * (size_t)nr_cpus;
 	s->clear_area = mmap(NULL, s->clear_len, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->clear_area == MAP_FAILED) {
@@ -233,12 +236,12 @@ static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
 	w->think_ticks = (uint64_t)((double)c->think_ns * pw->tsc_hz / 1e9);
 	w->between = c->between;
 	if (s->clear_area) {
-		int slice = atomic_fetch_add(&s->clear_next_slice, 1);
+		size_t off = (size_t)atomic_fetch_add(&s->clear_next_slice, 1) * memcg_clear_slice(c);
 
-		if (slice < s->clear_slices) {
-			w->clear_area = s->clear_area + (size_t)slice * s->clear_stride;
+		if (off + memcg_clear_slice(c) <= s->clear_len) {
+			w->clear_area = s->clear_area + off;
 			w->clear_pages = (unsigned int)c->clear_pages;
-			memset(w->clear_area, 0, (size_t)c->clear_pages * PCB_CLEAR_PAGE_SIZE);
+			memset(w->clear_area, 0, memcg_clear_slice(c));
 		}
 	}
 	if (c->accounting != MEMCG_ACCT_MEMCG)
