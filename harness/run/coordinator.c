@@ -290,7 +290,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 {
 	const struct pcb_coord_shape *shape = &a->shape;
 	int stocks = shape->stocks > a->nr_workers ? shape->stocks : a->nr_workers;
-	int online = shape->online > stocks ? shape->online : stocks;
+	int online = pcb_coord_online(shape->stocks, shape->online, a->nr_workers);
 
 	memset(c, 0, sizeof(*c));
 	c->model = a->model;

@@ -99,6 +99,14 @@ struct pcb_coord_shape {
 	int helpers_share;		/* they are workers' CPUs */
 };
 
+/* the caches a drain walks: shape's online, at least its stocks, at least the workers' */
+static inline int pcb_coord_online(int stocks, int online, int nr_workers)
+{
+	if (stocks < nr_workers)
+		stocks = nr_workers;
+	return online > stocks ? online : stocks;
+}
+
 /* what the coordinator drains, and the machine it walks */
 struct pcb_coord_args {
 	const struct pcb_model *model;

@@ -550,12 +550,10 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 		res->drain.cpu = s->coord_cpu;
 		memset(&s->shape, 0, sizeof(s->shape));
 		/* every idle CPU's cache is left by a helper, charged or not */
-		long online = sc->drain_online > sc->drain_stocks ? sc->drain_online :
-								     sc->drain_stocks;
+		int idle = pcb_coord_online(sc->drain_stocks, sc->drain_online, s->nr) - s->nr;
 
-		if (online > s->nr)
-			pick_helpers(s->topo, sc, s->coord_cpu, (int)(online - s->nr), &s->shape,
-				     res);
+		if (idle > 0)
+			pick_helpers(s->topo, sc, s->coord_cpu, idle, &s->shape, res);
 	}
 	pthread_barrier_init(&s->bar, NULL, (unsigned int)s->nr + 1 + (s->coord_cpu >= 0));
 
