@@ -491,7 +491,6 @@ static void line_moved_note(json_t *notes, const struct pcb_design_result *res, 
 	const char *lo_at = NULL, *hi_at = NULL;
 	double lo = 0, hi = 0;
 	char note[512];
-
 	int pair = -1;
 
 	for (int d = 0; d < nr; d++) {
