@@ -40,7 +40,5 @@ int cmd_list(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv, const char *topo_spec);
 int cmd_cpus(int argc, char **argv, const char *topo_spec);
 int cmd_check(int argc, char **argv, const char *topo_spec);
-/* whether argv has --keep-aslr before any "--" */
-int keeps_aslr(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../machine/aslr.h"
 #include "../run/runner.h"
 #include "cli.h"
 
@@ -165,20 +166,21 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	struct pcb_clock clk;
 	double bare[6], nopreempt[6], overhead;
 	char text[512];
-	int c, cpu, rc;
+	int c, cpu, rc, keep_aslr = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cpu_arg = optarg; break;
 		case 'r': runs_arg = optarg; break;
-		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
+		case 'A': keep_aslr = 1; break;
 		case 'h': calibrate_help(stdout); return 0;
 		default: die_usage("calibrate: see pcpbench calibrate --help");
 		}
 	}
 	if (optind < argc)
 		die_usage("calibrate: unknown argument '%s'", argv[optind]);
+	pcb_aslr_reexec(keep_aslr);
 	load_topology(&topo, topo_spec);
 	if (topo.synthetic) {
 		pcb_topo_destroy(&topo);

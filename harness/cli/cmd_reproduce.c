@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../machine/aslr.h"
 #include "../measure/realop.h"
 #include "../measure/stats.h"
 #include "../output/figures.h"
@@ -482,7 +483,7 @@ static int write_table(const char *out, const struct repro *rp, char *path, size
 	return 0;
 }
 
-/* reproduce's options into rp->o, *out, *file and *dry; exit 2 on a bad one */
+/* reproduce's options (exit 2 on a bad one), then the re-exec without ASLR */
 static void parse_args(int argc, char **argv, struct repro *rp, const char **out,
 		       const char **file, int *dry)
 {
@@ -495,7 +496,7 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, keep_aslr = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -504,13 +505,14 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		case 'n': *dry = 1; break;
 		case 'o': *out = optarg; break;
 		case 'c': *file = optarg; break;
-		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
+		case 'A': keep_aslr = 1; break;
 		case 'h': fputs(reproduce_usage, stdout); exit(0);
 		default: die_usage("reproduce: see pcpbench reproduce --help");
 		}
 	}
 	if (optind < argc)
 		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
+	pcb_aslr_reexec(keep_aslr);
 }
 
 /* claim cm's scenario, loaded and checked the first time a claim names it: its index */

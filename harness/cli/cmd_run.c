@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../machine/aslr.h"
 #include "../output/result.h"
 #include "../run/runner.h"
 #include "cli.h"
@@ -111,7 +112,7 @@ struct run_args {
 	struct node_opts no;
 	struct pcb_table_opts tables;
 	const char *out;
-	int dry;
+	int dry, keep_aslr;
 };
 
 /* run's options into a, the scenarios left from optind on; 1 if it printed --help */
@@ -147,7 +148,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'E': a->no.each = 1; break;
 		case 'N': a->no.node = parse_node("--node", optarg); break;
 		case 'C': a->no.coord_node = parse_node("--coordinator-node", optarg); break;
-		case 'A': break;	/* main() saw it: pcb_aslr_reexec() */
+		case 'A': a->keep_aslr = 1; break;
 		case 'h': fputs(run_usage, stdout); return 1;
 		default: die_usage("run: see pcpbench run --help");
 		}
@@ -251,6 +252,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 		free(a.o.sets);
 		return 0;
 	}
+	pcb_aslr_reexec(a.keep_aslr);
 	nsc = argc - optind;
 	load_topology(&topo, topo_spec);
 	check_nodes(&topo, &a.no);

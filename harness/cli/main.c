@@ -47,23 +47,6 @@ int wants_help(int argc, char **argv, const char *usage)
 	return 1;
 }
 
-int keeps_aslr(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--keep-aslr"))
-			return 1;
-	}
-	return 0;
-}
-
-/* the commands that measure: they run without address randomization unless told */
-static int measures(const char *cmd)
-{
-	return !strcmp(cmd, "run") || !strcmp(cmd, "reproduce") || !strcmp(cmd, "calibrate");
-}
-
 void load_topology(struct pcb_topo *topo, const char *spec)
 {
 	char err[512];
@@ -162,8 +145,7 @@ int main(int argc, char **argv)
 	}
 	argc -= i;
 	argv += i;
-	if (measures(argv[0]) && !asks_help(argc, argv))
-		pcb_aslr_reexec(all_argv, keeps_aslr(argc, argv));
+	pcb_aslr_command(all_argc, all_argv);
 	if (!strcmp(argv[0], "run")) {
 		/* the whole command line, for result.json's context */
 		char *command = join_args(all_argc, all_argv);

@@ -6,8 +6,10 @@
  * without it, as Google Benchmark's MaybeReenterWithoutASLR() does:
  * personality(ADDR_NO_RANDOMIZE), then execv("/proc/self/exe"), with
  * PCPBENCH_ASLR_REEXEC in the environment so that the new image does not
- * do it again. Any failure leaves randomization on, with a status saying
- * why; the run goes on.
+ * do it again. Only where /proc/self/exe is this
+ * program: started through the dynamic loader, it is the loader. Any
+ * failure leaves randomization on, with a status saying why; the run goes
+ * on.
  */
 #ifndef PCB_ASLR_H
 #define PCB_ASLR_H
@@ -16,8 +18,13 @@
 
 #define PCB_ASLR_ENV "PCPBENCH_ASLR_REEXEC"
 
-/* at the start of a measuring command, argv main's; returns only if no exec happened */
-void pcb_aslr_reexec(char **argv, int keep);
+/* main()'s whole argv, copied before any getopt_long() permutes it */
+void pcb_aslr_command(int argc, char **argv);
+/*
+ * once a measuring command's options are parsed (keep: --keep-aslr, as
+ * its parser read it); returns only if no exec happened
+ */
+void pcb_aslr_reexec(int keep);
 /*
  * What became of this process's randomization: "disabled by re-exec",
  * "disabled (inherited ...)", "off system-wide ...", "kept (--keep-aslr)"
