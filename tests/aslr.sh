@@ -3,7 +3,8 @@
 # calibrate do it: started through the dynamic loader (/proc/self/exe is
 # then the loader) the run goes on with ASLR and says so; --keep-aslr is
 # read by the command's parser, so an abbreviation getopt_long() accepts
-# keeps it too. Where this machine has ASLR off, or this shell
+# keeps it too; the re-executed process keeps its name (comm) and the
+# argv[0] it was given. Where this machine has ASLR off, or this shell
 # runs under setarch -R, there is no re-exec and only the exit statuses
 # are checked.
 set -u
@@ -63,6 +64,30 @@ expect_rc 0 "$pcpbench" run "${short[@]}" --out "$tmp/nokeep" scenarios/default.
 a=$(aslr "$tmp/nokeep")
 if [ "$reexecs" -eq 1 ]; then
 	[ "$a" = "disabled by re-exec" ] && ok || bad "run: aslr '$a'"
+fi
+
+# the name: comm is pcpbench's once the new image runs (its environment
+# holds PCPBENCH_ASLR_REEXEC), argv[0] the one given
+if [ "$reexecs" -eq 1 ]; then
+	"$pcpbench" run --runs 2 --set run.duration_ms=400 --set run.warmup_ms=10 \
+		--set run.designs=local_lock --out "$tmp/name" scenarios/default.scn \
+		>/dev/null 2>"$tmp/name.err" &
+	pid=$!
+	seen= argv0=
+	for _ in $(seq 200); do
+		[ -r "/proc/$pid/environ" ] || break
+		if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -q '^PCPBENCH_ASLR_REEXEC='; then
+			c=$(cat "/proc/$pid/comm" 2>/dev/null)
+			a0=$({ tr '\0' '\n' <"/proc/$pid/cmdline"; } 2>/dev/null | head -1)
+			[ -n "$c" ] && seen=$c
+			[ -n "$a0" ] && argv0=$a0
+			[ "$seen" = pcpbench ] && break
+		fi
+		sleep 0.05
+	done
+	wait "$pid" && ok || bad "the run whose name was read failed: $(cat "$tmp/name.err")"
+	[ "$seen" = pcpbench ] && ok || bad "after the re-exec the process is named '$seen'"
+	[ "$argv0" = "$pcpbench" ] && ok || bad "after the re-exec argv[0] is '$argv0'"
 fi
 
 summary aslr

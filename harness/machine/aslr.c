@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "aslr.h"
@@ -28,9 +29,17 @@ static int randomize_va_space(void)
 	return v;
 }
 
-/* the image started by the re-exec: whether ADDR_NO_RANDOMIZE held */
+/*
+ * the image started by the re-exec: the name the process had (the kernel
+ * names it after the file execve() was given, "exe"), and whether
+ * ADDR_NO_RANDOMIZE held
+ */
 static void reexecuted(int pers)
 {
+	const char *name = getenv(PCB_ASLR_ENV);
+
+	if (*name)
+		prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 	unsetenv(PCB_ASLR_ENV);
 	if (pers != -1 && (pers & ADDR_NO_RANDOMIZE))
 		snprintf(status, sizeof(status), "disabled by re-exec");
@@ -108,6 +117,7 @@ static int exe_is_self(void)
 /* ADDR_NO_RANDOMIZE set on pers, then the exec; returns only where it failed */
 static void reexec(int pers)
 {
+	char name[17] = "";
 	int e;
 
 	if (personality((unsigned long)pers | ADDR_NO_RANDOMIZE) == -1) {
@@ -115,7 +125,8 @@ static void reexec(int pers)
 			 strerror(errno));
 		return;
 	}
-	setenv(PCB_ASLR_ENV, "1", 1);
+	prctl(PR_GET_NAME, (unsigned long)name, 0, 0, 0);
+	setenv(PCB_ASLR_ENV, name, 1);
 	execv("/proc/self/exe", command);
 	e = errno;
 	personality((unsigned long)pers);

@@ -6,7 +6,8 @@
  * without it, as Google Benchmark's MaybeReenterWithoutASLR() does:
  * personality(ADDR_NO_RANDOMIZE), then execv("/proc/self/exe"), with
  * PCPBENCH_ASLR_REEXEC in the environment so that the new image does not
- * do it again. Only where /proc/self/exe is this
+ * do it again; it carries the process's name, which the new image takes
+ * back (execve() names it "exe"). Only where /proc/self/exe is this
  * program: started through the dynamic loader, it is the loader. Any
  * failure leaves randomization on, with a status saying why; the run goes
  * on.
