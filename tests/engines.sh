@@ -2,7 +2,11 @@
 # integrations/: the LKP-tests program and the mmtests shellpack, checked
 # on fixture results. Offline: parse keeps report --format kv's stats and
 # drops the rest, the job and meta.yaml agree with run, and mmtests'
-# parse-results maps report --format mmtests rows to its six fields.
+# parse-results maps report --format mmtests rows to its six fields;
+# both install.sh on trees laid out as the checkouts are, hostile ones
+# among them (a tag with "/" and "&", an etc/ file without a final line
+# break, symbolic links out of the tree, a tree named "-x", a patch that
+# does not apply), and LKP's run against a stale result that sorts last.
 # With LKP_SRC (an lkp-tests checkout): LKP's bin/run-stats and
 # sbin/dump-stat over parse's output, in a copy of the checkout. With
 # MMTESTS_SRC (an mmtests checkout): mmtests' compare-mmtests.pl over
@@ -68,6 +72,126 @@ grep -qP '^consume_stock\tlocal_lock\tstocks_128\t1\t3.000\t_$' "$tmp/mm1.out" &
 mmrows "$ref" "$tmp/mm0" >"$tmp/mm0.out"
 grep -qP '^consume_stock\tlocal_lock\t_\t1\t' "$tmp/mm0.out" && ok ||
 	bad "parse-results outside a sweep: $(head -1 "$tmp/mm0.out")"
+
+# the installers, on trees laid out as the checkouts are: a version
+# with "/" and "&" written as it is, an etc/ file without a final line
+# break, a symbolic link out of the tree never written through, a tree
+# whose name starts with "-", a patch that does not apply leaving the
+# tree as it was, and each run twice
+lkptree() { # DIR: the parts of an lkp-tests checkout install.sh writes in
+	mkdir -p "$1/lib" "$1/programs/ftq" "$1/jobs" "$1/etc"
+	touch "$1/lib/stats.rb"
+	printf 'ftq\.noise: -1\n' >"$1/etc/index-perf-all.yaml"
+	printf 'ftq\.p99: -0.1' >"$1/etc/index-latency-all.yaml"	# no final line break
+	printf 'ftq\nfwq\n' >"$1/etc/linux-perf-test-cases"
+}
+mmtree() { # DIR: the parts of an mmtests checkout install.sh reads and writes
+	mkdir -p "$1/shellpack_src/src" "$1/shellpack_src/bin" "$1/drivers" "$1/configs" \
+		"$1/shellpacks" "$1/bin/lib/MMTests"
+	printf '#!/bin/bash\nexit 0\n' >"$1/run-mmtests.sh"
+	cp "$1/run-mmtests.sh" "$1/shellpack_src/src/refresh.sh"
+	# a round of macros expanded, as mmtests' rewrite-shellpack does, 1 when none is left
+	printf '%s\n' '#!/bin/bash' 'ret=1' 'while IFS= read -r l; do' \
+		'	case $l in "###SHELLPACK"*) echo "# ${l#\#\#\#}"; ret=0 ;; *) printf "%s\n" "$l" ;; esac' \
+		'done' 'exit $ret' >"$1/shellpack_src/bin/rewrite-shellpack"
+	chmod +x "$1/run-mmtests.sh" "$1/shellpack_src/src/refresh.sh" "$1/shellpack_src/bin/rewrite-shellpack"
+	# DataTypes.pm as the patch finds it: its context and removed lines
+	sed -n '/^@@/,$s/^[ -]//p' "$mm/patches/mmtests-cycles-unit.patch" >"$1/bin/lib/MMTests/DataTypes.pm"
+}
+# the installers of a git tree tagged rel/1&2, as a checkout with such a tag is
+git init -q "$tmp/pcb" && cp -r "$src/integrations" "$tmp/pcb/" &&
+	git -C "$tmp/pcb" add -A && git -C "$tmp/pcb" -c user.name=t -c user.email=t@t.example \
+		commit -qm t && git -C "$tmp/pcb" tag 'rel/1&2' || bad "cannot make a tagged tree"
+ilkp=$tmp/pcb/integrations/lkp/install.sh
+imm=$tmp/pcb/integrations/mmtests/install.sh
+
+lkptree "$tmp/-lkp"
+(cd "$tmp" && "$ilkp" -lkp >/dev/null && "$ilkp" -lkp >/dev/null) && ok || bad "lkp install.sh -lkp failed"
+for j in $(cd "$lkp/jobs" && ls | sed 's/\.yaml$//'); do
+	[ "$(grep -c "^  pcpbench_version: 'rel/1&2'\$" "$tmp/-lkp/jobs/$j.yaml")" -eq \
+		"$(grep -c '^pcpbench:$' "$lkp/jobs/$j.yaml")" ] && ok ||
+		bad "jobs/$j.yaml: $(grep pcpbench_version "$tmp/-lkp/jobs/$j.yaml")"
+	diff <(grep -v pcpbench_version "$lkp/jobs/$j.yaml") \
+		<(grep -v pcpbench_version "$tmp/-lkp/jobs/$j.yaml") >/dev/null && ok || bad "jobs/$j.yaml changed"
+done
+printf '%s\n' 'ftq\.p99: -0.1' 'pcpbench\..+\.p99: -0.1' 'pcpbench\..+\.completion_p99: -0.1' |
+	cmp -s - "$tmp/-lkp/etc/index-latency-all.yaml" && ok ||
+	bad "etc/index-latency-all.yaml: $(cat "$tmp/-lkp/etc/index-latency-all.yaml")"
+[ "$(grep -c '^pcpbench$' "$tmp/-lkp/etc/linux-perf-test-cases")" -eq 1 ] && ok || bad "linux-perf-test-cases"
+cmp -s "$lkp/programs/pcpbench/run" "$tmp/-lkp/programs/pcpbench/run" && ok || bad "programs/pcpbench/run"
+[ -z "$(find "$tmp/-lkp" -name '.*pcpbench*')" ] && ok || bad "lkp: left $(find "$tmp/-lkp" -name '.*pcpbench*')"
+
+# a link out of the tree, at a file or a directory it writes: refused, the tree as it was
+for link in etc/index-perf-all.yaml jobs/pcpbench.yaml programs/pcpbench jobs; do
+	rm -rf "$tmp/l" "$tmp/outside" && lkptree "$tmp/l" && mkdir "$tmp/outside"
+	printf 'outside\n' >"$tmp/outside/file"
+	rm -rf "${tmp:?}/l/$link"
+	case $link in
+	jobs | programs/pcpbench) ln -s "$tmp/outside" "$tmp/l/$link" ;;
+	*) ln -s "$tmp/outside/file" "$tmp/l/$link" ;;
+	esac
+	(cd "$tmp/l" && find . | sort | xargs -d '\n' cat 2>/dev/null | md5sum) >"$tmp/before"
+	expect_rc 2 "$ilkp" "$tmp/l"
+	grep -q "$tmp/l/$link is a symbolic link" "$tmp/err" && ok || bad "lkp, link at $link: $(cat "$tmp/err")"
+	[ "$(ls -A "$tmp/outside")" = file ] && [ "$(cat "$tmp/outside/file")" = outside ] && ok ||
+		bad "lkp, link at $link: written through: $(ls -A "$tmp/outside")"
+	(cd "$tmp/l" && find . | sort | xargs -d '\n' cat 2>/dev/null | md5sum) | cmp -s - "$tmp/before" &&
+		{ [ ! -e "$tmp/l/programs/pcpbench" ] || [ -L "$tmp/l/programs/pcpbench" ]; } && ok ||
+		bad "lkp, link at $link: the tree changed"
+done
+
+if command -v patch >/dev/null; then
+mmtree "$tmp/-mm"
+(cd "$tmp" && "$imm" -mm >/dev/null && "$imm" -mm >/dev/null) && ok || bad "mmtests install.sh -mm failed"
+[ "$(grep -c LABEL_CYCLES "$tmp/-mm/bin/lib/MMTests/DataTypes.pm")" -eq 2 ] && ok || bad "DataTypes.pm not patched once"
+for k in install bench; do
+	f=$tmp/-mm/shellpacks/shellpack-$k-pcpbench
+	[ -x "$f" ] && ! grep -q '^###SHELLPACK' "$f" && grep -q '^# SHELLPACK preamble' "$f" && ok ||
+		bad "shellpacks/shellpack-$k-pcpbench: $(head -3 "$f" 2>&1)"
+done
+[ -z "$(find "$tmp/-mm" -name '.*pcpbench*' -o -name '*.rej' -o -name '*.orig')" ] && ok ||
+	bad "mmtests: left $(find "$tmp/-mm" -name '.*pcpbench*' -o -name '*.rej' -o -name '*.orig')"
+# a DataTypes.pm the patch does not fit: nothing installed, no .rej
+rm -rf "$tmp/m" && mmtree "$tmp/m" && echo 'package DataTypes;' >"$tmp/m/bin/lib/MMTests/DataTypes.pm"
+expect_rc 2 "$imm" "$tmp/m"
+grep -q "does not apply to $tmp/m/bin/lib/MMTests/DataTypes.pm: nothing installed" "$tmp/err" && ok ||
+	bad "mmtests, a patch that fails: $(cat "$tmp/err")"
+[ -z "$(find "$tmp/m" -name '*pcpbench*' -o -name '*.rej' -o -name '*.orig')" ] && ok ||
+	bad "mmtests, a patch that fails: left $(find "$tmp/m" -name '*pcpbench*' -o -name '*.rej' -o -name '*.orig')"
+for link in drivers/driver-pcpbench.sh shellpacks/shellpack-bench-pcpbench bin/lib/MMTests/DataTypes.pm; do
+	rm -rf "$tmp/m" "$tmp/outside" && mmtree "$tmp/m" && mkdir "$tmp/outside"
+	cp "$tmp/m/$link" "$tmp/outside/file" 2>/dev/null || printf 'outside\n' >"$tmp/outside/file"
+	cp "$tmp/outside/file" "$tmp/want"
+	rm -f "$tmp/m/$link" && ln -s "$tmp/outside/file" "$tmp/m/$link"
+	expect_rc 2 "$imm" "$tmp/m"
+	grep -q "$tmp/m/$link is a symbolic link" "$tmp/err" && ok || bad "mmtests, link at $link: $(cat "$tmp/err")"
+	cmp -s "$tmp/outside/file" "$tmp/want" && [ "$(ls -A "$tmp/outside")" = file ] && ok ||
+		bad "mmtests, link at $link: written through"
+	[ -z "$(find "$tmp/m" -name '*pcpbench*' ! -type l)" ] && ok ||
+		bad "mmtests, link at $link: installed $(find "$tmp/m" -name '*pcpbench*' ! -type l)"
+done
+else
+	echo "no patch: mmtests' install.sh not checked"
+fi
+
+# LKP's run: the result it reports is the one it wrote, not one an
+# earlier run left that sorts after it; LKP's lib/ stood in for by die
+# and log_cmd
+mkdir -p "$tmp/stub/lib" "$tmp/ps/build" "$tmp/rr/pcpbench-results/zzz-stale"
+printf '%s\n' 'die() { echo "$*" >&2; exit 1; }' 'log_cmd() { "$@"; }' >"$tmp/stub/lib/debug.sh"
+: >"$tmp/stub/lib/env.sh"
+: >"$tmp/stub/lib/reproduce-log.sh"
+ln -s "$pcpbench" "$tmp/ps/build/pcpbench"
+ln -s "$src/scenarios" "$tmp/ps/scenarios"
+cp "$fix" "$tmp/rr/pcpbench-results/zzz-stale/"
+env LKP_SRC="$tmp/stub" RESULT_ROOT="$tmp/rr" PCPBENCH_SRC="$tmp/ps" PCPBENCH_LOCK_DIR="$tmp" \
+	scenario=default runs=1 quick=1 timing= pcpbench_version= \
+	set='run.designs=local_lock run.duration_ms=50 run.warmup_ms=10' \
+	bash "$lkp/programs/pcpbench/run" >"$tmp/run.kv" 2>"$tmp/run.err" && ok || bad "run: $(cat "$tmp/run.err")"
+new=$(find "$tmp/rr/pcpbench-results" -name result.json ! -path '*zzz-stale*')
+[ "$(echo "$new" | wc -l)" -eq 1 ] && "$pcpbench" report --format kv "$(dirname "$new")" >"$tmp/new.kv" &&
+	cmp -s "$tmp/run.kv" "$tmp/new.kv" && ok ||
+	bad "run reported another result: $(head -2 "$tmp/run.kv") (stale: $(head -1 "$tmp/fix.kv"))"
 
 summary engines
 exit
