@@ -60,6 +60,44 @@ grep -q '^pcpbench\\\.\.+\\\.avg_cycles: -1$' "$lkp/etc/index-perf-all.yaml" && 
 	bad "no KPI direction for avg_cycles"
 grep -Eq '^(kmsg|perf-|turbostat|sched_debug|mpstat)' "$job" && bad "job: a monitor" || ok
 
+# the short jobs: LKP's one document (one atomic job), the default
+# scenario with --quick, no cpufreq_governor; mmtests' config with
+# PCPBENCH_QUICK=yes, which the bench turns into --quick
+quick=$lkp/jobs/pcpbench-quick.yaml
+[ "$(grep -c '^pcpbench:$' "$quick")" -eq 1 ] && grep -q '^  quick: 1$' "$quick" &&
+	grep -q '^  scenario: default$' "$quick" && ! grep -q '^cpufreq_governor' "$quick" && ok ||
+	bad "jobs/pcpbench-quick.yaml: $(cat "$quick")"
+grep -q '^\[\[ "\$quick" = 1 \]\] && opts+=(--quick)$' "$lkp/programs/pcpbench/run" && ok || bad "run: no quick"
+grep -q '^export PCPBENCH_QUICK=yes$' "$mm/configs/config-workload-pcpbench-quick" &&
+	grep -q 'parseargYes[[:space:]]*--quick[[:space:]]*PCPBENCH_QUICK' \
+		"$mm/shellpack_src/src/pcpbench/pcpbench-bench" &&
+	grep -q 'PCPBENCH_QUICK:+--quick' "$mm/drivers/driver-pcpbench.sh" && ok || bad "mmtests: no quick config"
+# mmtests asks apt-get for openSUSE's ninja only where there is no ninja
+grep -E '^install-depends .*\<ninja\>' "$mm/shellpack_src/src/pcpbench/pcpbench-install" &&
+	bad "pcpbench-install asks for ninja unconditionally" || ok
+
+# docs/engines.md's steps, in the order they must run: LKP's split-job
+# into a directory made first, after wakeup and the testbox file, and
+# lkp install (where named) of a split job; the files they name exist;
+# mmtests' packages with R
+doc=$src/docs/engines.md
+blocks=$(awk '/^```/ { n++; next } n % 2 { print n ": " $0 }' "$doc")
+line() { echo "$blocks" | grep -n -m1 -- "$1" | cut -d: -f1; }
+s=$(line 'split-job -o /tmp/jobs jobs/pcpbench-quick.yaml')
+for before in 'mkdir -p /tmp/jobs' 'make -C bin/event wakeup' '>hosts/$(hostname)' \
+	'integrations/lkp/install.sh /tmp/lkp-tests'; do
+	b=$(line "$before")
+	[ -n "$s" ] && [ -n "$b" ] && [ "$b" -lt "$s" ] && ok || bad "engines.md: '$before' not before split-job"
+done
+echo "$blocks" | grep -E 'bin/lkp install +(--[a-z-]+ +)*jobs/' && bad "engines.md: lkp install of an unsplit job" || ok
+for f in $(echo "$blocks" | grep -oE 'jobs/pcpbench[a-z-]*\.yaml' | sort -u); do
+	[ -f "$lkp/$f" ] && ok || bad "engines.md names $f"
+done
+for f in $(echo "$blocks" | grep -oE 'configs/config-workload-pcpbench-[a-z]+' | sort -u); do
+	[ -f "$mm/$f" ] && ok || bad "engines.md names $f"
+done
+echo "$blocks" | grep -q 'apt-get install .*r-base-core' && ok || bad "engines.md: mmtests' compare without R"
+
 # mmtests: a row a run, six fields, the label function-design-config,
 # "_" outside a sweep
 mmrows "$fix" "$tmp/mm1" >"$tmp/mm1.out" && ok || bad "parse-results failed"
@@ -234,6 +272,16 @@ PY
 		"$tmp/lkp-tests/etc/failure" && ok || bad "invariant.fail is no failure to LKP"
 	grep -q '^pcpbench$' "$tmp/lkp-tests/etc/linux-perf-test-cases" && ok ||
 		bad "pcpbench not among LKP's performance tests"
+	# docs/engines.md's first try up to the run: wakeup, the testbox,
+	# split-job into atomic jobs (what lkp run and lkp install take)
+	make -s -C "$tmp/lkp-tests/bin/event" wakeup >"$tmp/out" 2>&1 && ok || bad "wakeup: $(cat "$tmp/out")"
+	printf 'nr_cpu: 2\nmemory: 1G\nlocal_run: 1\n' >"$tmp/lkp-tests/hosts/$(hostname)"
+	mkdir -p "$tmp/jobs"
+	(cd "$tmp/lkp-tests" && LKP_SRC=$PWD bin/lkp split-job -o "$tmp/jobs" jobs/pcpbench-quick.yaml \
+		jobs/pcpbench.yaml) >"$tmp/out" 2>&1
+	[ "$(ls "$tmp/jobs" | wc -l)" -eq 3 ] && [ "$(grep -l '^arch: ' "$tmp"/jobs/* | wc -l)" -eq 3 ] && ok ||
+		bad "split-job: $(grep -v WARN "$tmp/out")"
+	grep -q '^  quick: 1$' "$tmp"/jobs/pcpbench-quick-*.yaml && ok || bad "split-job: the quick job lost quick"
 else
 	echo "LKP_SRC does not name an lkp-tests checkout: LKP's stats not checked"
 fi

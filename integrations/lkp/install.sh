@@ -1,8 +1,9 @@
 #!/bin/bash
 # Install pcpbench's LKP-tests files into a checkout of lkp-tests:
 #   integrations/lkp/install.sh LKP_SRC
-# programs/pcpbench/ and jobs/pcpbench.yaml are copied as they are laid
-# out here, with each job's pcpbench_version set to this
+# programs/pcpbench/ and the jobs (jobs/pcpbench.yaml, the seeds'
+# scenarios; jobs/pcpbench-quick.yaml, a short first try) are copied as
+# they are laid out here, with each job's pcpbench_version set to this
 # checkout's `git describe`; the KPI directions (etc/index-perf-all.yaml:
 # cycles, lower is better; etc/index-latency-all.yaml: the p99s) are
 # added where a line for pcpbench is not there yet, and pcpbench is

@@ -6,6 +6,7 @@ run_bench() {
 		-v ${PCPBENCH_VERSION:-HEAD}		\
 		--scenario $PCPBENCH_SCENARIO		\
 		${PCPBENCH_RUNS:+--runs $PCPBENCH_RUNS}	\
+		${PCPBENCH_QUICK:+--quick}		\
 		${PCPBENCH_TIMING:+--timing $PCPBENCH_TIMING}	\
 		${PCPBENCH_SET:+--set $PCPBENCH_SET}
 	return $?
