@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "testing.h"
+#include "../harness/output/present/tables.h"
 #include "../harness/output/result.h"
+#include "../harness/output/write/json.h"
+#include "../harness/output/write/json_context.h"
 
 static char *tables_opts(json_t *result, int raw)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "testing.h"
-#include "../harness/output/scaling.h"
+#include "../harness/output/read/scaling.h"
 
 static const char result_text[] =
 	"{\"designs\": ["

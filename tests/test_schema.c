@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testing.h"
-#include "../harness/output/result.h"
+#include "../harness/output/read/load.h"
 #include "../harness/schema/schema.h"
 
 /* the smallest result the schema takes: a design, a function row with one run */

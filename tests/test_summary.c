@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/output/figures.h"
-#include "harness/output/summary.h"
+#include "harness/output/present/nodes.h"
+#include "harness/output/read/figures.h"
+#include "harness/output/write/csv.h"
 #include "testing.h"
 
 /* a result of two designs, one function each and a drain, cycles scaled by k */

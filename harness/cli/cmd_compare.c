@@ -9,9 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../output/compare.h"
-#include "../output/letter.h"
-#include "../output/result.h"
+#include "../output/present/compare.h"
+#include "../output/present/compare_print.h"
+#include "../output/present/letter.h"
+#include "../output/read/load.h"
 #include "cli.h"
 
 static json_t *results[PCB_COMPARE_MAX];

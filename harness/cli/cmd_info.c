@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../output/result.h"
+#include "../output/write/json_context.h"
 #include "cli.h"
 
 

@@ -16,8 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../output/plot.h"
-#include "../output/result.h"
+#include "../output/plot/compare.h"
+#include "../output/plot/csv.h"
+#include "../output/plot/nodes.h"
+#include "../output/plot/plot.h"
+#include "../output/plot/result.h"
+#include "../output/read/load.h"
+#include "../output/write/csv.h"
 #include "../schema/schema.h"
 #include "cli.h"
 #include "session.h"

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../output/kv.h"
-#include "../output/letter.h"
-#include "../output/result.h"
+#include "../output/present/letter.h"
+#include "../output/present/tables.h"
+#include "../output/read/load.h"
+#include "../output/write/kv.h"
 #include "cli.h"
 
 /* the engines' formats (kv.h) beside letter.h's */

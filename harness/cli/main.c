@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../machine/aslr.h"
-#include "../output/textout.h"
+#include "../output/present/textout.h"
 #include "cli.h"
 #include "config.h"
 

@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../output/present/nodes.h"
+#include "../output/read/load.h"
 #include "../output/result.h"
-#include "../output/summary.h"
+#include "../output/write/csv.h"
 #include "cli.h"
 #include "nodes.h"
 #include "session.h"

@@ -16,6 +16,9 @@
 
 #include "../machine/aslr.h"
 #include "../machine/state.h"
+#include "../output/result.h"
+#include "../output/write/json.h"
+#include "../output/write/json_context.h"
 #include "../run/runner.h"
 #include "../schema/schema.h"
 #include "cli.h"

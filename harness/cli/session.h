@@ -12,7 +12,7 @@
 
 #include "../machine/topo.h"
 #include "../measure/tsc.h"
-#include "../output/result.h"
+#include "../output/present/tables.h"
 #include "../scenario/scenario.h"
 
 struct progress {

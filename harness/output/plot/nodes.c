@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* A per-node run's nodes.csv as heat maps: node x design, a map a function */
+#include <stdio.h>
+#include <string.h>
+
+#include "csv.h"
+#include "nodes.h"
+#include "plot.h"
+
+int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
+{
+	const char *h = c->header;
+	int node = pcb_csv_col(h, "node");
+	double v;
+
+	for (int r = 0; r < c->nrows; r++) {
+		if (pcb_csv_number(c, r, "node", &v, err, errlen) < 0 ||
+		    pcb_csv_number(c, r, "avg_cycles", &v, err, errlen) < 0)
+			return -1;
+		const char *n = pcb_csv_cell(c, r, node);
+
+		if (v < 0 || strspn(n, "0123456789") != strlen(n)) {
+			snprintf(err, errlen, "%s:%d: node '%s' or avg_cycles is negative",
+				 c->path, c->line[r], pcb_csv_cell(c, r, node));
+			return -1;
+		}
+	}
+	return pcb_csv_matrix_check(c, (struct pcb_csv_index){ .cols = { node }, .ncols = 1,
+							       .nonempty = -1 },
+				    (struct pcb_csv_index){ .cols = { pcb_csv_col(h, "design"),
+								      pcb_csv_col(h, "config") },
+							    .ncols = 2, .nonempty = -1 },
+				    "nodes by designs", err, errlen);
+}
+
+/* one function's heat map: designs across, nodes down, each cell the last row of all four */
+static int nodes_figure(struct pcb_csv *c, int r, struct pcb_csv_index *x,
+			const struct pcb_csv_out *o)
+{
+	struct pcb_plot_set *set = o->set;
+	const char *h = c->header;
+	int node = pcb_csv_col(h, "node"), design = pcb_csv_col(h, "design");
+	int config = pcb_csv_col(h, "config"), fn = pcb_csv_col(h, "function");
+	int avg = pcb_csv_col(h, "avg_cycles"), nodes = 0, cols = 0;
+	struct pcb_csv_index *by_dc = &x[0], *by_node = &x[1], *by_cell = &x[2];
+	char name[128], label[512];
+	FILE *f;
+
+	pcb_plot_file_name(name, sizeof(name), "heatmap-", pcb_csv_cell(c, r, fn));
+	f = pcb_plot_add(set, o->dir, name, "heatmap", o->err, o->errlen);
+	if (!f)
+		return -1;
+	/* gnuplot's matrix with row and column headers: designs across, nodes down */
+	fputs("node", f);
+	for (int d = 0; d < c->nrows; d++)
+		if (pcb_csv_first_seen(by_dc, c, d)) {
+			pcb_plot_column_label(label, sizeof(label), pcb_csv_cell(c, d, design),
+					      pcb_csv_cell(c, d, config));
+			fputc('\t', f);
+			pcb_plot_label(f, label);
+			cols++;
+		}
+	fputc('\n', f);
+	for (int n = 0; n < c->nrows; n++) {
+		if (!pcb_csv_first_seen(by_node, c, n))
+			continue;
+		fprintf(f, "node %s", pcb_csv_cell(c, n, node));
+		nodes++;
+		for (int d = 0; d < c->nrows; d++) {
+			const char *v[4] = {
+				pcb_csv_cell(c, r, fn), pcb_csv_cell(c, n, node),
+				pcb_csv_cell(c, d, design), pcb_csv_cell(c, d, config),
+			};
+			int at;
+
+			if (!pcb_csv_first_seen(by_dc, c, d))
+				continue;
+			at = pcb_csv_last_with(by_cell, v);
+			fprintf(f, "\t%s", at < 0 ? "NaN" : pcb_csv_cell(c, at, avg));
+		}
+		fputc('\n', f);
+	}
+	set->plot[set->n - 1].series = cols;
+	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+		 "%s: cycles per call on each node", pcb_csv_cell(c, r, fn));
+	snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
+		 "ncols=%d; nrows=%d", cols, nodes);
+	return pcb_plot_close(set, f, o->err, o->errlen);
+}
+
+int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set *set,
+			char *err, size_t errlen)
+{
+	const char *h = c->header;
+	int node = pcb_csv_col(h, "node"), design = pcb_csv_col(h, "design");
+	int config = pcb_csv_col(h, "config"), fn = pcb_csv_col(h, "function"), rc = 0, made = 0;
+	const struct pcb_csv_out o = { dir, set, err, errlen };
+	struct pcb_csv_index x[4] = {
+		{ .cols = { design, config }, .ncols = 2, .nonempty = -1 },
+		{ .cols = { node }, .ncols = 1, .nonempty = -1 },
+		{ .cols = { fn, node, design, config }, .ncols = 4, .nonempty = -1 },
+		{ .cols = { fn }, .ncols = 1, .nonempty = -1 },
+	};
+
+	for (; made < 4 && !rc; made++)
+		rc = pcb_csv_index(c, &x[made]);
+	if (rc) {
+		made--;
+		snprintf(err, errlen, "%s: out of memory", c->path);
+	}
+	for (int r = 0; r < c->nrows && !rc; r++)
+		if (pcb_csv_first_seen(&x[3], c, r))
+			rc = nodes_figure(c, r, x, &o);
+	while (made-- > 0)
+		pcb_csv_index_free(&x[made]);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-node summary of run --each-node: one row per node and function,
+ * one column per design (and configuration), so that a node that differs
+ * shows at a glance (nodes.txt; write/csv.c writes the same as nodes.csv).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../schema/schema.h"
+#include "../read/query.h"
+#include "nodes.h"
+
+void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
+{
+	/* the columns and the functions, in the first result's order */
+	json_t *labels = json_array(), *fns = json_array(), *all[n], *fj;
+	size_t i, j;
+	int width = 20;
+
+	for (int k = 0; k < n; k++)
+		all[k] = pcb_function_and_drain_rows(results[k]);
+	for (int k = 0; k < n; k++)
+		json_array_foreach(all[k], i, fj) {
+			json_t *l = rj_get(fj, RJ_F_fn_design), *f = rj_get(fj, RJ_F_fn_function), *x;
+			int seen_l = 0, seen_f = 0;
+
+			json_array_foreach(labels, j, x)
+				seen_l |= json_equal(x, l);
+			json_array_foreach(fns, j, x)
+				seen_f |= json_equal(x, f);
+			if (!seen_l)
+				json_array_append(labels, l);
+			if (!seen_f)
+				json_array_append(fns, f);
+		}
+	json_array_foreach(labels, i, fj)
+		if ((int)strlen(json_string_value(fj)) + 2 > width)
+			width = (int)strlen(json_string_value(fj)) + 2;
+	fprintf(out, "Average clk per node (%s timing; drains per call)\n",
+		rj_fn_timing(json_array_get(all[0], 0)));
+	fprintf(out, "%-6s%-20s", "node", "function");
+	json_array_foreach(labels, i, fj)
+		fprintf(out, "%-*s", width, json_string_value(fj));
+	fprintf(out, "\n");
+	for (int k = 0; k < n; k++) {
+		json_t *f;
+
+		json_array_foreach(fns, j, f) {
+			char fn[32];
+
+			snprintf(fn, sizeof(fn), "%s:", json_string_value(f));
+			fprintf(out, "%-6d%-20s", nodes[k], fn);
+			json_array_foreach(labels, i, fj) {
+				json_t *row = pcb_function_row(all[k], json_string_value(fj),
+							json_string_value(f));
+				char v[32] = "-";
+
+				if (row)
+					snprintf(v, sizeof(v), "%.2f", rj_fn_avg_cycles(row));
+				fprintf(out, "%-*s", width, v);
+			}
+			fprintf(out, "\n");
+		}
+	}
+	for (int k = 0; k < n; k++)
+		json_decref(all[k]);
+	json_decref(labels);
+	json_decref(fns);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* run --each-node's table of nodes (nodes.txt), over the nodes' results */
+#ifndef PCB_OUTPUT_PRESENT_NODES_H
+#define PCB_OUTPUT_PRESENT_NODES_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* one row per node and function, one column per design: avg cycles; results[k] ran on nodes[k] */
+void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n);
+
+#endif

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cover-letter tables of seed 000, printed from a result's JSON so that
+ * `pcpbench run` and `pcpbench report` cannot disagree: the header, then
+ * each block (tables_*.c), then a line a design and the notes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../scenario/scenario.h"
+#include "../../schema/schema.h"
+#include "../read/query.h"
+#include "layout.h"
+#include "tables.h"
+#include "tables_counters.h"
+#include "tables_drain.h"
+#include "tables_fn.h"
+#include "tables_model.h"
+#include "tables_scaling.h"
+#include "textout.h"
+
+static const char *setting_value(const struct pcb_template_part *p, void *result, char *buf,
+				 size_t len)
+{
+	return pcb_setting_named(result, p->path);
+}
+
+/* the workers line of a result from before the model described its configuration */
+static void print_old_workers(FILE *out, json_t *result, const char *ms)
+{
+	const struct pcb_model *m = pcb_result_model(result);
+	char runs[160];
+
+	fprintf(out, "workers: CPU %s; ", rj_sc_workers(rj_top_scenario(result)));
+	if (m && m->old_header[0]) {
+		pcb_template_print(out, m->old_header[0], setting_value, result);
+		fprintf(out, "; ");
+	}
+	fprintf(out, "%s runs of %s ms", pcb_runs_setting(result, runs, sizeof(runs)), ms);
+	if (m && m->old_header[1]) {
+		fprintf(out, "; ");
+		pcb_template_print(out, m->old_header[1], setting_value, result);
+	}
+	fprintf(out, "\n\n");
+}
+
+/*
+ * How batch rows were computed: differenced (functions[].method), or, in
+ * results from before it and for rows whose regions are of one length,
+ * the empty region subtracted.
+ */
+static void print_batch_method(FILE *out, json_t *result, const char *sub,
+			       const struct pcb_table_opts *opts)
+{
+	char rows[256] = "";
+	int differenced = 0, subtracted = 0;
+	size_t i, len = 0;
+	json_t *fj;
+
+	json_array_foreach(rj_top_functions(result), i, fj) {
+		const char *fn = rj_fn_function(fj);
+
+		if (rj_fn_has_method(fj) && !strcmp(rj_fn_method(fj), "differenced")) {
+			differenced = 1;
+			continue;
+		}
+		subtracted = 1;
+		if (!strstr(rows, fn) && len + strlen(fn) + 3 < sizeof(rows))
+			len += (size_t)snprintf(rows + len, sizeof(rows) - len, "%s%s",
+						len ? ", " : "", fn);
+	}
+	if (opts->raw) {
+		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
+			"(%s ticks of empty region included, not subtracted)\n", sub);
+		return;
+	}
+	if (!differenced) {
+		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
+			"(%s ticks of empty region subtracted per batch)\n", sub);
+		return;
+	}
+	fprintf(out, "timing: batch, regions of N and N/2 calls in turn between two TSC "
+		"reads; a call costs their difference over N/2 (no empty region subtracted: "
+		"%s ticks)\n", sub);
+	if (subtracted)
+		fprintf(out, "        regions of one length, the empty region subtracted: %s\n",
+			rows);
+}
+
+/* the settings of the machine that make these figures untrustworthy, on one line */
+static void print_untrustworthy(FILE *out, json_t *ctx)
+{
+	json_t *it;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(rj_ctx_machine_state(ctx), i, it) {
+		if (strcmp(rj_mst_verdict(it), "bad"))
+			continue;
+		fprintf(out, "%s%s %s", n++ ? ", " : "untrustworthy: ", rj_mst_setting(it),
+			rj_mst_value(it));
+		if (rj_mst_has_cpus(it))
+			fprintf(out, " (CPU %s)", rj_mst_cpus(it));
+	}
+	if (n)
+		fprintf(out, " (pcpbench check says why)\n");
+}
+
+static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
+{
+	json_t *ctx = rj_top_context(result);
+	json_t *sc = rj_top_scenario(result);
+	const char *timing = rj_sc_timing(sc);
+	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
+	const char *ms = pcb_setting(result, K_RUN_OPS)[0] != '0' ? "?" :
+			 pcb_setting(result, K_RUN_DURATION_MS);
+	double hz = rj_ctx_tsc_hz(ctx);
+	char sub[96], runs[160];
+
+	fprintf(out, "pcpbench %s: %s\n", rj_sc_name(sc), *desc && strcmp(desc, "?") ? desc : "");
+	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
+		" NUMA node(s), kernel %s; TSC %.1f MHz, step %" JSON_INTEGER_FORMAT "\n",
+		rj_ctx_cpu_model(ctx), rj_ctx_cpus(ctx), rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx),
+		hz / 1e6, rj_ctx_tsc_step(ctx));
+	print_untrustworthy(out, ctx);
+	pcb_subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
+	if (!strcmp(timing, "batch"))
+		print_batch_method(out, result, sub, opts);
+	else
+		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
+			"region %s per call)\n", sub,
+			opts->raw ? "included, not subtracted" : "subtracted");
+	if (rj_sc_has_timer(sc) && strcmp(rj_sc_timer(sc), "harness"))
+		fprintf(out, "timer: %s, %s: means raw (the timer in them) as seed 000's "
+			"instrument printed them; percentiles net\n", rj_sc_timer(sc),
+			rj_sc_has_timer_insns(sc) ? rj_sc_timer_insns(sc) : "?");
+	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
+		fprintf(out, "interrupted: the result has only the runs that finished "
+			"(complete: false)\n");
+	if (rj_sc_has_configuration(sc))	/* the model's own words */
+		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", rj_sc_workers(sc),
+			rj_sc_model(sc), rj_sc_configuration(sc),
+			pcb_runs_setting(result, runs, sizeof(runs)), ms);
+	else
+		print_old_workers(out, result, ms);
+}
+
+/* a design's invariant, cache, operations and drain work, in the model's words */
+static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
+{
+	json_t *work = rj_design_work(dj);
+	const char *inv = m ? m->invariant_name : "?", *cache = m ? m->cache_name : "?";
+	json_t *note = m && m->note_key ? json_object_get(dj, m->note_key) : NULL;
+
+	fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %" JSON_INTEGER_FORMAT
+		" operations", rj_design_design(dj),
+		rj_design_has_invariant_name(dj) ? rj_design_invariant_name(dj) : inv,
+		rj_design_invariant(dj),
+		rj_design_has_cache_name(dj) ? rj_design_cache_name(dj) : cache,
+		rj_design_cache_bytes(dj), rj_design_ops(dj));
+	if (rj_work_queued(work))
+		fprintf(out, "; drain work (%s) queued %" JSON_INTEGER_FORMAT ", ran %"
+			JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
+			rj_design_work_delivery(dj), rj_work_queued(work), rj_work_ran(work),
+			rj_work_deferred(work));
+	/* what the model's setup() said of its implementation, under its note_key */
+	if (note)
+		fprintf(out, "; %s hooks: %s", m->note_key,
+			json_is_string(note) ? json_string_value(note) : "?");
+	if (rj_design_drains(dj))
+		fprintf(out, "; drained: %s", rj_design_drain_promise(dj));
+	if (rj_design_has_runs_target_met(dj))
+		fprintf(out, "; %" JSON_INTEGER_FORMAT " runs (auto), %s", rj_design_runs(dj),
+			rj_design_runs_target_met(dj) ? "every row within run.ci_target" :
+			"run.max_runs reached before every row was within run.ci_target");
+	fprintf(out, "\n");
+}
+
+int pcb_tables_print(FILE *out, json_t *result, char *err, size_t errlen)
+{
+	struct pcb_table_opts opts = { 0 };
+
+	return pcb_tables_print_opts(out, result, &opts, err, errlen);
+}
+
+static int tables_print(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			char *err, size_t errlen)
+{
+	json_t *designs = rj_top_designs(result);
+	json_t *notes = rj_top_notes(result);
+	struct pcb_table_opts o = *opts;
+	json_t *dj;
+	size_t i;
+
+	/* a result just built has not been read back: it goes through the same check */
+	if (rj_check(result, RJ_K_top, err, errlen) < 0)
+		return -1;
+	/* the kernel's timer is the seed's instrument, read as the seed printed it */
+	if (pcb_result_raw(result))
+		o.raw = 1;
+	opts = &o;
+	print_header(out, result, opts);
+
+	pcb_tables_functions(out, result, opts);
+
+	pcb_tables_model(out, result);
+
+	pcb_tables_drains(out, result);
+	pcb_tables_contention(out, result);
+	pcb_tables_interruptions(out, result);
+	pcb_tables_scaling(out, result);
+
+	json_array_foreach(designs, i, dj)
+		pcb_tables_counters(out, result, dj);
+
+	json_array_foreach(designs, i, dj)
+		print_design_line(out, pcb_result_model(result), dj);
+	json_array_foreach(notes, i, dj)
+		fprintf(out, "note: %s\n", json_is_string(dj) ? json_string_value(dj) : "?");
+	return 0;
+}
+
+int pcb_tables_print_opts(FILE *out, json_t *result, const struct pcb_table_opts *opts,
+			  char *err, size_t errlen)
+{
+	FILE *t = pcb_text_stream(out);
+	int rc = tables_print(t, result, opts, err, errlen);
+
+	if (t != out)
+		fclose(t);
+	return rc;
+}
