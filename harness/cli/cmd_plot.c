@@ -144,7 +144,7 @@ static int collect(const char *dir, int depth, int root)
 		struct target *t = new_target(dir, root);
 
 		snprintf(path, sizeof(path), "%s/nodes.csv", dir);
-		t->nodes = pcb_csv_load(path, PCB_NODES_HEADER, err, sizeof(err));
+		t->nodes = pcb_csv_load(path, pcb_nodes_csv_header(), err, sizeof(err));
 		if (t->nodes && pcb_plot_nodes_check(t->nodes, err, sizeof(err)) < 0) {
 			pcb_csv_free(t->nodes);
 			t->nodes = NULL;
@@ -357,7 +357,7 @@ static int write_root_index(int r)
 static struct pcb_csv *load_compare(const char *file)
 {
 	char err[8192];
-	struct pcb_csv *csv = pcb_csv_load(file, PCB_COMPARE_HEADER, err, sizeof(err));
+	struct pcb_csv *csv = pcb_csv_load(file, pcb_compare_csv_header(), err, sizeof(err));
 
 	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
 		pcb_csv_free(csv);

@@ -59,19 +59,16 @@ void pcb_utc_timestamp(char *buf, size_t len, int compact)
 /* the CSV files beside result.json, for plotting */
 static int write_csvs(json_t *result, const char *dir, char *err, size_t errlen)
 {
-	struct sbuf b[PCB_NR_RESULT_CSV];
-	FILE *f[PCB_NR_RESULT_CSV];
 	int rc = 0;
 
-	for (int i = 0; i < PCB_NR_RESULT_CSV; i++)
-		f[i] = sbuf_open(&b[i]);
-	pcb_result_csv(result, f);
-	for (int i = 0; i < PCB_NR_RESULT_CSV; i++)
-		fclose(f[i]);
-	for (int i = 0; i < PCB_NR_RESULT_CSV; i++) {
-		if (!rc)
-			rc = write_text(dir, pcb_result_csv_file[i], b[i].p, err, errlen);
-		free(b[i].p);
+	for (int i = 0; i < pcb_nr_result_csv && !rc; i++) {
+		struct sbuf b;
+		FILE *f = sbuf_open(&b);
+
+		pcb_csv_write(f, result, &pcb_result_csv[i]);
+		fclose(f);
+		rc = write_text(dir, pcb_result_csv[i].file, b.p, err, errlen);
+		free(b.p);
 	}
 	return rc;
 }
@@ -83,8 +80,8 @@ static void remove_tree(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/result.json", dir);
 	unlink(path);
-	for (int i = 0; i < PCB_NR_RESULT_CSV; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, pcb_result_csv_file[i]);
+	for (int i = 0; i < pcb_nr_result_csv; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, pcb_result_csv[i].file);
 		unlink(path);
 	}
 	snprintf(path, sizeof(path), "%s/tables.txt", dir);

@@ -125,6 +125,25 @@ json_t *pcb_counter_row(json_t *result, const char *design, const char *event)
 	return NULL;
 }
 
+int pcb_design_interruptions(json_t *result, const char *design, json_int_t *count,
+			     double *max_ns)
+{
+	size_t i;
+	json_t *x;
+	int any = 0;
+
+	*count = 0;
+	*max_ns = 0;
+	json_array_foreach(pcb_rows_where(rj_top_interruptions(result), RJ_F_irq_design, design),
+			   i, x) {
+		any = 1;
+		*count += rj_irq_has_count(x) ? rj_irq_count(x) : 0;
+		if (rj_irq_has_max_ns(x) && rj_irq_max_ns(x) > *max_ns)
+			*max_ns = rj_irq_max_ns(x);
+	}
+	return any;
+}
+
 int pcb_run_means(json_t *fj, int raw, double *v, int max)
 {
 	json_t *r;

@@ -51,6 +51,9 @@ size_t pcb_design_function_rows(json_t *functions, const char *design, json_t **
 				size_t max);
 /* an event's counter summed over a design's workers (thread "all"), NULL if none */
 json_t *pcb_counter_row(json_t *result, const char *design, const char *event);
+/* a design's interruptions summed over its workers: their count and the longest; 0 if none */
+int pcb_design_interruptions(json_t *result, const char *design, json_int_t *count,
+			     double *max_ns);
 
 /* each run's mean of a function row, raw (timer included) or not, up to max; how many */
 int pcb_run_means(json_t *fj, int raw, double *v, int max);

@@ -2,239 +2,163 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../schema/schema.h"
 #include "../read/query.h"
+#include "columns.h"
 #include "csv.h"
 
-const char *const pcb_result_csv_file[PCB_NR_RESULT_CSV] = {
-	"functions.csv", "runs.csv", "histogram.csv", "counters.csv", "drains.csv",
-	"contention.csv",
+/* a figure of a result's CSV: 4 decimals, no quoting (a label holds no comma) */
+static const struct pcb_cells result_cells = { .sep = ',', .decimals = 4 };
+
+static const struct pcb_column functions_cols[] = {
+	{ RJ_F_fn_design }, { RJ_F_fn_function }, { RJ_F_fn_timing }, { RJ_F_fn_avg_cycles },
+	{ RJ_F_fn_stddev }, { RJ_F_fn_calls }, { RJ_F_fn_p50 }, { RJ_F_fn_p99 },
+	{ RJ_F_fn_p999 }, { RJ_F_fn_max },
+	{ RJ_F_fn_cv_pct, .flags = PCB_COL_OPT }, { RJ_F_fn_unstable, .flags = PCB_COL_OPT },
 };
 
-/* a CSV header of result.json's names */
-static void csv_header(FILE *f, const enum rj_field *cols, size_t n)
+static const struct pcb_column runs_cols[] = {
+	{ RJ_F_fn_design }, { RJ_F_fn_function }, { RJ_F_fn_timing },
+	{ PCB_COL_INDEX, "run" }, { RJ_F_fnrun_avg_cycles }, { RJ_F_fnrun_calls },
+};
+
+static const struct pcb_column histogram_cols[] = {
+	{ RJ_F_fn_design }, { RJ_F_fn_function }, { RJ_F_fn_timing },
+	{ PCB_COL_ITEM0, "cycles_lower" }, { PCB_COL_ITEM1, "count" },
+};
+
+static const struct pcb_column counters_cols[] = {
+	{ RJ_F_ctr_design }, { RJ_F_ctr_thread }, { RJ_F_ctr_event }, { RJ_F_ctr_status },
+	{ RJ_F_ctr_value }, { RJ_F_ctr_enabled_ns }, { RJ_F_ctr_running_ns },
+};
+
+static const struct pcb_column drains_cols[] = {
+	{ RJ_F_drain_design }, { RJ_F_drain_design_name }, { RJ_F_drain_caches },
+	{ RJ_F_drain_count }, { RJ_F_drain_avg_cycles }, { RJ_F_drain_stddev },
+	{ RJ_F_drain_completion_p50 }, { RJ_F_drain_completion_p99 },
+	{ RJ_F_drain_cv_pct, .flags = PCB_COL_OPT }, { RJ_F_drain_unstable, .flags = PCB_COL_OPT },
+};
+
+/* a contended or timed lock: what the row has, as it was written */
+#define CONT(f) { RJ_F_cont_##f, .flags = PCB_COL_OPT | PCB_COL_ASIS }
+static const struct pcb_column contention_cols[] = {
+	{ RJ_F_cont_design }, CONT(function), CONT(side), CONT(calls), CONT(contended),
+	CONT(wait_avg_cycles), CONT(wait_max_cycles), CONT(held), CONT(hold_avg_cycles),
+	CONT(hold_max_cycles),
+};
+#undef CONT
+
+const struct pcb_csv_table pcb_result_csv[] = {
+	{ "functions.csv", RJ_F_top_functions, -1, PCB_COLUMNS(functions_cols) },
+	{ "runs.csv", RJ_F_top_functions, RJ_F_fn_runs, PCB_COLUMNS(runs_cols) },
+	{ "histogram.csv", RJ_F_top_functions, RJ_F_fn_histogram, PCB_COLUMNS(histogram_cols) },
+	{ "counters.csv", RJ_F_top_counters, -1, PCB_COLUMNS(counters_cols) },
+	{ "drains.csv", RJ_F_top_drains, -1, PCB_COLUMNS(drains_cols) },
+	{ "contention.csv", RJ_F_top_contention, -1, PCB_COLUMNS(contention_cols) },
+};
+
+const int pcb_nr_result_csv = sizeof(pcb_result_csv) / sizeof(pcb_result_csv[0]);
+
+/* row x's own rows (sub), each a row of the table */
+static void sub_rows(FILE *f, struct pcb_row *r, json_t *x, enum rj_field sub,
+		     const struct pcb_columns *cols)
 {
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i ? "," : "", rj_name(cols[i]));
-	fputc('\n', f);
-}
+	enum rj_kind kind = rj_fields[sub].rows;
+	json_t *y;
+	size_t j;
 
-/* a row's noise gate, ",cv_pct,unstable" (1 or 0), empty for a result without it */
-static void noise_csv(FILE *f, json_t *cv, json_t *unstable)
-{
-	if (json_is_number(cv))
-		fprintf(f, ",%.4f", json_number_value(cv));
-	else
-		fputc(',', f);
-	if (json_is_boolean(unstable))
-		fprintf(f, ",%d\n", json_is_true(unstable));
-	else
-		fputs(",\n", f);
-}
-
-/* functions.csv, runs.csv and histogram.csv: a row a function, run and bucket */
-static void functions_csv(json_t *result, FILE *f, FILE *r, FILE *h)
-{
-	static const enum rj_field cols[] = {
-		RJ_F_fn_design, RJ_F_fn_function, RJ_F_fn_timing, RJ_F_fn_avg_cycles,
-		RJ_F_fn_stddev, RJ_F_fn_calls, RJ_F_fn_p50, RJ_F_fn_p99, RJ_F_fn_p999, RJ_F_fn_max,
-		RJ_F_fn_cv_pct, RJ_F_fn_unstable,
-	};
-	json_t *fj;
-	size_t i;
-
-	csv_header(f, cols, sizeof(cols) / sizeof(cols[0]));
-	fprintf(r, "design,function,timing,run,avg_cycles,calls\n");
-	fprintf(h, "design,function,timing,cycles_lower,count\n");
-	json_array_foreach(rj_top_functions(result), i, fj) {
-		const char *d = rj_fn_design(fj), *fn = rj_fn_function(fj), *tm = rj_fn_timing(fj);
-		json_t *x;
-		size_t j;
-
-		fprintf(f, "%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT
-			",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT,
-			d, fn, tm, rj_fn_avg_cycles(fj), rj_fn_stddev(fj), rj_fn_calls(fj),
-			rj_fn_p50(fj), rj_fn_p99(fj), rj_fn_p999(fj), rj_fn_max(fj));
-		noise_csv(f, rj_get(fj, RJ_F_fn_cv_pct), rj_get(fj, RJ_F_fn_unstable));
-		json_array_foreach(rj_fn_runs(fj), j, x)
-			fprintf(r, "%s,%s,%s,%zu,%.4f,%" JSON_INTEGER_FORMAT "\n", d, fn, tm, j + 1,
-				rj_fnrun_avg_cycles(x), rj_fnrun_calls(x));
-		json_array_foreach(rj_fn_histogram(fj), j, x)
-			fprintf(h, "%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
-				d, fn, tm, json_integer_value(json_array_get(x, 0)),
-				json_integer_value(json_array_get(x, 1)));
+	json_array_foreach(rj_get(x, sub), j, y) {
+		r->index = j + 1;
+		if (rj_fields[sub].type == RJ_ROWS)
+			r->obj[kind] = y;
+		else
+			r->item = y;
+		pcb_columns_row(f, cols, r, &result_cells);
 	}
 }
 
-static void drains_csv(json_t *result, FILE *dr)
+void pcb_csv_write(FILE *f, json_t *result, const struct pcb_csv_table *t)
 {
-	static const enum rj_field cols[] = {
-		RJ_F_drain_design, RJ_F_drain_design_name, RJ_F_drain_caches, RJ_F_drain_count,
-		RJ_F_drain_avg_cycles, RJ_F_drain_stddev, RJ_F_drain_completion_p50,
-		RJ_F_drain_completion_p99, RJ_F_drain_cv_pct, RJ_F_drain_unstable,
-	};
+	enum rj_kind kind = rj_fields[t->rows].rows;
 	json_t *x;
 	size_t i;
 
-	csv_header(dr, cols, sizeof(cols) / sizeof(cols[0]));
-	json_array_foreach(rj_top_drains(result), i, x) {
-		fprintf(dr, "%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%.4f,%.4f,%"
-			JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT, rj_drain_design(x),
-			rj_drain_design_name(x), rj_drain_caches(x), rj_drain_count(x),
-			rj_drain_avg_cycles(x), rj_drain_stddev(x), rj_drain_completion_p50(x),
-			rj_drain_completion_p99(x));
-		noise_csv(dr, rj_get(x, RJ_F_drain_cv_pct), rj_get(x, RJ_F_drain_unstable));
+	pcb_columns_header(f, &t->cols, ',');
+	json_array_foreach(rj_get(result, t->rows), i, x) {
+		struct pcb_row r = { .index = i + 1 };
+
+		r.obj[kind] = x;
+		if (t->sub < 0)
+			pcb_columns_row(f, &t->cols, &r, &result_cells);
+		else
+			sub_rows(f, &r, x, (enum rj_field)t->sub, &t->cols);
 	}
 }
 
-/* a count or a figure of a row, empty where the row has none (an older result's) */
-static void csv_opt(FILE *f, json_t *row, enum rj_field field, const char *end)
+/* a row a node and function: the design's name and configuration from its entry */
+static const struct pcb_column nodes_cols[] = {
+	{ PCB_COL_NODE, "node" },
+	{ RJ_F_design_design_name, "design", PCB_COL_ALT, RJ_F_fn_design },
+	{ RJ_F_design_config, .flags = PCB_COL_OPT }, { RJ_F_fn_function }, { RJ_F_fn_timing },
+	{ RJ_F_fn_avg_cycles }, { RJ_F_fn_stddev }, { RJ_F_fn_calls },
+};
+
+static const struct pcb_columns nodes_columns = PCB_COLUMNS(nodes_cols);
+
+const char *pcb_nodes_csv_header(void)
 {
-	json_t *v = rj_get(row, field);
+	static char buf[256];
 
-	if (json_is_integer(v))
-		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else if (json_is_number(v))
-		fprintf(f, "%.4f", json_number_value(v));
-	fputs(end, f);
-}
-
-/* a row a contended or timed lock, per design, function and side */
-static void contention_csv(json_t *result, FILE *f)
-{
-	static const enum rj_field cols[] = {
-		RJ_F_cont_design, RJ_F_cont_function, RJ_F_cont_side, RJ_F_cont_calls,
-		RJ_F_cont_contended, RJ_F_cont_wait_avg_cycles, RJ_F_cont_wait_max_cycles,
-		RJ_F_cont_held, RJ_F_cont_hold_avg_cycles, RJ_F_cont_hold_max_cycles,
-	};
-	const size_t n = sizeof(cols) / sizeof(cols[0]);
-	json_t *x;
-	size_t i;
-
-	csv_header(f, cols, n);
-	json_array_foreach(rj_top_contention(result), i, x) {
-		fprintf(f, "%s,", rj_cont_design(x));
-		for (size_t c = 1; c < n; c++) {
-			json_t *v = rj_get(x, cols[c]);
-
-			if (json_is_string(v))
-				fprintf(f, "%s%s", json_string_value(v), c + 1 < n ? "," : "\n");
-			else
-				csv_opt(f, x, cols[c], c + 1 < n ? "," : "\n");
-		}
-	}
-}
-
-static void counters_csv(json_t *result, FILE *c)
-{
-	static const enum rj_field cols[] = {
-		RJ_F_ctr_design, RJ_F_ctr_thread, RJ_F_ctr_event, RJ_F_ctr_status,
-		RJ_F_ctr_value, RJ_F_ctr_enabled_ns, RJ_F_ctr_running_ns,
-	};
-	json_t *x;
-	size_t i;
-
-	csv_header(c, cols, sizeof(cols) / sizeof(cols[0]));
-	json_array_foreach(rj_top_counters(result), i, x)
-		fprintf(c, "%s,%s,%s,%s,%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",%"
-			JSON_INTEGER_FORMAT "\n", rj_ctr_design(x), rj_ctr_thread(x),
-			rj_ctr_event(x), rj_ctr_status(x), rj_ctr_value(x), rj_ctr_enabled_ns(x),
-			rj_ctr_running_ns(x));
-}
-
-void pcb_result_csv(json_t *result, FILE *const *f)
-{
-	functions_csv(result, f[0], f[1], f[2]);
-	counters_csv(result, f[3]);
-	drains_csv(result, f[4]);
-	contention_csv(result, f[5]);
-}
-
-/* a design label's name and configuration, from result.json's designs */
-static void design_of(json_t *result, const char *label, const char **name, const char **config)
-{
-	json_t *dj;
-	size_t i;
-
-	*name = label;
-	*config = "";
-	json_array_foreach(rj_top_designs(result), i, dj)
-		if (rj_design_has_design(dj) && !strcmp(label, rj_design_design(dj))) {
-			*name = rj_design_has_design_name(dj) ? rj_design_design_name(dj) : label;
-			*config = rj_design_has_config(dj) ? rj_design_config(dj) : "";
-		}
+	return buf[0] ? buf : pcb_columns_header_text(&nodes_columns, buf, sizeof(buf));
 }
 
 void pcb_nodes_csv(FILE *out, json_t *const *results, const int *nodes, int n)
 {
-	fputs(PCB_NODES_HEADER "\n", out);
+	pcb_columns_header(out, &nodes_columns, ',');
 	for (int k = 0; k < n; k++) {
 		json_t *fj, *all = pcb_function_and_drain_rows(results[k]);
 		size_t i;
 
 		json_array_foreach(all, i, fj) {
-			const char *name, *config;
+			struct pcb_row r = { .node = nodes[k] };
 
-			design_of(results[k], rj_fn_design(fj), &name, &config);
-			fprintf(out, "%d,%s,%s,%s,%s,%.4f,%.4f,%" JSON_INTEGER_FORMAT "\n", nodes[k],
-				name, config, rj_fn_function(fj), rj_fn_timing(fj), rj_fn_avg_cycles(fj),
-				rj_fn_stddev(fj), rj_fn_calls(fj));
+			r.obj[RJ_K_fn] = fj;
+			r.obj[RJ_K_design] = pcb_design_row(results[k], rj_fn_design(fj));
+			pcb_columns_row(out, &nodes_columns, &r, &result_cells);
 		}
 		json_decref(all);
 	}
 }
 
-/*
- * a CSV field, quoted where it holds a comma or a quote; a line break
- * becomes a blank, so that a row is one line (plot --compare reads lines)
- */
-static void csv_field(FILE *out, const char *s)
-{
-	int quote = strpbrk(s, ",\"") != NULL;
+/* compare's rows: quoted where a label needs it, empty where result 0 has no difference */
+#define OPT(f) { RJ_F_cmprow_##f, .flags = PCB_COL_OPT }
+static const struct pcb_column compare_cols[] = {
+	{ RJ_F_cmprow_design }, { RJ_F_cmprow_config }, { RJ_F_cmprow_function },
+	{ RJ_F_cmprow_result }, { RJ_F_cmprow_label }, { RJ_F_cmprow_avg_cycles },
+	{ RJ_F_cmprow_stddev }, { RJ_F_cmprow_runs }, OPT(diff_cycles), OPT(diff_pct),
+	OPT(significant), OPT(test),
+};
+#undef OPT
 
-	if (quote)
-		fputc('"', out);
-	for (; *s; s++)
-		if (*s == '"')
-			fputs("\"\"", out);
-		else
-			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
-	if (quote)
-		fputc('"', out);
+static const struct pcb_columns compare_columns = PCB_COLUMNS(compare_cols);
+
+const char *pcb_compare_csv_header(void)
+{
+	static char buf[256];
+
+	return buf[0] ? buf : pcb_columns_header_text(&compare_columns, buf, sizeof(buf));
 }
 
 void pcb_compare_csv(FILE *out, json_t *cmp)
 {
+	static const struct pcb_cells cells = { ',', 4, PCB_CELLS_QUOTE };
 	json_t *row;
 	size_t i;
 
-	fputs(PCB_COMPARE_HEADER "\n", out);
+	pcb_columns_header(out, &compare_columns, ',');
 	json_array_foreach(rj_cmp_rows(cmp), i, row) {
-		json_t *dc = rj_get(row, RJ_F_cmprow_diff_cycles);
-		json_t *dp = rj_get(row, RJ_F_cmprow_diff_pct);
-		json_t *sig = rj_get(row, RJ_F_cmprow_significant);
+		struct pcb_row r = { .index = i + 1 };
 
-		csv_field(out, rj_cmprow_design(row));
-		fputc(',', out);
-		csv_field(out, rj_cmprow_config(row));
-		fputc(',', out);
-		csv_field(out, rj_cmprow_function(row));
-		fprintf(out, ",%" JSON_INTEGER_FORMAT ",",
-			rj_cmprow_result(row));
-		csv_field(out, rj_cmprow_label(row));
-		fprintf(out, ",%.4f,%.4f,%" JSON_INTEGER_FORMAT ",",
-			rj_cmprow_avg_cycles(row),
-			rj_cmprow_stddev(row),
-			rj_cmprow_runs(row));
-		if (json_is_number(dc))
-			fprintf(out, "%.4f", json_number_value(dc));
-		fputc(',', out);
-		if (json_is_number(dp))
-			fprintf(out, "%.4f", json_number_value(dp));
-		fputc(',', out);
-		if (json_is_boolean(sig))
-			fprintf(out, "%d", json_is_true(sig));
-		fprintf(out, ",%s\n", json_is_string(rj_get(row, RJ_F_cmprow_test)) ?
-			rj_cmprow_test(row) : "");
+		r.obj[RJ_K_cmprow] = row;
+		pcb_columns_row(out, &compare_columns, &r, &cells);
 	}
 }

@@ -1,34 +1,43 @@
 /* SPDX-License-Identifier: MIT */
-#include <ctype.h>
 #include <string.h>
 
 #include "../../schema/schema.h"
 #include "../read/query.h"
-#include "../read/rows.h"
+#include "columns.h"
 #include "kv.h"
 
-void pcb_kv_name(const char *text, char *buf, size_t len)
-{
-	size_t n = 0;
+/* the stats of a row: "<design>.<part>.<column>", part a word then fields' values */
+struct kv_table {
+	enum rj_field rows;		/* the result's array */
+	enum rj_field design;		/* its rows' design */
+	const char *part;
+	enum rj_field part_field[2];	/* after part, each with a space before */
+	int nr_part_fields;
+	struct pcb_columns cols;
+};
 
-	if (!len)
-		return;
-	for (const char *p = text; *p && n + 1 < len; p++) {
-		unsigned char c = (unsigned char)tolower((unsigned char)*p);
+/* a stat is written where the row has its figure */
+static const struct pcb_column fn_cols[] = {
+	{ RJ_F_fn_avg_cycles }, { RJ_F_fn_stddev }, { RJ_F_fn_p99 }, { RJ_F_fn_interrupted },
+};
+static const struct pcb_column drain_cols[] = {
+	{ RJ_F_drain_avg_cycles }, { RJ_F_drain_completion_p99 }, { RJ_F_drain_wake_cycles },
+};
+static const struct pcb_column cont_cols[] = {
+	{ RJ_F_cont_contended }, { RJ_F_cont_hold_avg_cycles },
+};
+/* a design's interruptions over its workers: their count and the longest */
+static const struct pcb_column irq_cols[] = {
+	{ RJ_F_irq_count }, { RJ_F_irq_max_ns, .flags = PCB_COL_WHOLE },
+};
 
-		if (c == ' ')
-			c = '.';
-		else if (!(isdigit(c) || (c >= 'a' && c <= 'z') || c == '.' || c == '_'))
-			c = '_';
-		/* no empty part: LKP splits on dots */
-		if (c == '.' && (!n || buf[n - 1] == '.'))
-			continue;
-		buf[n++] = (char)c;
-	}
-	while (n && buf[n - 1] == '.')
-		n--;
-	buf[n] = '\0';
-}
+static const struct kv_table kv_tables[] = {
+	{ RJ_F_top_functions, RJ_F_fn_design, "", { RJ_F_fn_function }, 1,
+	  PCB_COLUMNS(fn_cols) },
+	{ RJ_F_top_drains, RJ_F_drain_design, "drain", { 0 }, 0, PCB_COLUMNS(drain_cols) },
+	{ RJ_F_top_contention, RJ_F_cont_design, "contention",
+	  { RJ_F_cont_function, RJ_F_cont_side }, 2, PCB_COLUMNS(cont_cols) },
+};
 
 /* "<design>.<part>" sanitized */
 static void stat_prefix(const char *design, const char *part, char *buf, size_t len)
@@ -40,88 +49,44 @@ static void stat_prefix(const char *design, const char *part, char *buf, size_t 
 	snprintf(buf, len, "%s%s%s", d, *p ? "." : "", p);
 }
 
-static void kv_functions(FILE *out, json_t *result)
+/* a stat a column of row x of t */
+static void kv_row(FILE *out, const struct kv_table *t, json_t *x)
 {
-	size_t i;
-	json_t *fj;
+	struct pcb_row r = { 0 };
+	char part[300], n[600];
+	size_t at = (size_t)snprintf(part, sizeof(part), "%s", t->part);
 
-	json_array_foreach(rj_top_functions(result), i, fj) {
-		char n[600];
+	for (int k = 0; k < t->nr_part_fields && at < sizeof(part); k++) {
+		json_t *v = rj_get(x, t->part_field[k]);
 
-		stat_prefix(rj_fn_design(fj), rj_fn_function(fj), n, sizeof(n));
-		fprintf(out, "%s.avg_cycles: %.3f\n", n, rj_fn_avg_cycles(fj));
-		fprintf(out, "%s.stddev: %.3f\n", n, rj_fn_stddev(fj));
-		if (rj_fn_has_p99(fj))
-			fprintf(out, "%s.p99: %" JSON_INTEGER_FORMAT "\n", n, rj_fn_p99(fj));
-		if (rj_fn_has_interrupted(fj))
-			fprintf(out, "%s.interrupted: %" JSON_INTEGER_FORMAT "\n", n,
-				rj_fn_interrupted(fj));
+		at += (size_t)snprintf(part + at, sizeof(part) - at, " %s",
+				       json_is_string(v) ? json_string_value(v) : "");
 	}
+	stat_prefix(rj_get_str(x, t->design), part, n, sizeof(n));
+	r.obj[rj_fields[t->rows].rows] = x;
+	pcb_columns_stats(out, n, &t->cols, &r, 3);
 }
 
-static void kv_drains(FILE *out, json_t *result)
-{
-	size_t i;
-	json_t *x;
-
-	json_array_foreach(rj_top_drains(result), i, x) {
-		char n[600];
-
-		stat_prefix(rj_drain_design(x), "drain", n, sizeof(n));
-		if (rj_drain_has_avg_cycles(x))
-			fprintf(out, "%s.avg_cycles: %.3f\n", n, rj_drain_avg_cycles(x));
-		if (rj_drain_has_completion_p99(x))
-			fprintf(out, "%s.completion_p99: %" JSON_INTEGER_FORMAT "\n", n,
-				rj_drain_completion_p99(x));
-		if (rj_drain_has_wake_cycles(x))
-			fprintf(out, "%s.wake_cycles: %.3f\n", n, rj_drain_wake_cycles(x));
-	}
-}
-
-static void kv_contention(FILE *out, json_t *result)
-{
-	size_t i;
-	json_t *x;
-
-	json_array_foreach(rj_top_contention(result), i, x) {
-		char part[300], n[600];
-
-		snprintf(part, sizeof(part), "contention %s %s",
-			 rj_cont_has_function(x) ? rj_cont_function(x) : "",
-			 rj_cont_has_side(x) ? rj_cont_side(x) : "");
-		stat_prefix(rj_cont_design(x), part, n, sizeof(n));
-		if (rj_cont_has_contended(x))
-			fprintf(out, "%s.contended: %" JSON_INTEGER_FORMAT "\n", n,
-				rj_cont_contended(x));
-		if (rj_cont_has_hold_avg_cycles(x))
-			fprintf(out, "%s.hold_avg_cycles: %.3f\n", n, rj_cont_hold_avg_cycles(x));
-	}
-}
-
-/* a design's interruptions over its workers: their count and the longest */
 static void kv_interruptions(FILE *out, json_t *result)
 {
-	size_t i, j;
-	json_t *dj, *x;
+	static const struct pcb_columns cols = PCB_COLUMNS(irq_cols);
+	size_t i;
+	json_t *dj;
 
 	json_array_foreach(rj_top_designs(result), i, dj) {
-		json_int_t count = 0;
-		double max = 0;
-		int any = 0;
+		struct pcb_row r = { 0 };
+		json_int_t count;
+		double max;
 		char n[600];
 
-		json_array_foreach(pcb_rows_where(rj_top_interruptions(result), RJ_F_irq_design,
-					  rj_design_design(dj)), j, x) {
-			any = 1;
-			count += rj_irq_has_count(x) ? rj_irq_count(x) : 0;
-			if (rj_irq_has_max_ns(x) && rj_irq_max_ns(x) > max)
-				max = rj_irq_max_ns(x);
-		}
-		if (!any)
+		if (!pcb_design_interruptions(result, rj_design_design(dj), &count, &max))
 			continue;
+		r.obj[RJ_K_irq] = json_object();
+		rj_set_irq_count(r.obj[RJ_K_irq], count);
+		rj_set_irq_max_ns(r.obj[RJ_K_irq], max);
 		stat_prefix(rj_design_design(dj), "interruptions", n, sizeof(n));
-		fprintf(out, "%s.count: %" JSON_INTEGER_FORMAT "\n", n, count);
-		fprintf(out, "%s.max_ns: %.0f\n", n, max);
+		pcb_columns_stats(out, n, &cols, &r, 3);
+		json_decref(r.obj[RJ_K_irq]);
 	}
 }
 
@@ -143,29 +108,40 @@ static void kv_invariants(FILE *out, json_t *result)
 
 void pcb_kv_print(FILE *out, json_t *result)
 {
-	kv_functions(out, result);
-	kv_drains(out, result);
-	kv_contention(out, result);
+	for (size_t t = 0; t < sizeof(kv_tables) / sizeof(kv_tables[0]); t++) {
+		json_t *x;
+		size_t i;
+
+		json_array_foreach(rj_get(result, kv_tables[t].rows), i, x)
+			kv_row(out, &kv_tables[t], x);
+	}
 	kv_interruptions(out, result);
 	kv_invariants(out, result);
 }
 
+/* a run mean: names as stats have them, the design's name and configuration from its entry */
+static const struct pcb_column mmtests_cols[] = {
+	{ RJ_F_fn_function }, { RJ_F_design_design_name, NULL, PCB_COL_ALT, RJ_F_fn_design },
+	{ RJ_F_design_config, .flags = PCB_COL_OPT }, { PCB_COL_INDEX, "run" },
+	{ RJ_F_fnrun_avg_cycles },
+};
+
 void pcb_mmtests_print(FILE *out, json_t *result)
 {
-	size_t i, r;
+	static const struct pcb_columns cols = PCB_COLUMNS(mmtests_cols);
+	static const struct pcb_cells cells = { '\t', 3, PCB_CELLS_NAMES };
+	size_t i, j;
 	json_t *fj, *run;
 
 	json_array_foreach(rj_top_functions(result), i, fj) {
-		json_t *dj = pcb_design_row(result, rj_fn_design(fj));
-		const char *config = dj && rj_design_has_config(dj) ? rj_design_config(dj) : "";
-		char fn[256], design[256], cfg[256];
+		struct pcb_row r = { 0 };
 
-		pcb_kv_name(rj_fn_function(fj), fn, sizeof(fn));
-		pcb_kv_name(dj ? rj_design_design_name(dj) : rj_fn_design(fj), design,
-			    sizeof(design));
-		pcb_kv_name(config, cfg, sizeof(cfg));
-		json_array_foreach(rj_fn_runs(fj), r, run)
-			fprintf(out, "%s\t%s\t%s\t%zu\t%.3f\n", fn, design, *cfg ? cfg : "-",
-				r + 1, rj_fnrun_avg_cycles(run));
+		r.obj[RJ_K_fn] = fj;
+		r.obj[RJ_K_design] = pcb_design_row(result, rj_fn_design(fj));
+		json_array_foreach(rj_fn_runs(fj), j, run) {
+			r.obj[RJ_K_fnrun] = run;
+			r.index = j + 1;
+			pcb_columns_row(out, &cols, &r, &cells);
+		}
 	}
 }
