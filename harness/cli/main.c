@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../machine/aslr.h"
-#include "../output/present/textout.h"
+#include "../output/write/textout.h"
 #include "cli.h"
 #include "config.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "../present/textout.h"
+#include "../write/textout.h"
 #include "plot.h"
 
 /* a tab would split a label, a line break end its line, a '#' first make it a comment */

@@ -15,11 +15,11 @@
 #include "../../schema/schema.h"
 #include "../read/query.h"
 #include "../write/csv.h"
+#include "../write/textout.h"
 #include "compare.h"
 #include "compare_print.h"
 #include "layout.h"
 #include "letter.h"
-#include "textout.h"
 
 #define COL PCB_TABLE_COL
 

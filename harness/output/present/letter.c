@@ -11,10 +11,10 @@
 #include "../../scenario/scenario.h"
 #include "../../schema/schema.h"
 #include "../read/query.h"
+#include "../write/textout.h"
 #include "layout.h"
 #include "letter.h"
 #include "tables_fn.h"
-#include "textout.h"
 
 int pcb_format_parse(const char *name)
 {

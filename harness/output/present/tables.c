@@ -10,6 +10,7 @@
 #include "../../scenario/scenario.h"
 #include "../../schema/schema.h"
 #include "../read/query.h"
+#include "../write/textout.h"
 #include "layout.h"
 #include "tables.h"
 #include "tables_counters.h"
@@ -17,7 +18,6 @@
 #include "tables_fn.h"
 #include "tables_model.h"
 #include "tables_scaling.h"
-#include "textout.h"
 
 static const char *setting_value(const struct pcb_template_part *p, void *result, char *buf,
 				 size_t len)

@@ -6,8 +6,8 @@
  * C1 (U+0080-U+009F) alike, so that no result can move the cursor, clear
  * the screen or retitle the terminal of whoever reads its tables.
  */
-#ifndef PCB_OUTPUT_PRESENT_TEXTOUT_H
-#define PCB_OUTPUT_PRESENT_TEXTOUT_H
+#ifndef PCB_OUTPUT_WRITE_TEXTOUT_H
+#define PCB_OUTPUT_WRITE_TEXTOUT_H
 
 #include <stdio.h>
 
