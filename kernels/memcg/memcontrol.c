@@ -57,7 +57,7 @@ int memcg_tree_create(struct memcg_tree *tree, int depth, int nr_leaves)
 	tree->nr_leaves = nr_leaves;
 	tree->memcg = calloc((size_t)(depth - 1 + nr_leaves), sizeof(*tree->memcg));
 	if (!tree->memcg)
-		return -ENOMEM;
+		goto nomem;
 	for (i = 0; i < depth - 1; i++) {
 		parent = memcg_alloc((unsigned int)i, parent);
 		if (!parent)
