@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The torture test: for every design, build variant and work delivery,
+ * The memcg model's torture (tests/torture.h): for every design, build
+ * variant and work delivery,
  * workers pinned two to a CPU charge and uncharge pages and allocate and
  * free objects (the mixed workload) over three memcgs of a three-level
  * hierarchy, while another thread fires drain_all_stock() as fast as it
@@ -22,7 +23,6 @@
  * line in a designs.def.
  */
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -31,8 +31,7 @@
 #include <unistd.h>
 
 #include "testing.h"
-#include "../harness/run/cpu_area.h"
-#include "../harness/run/work.h"
+#include "torture.h"
 #include "../kernels/locks/irq.h"
 #include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"
@@ -40,105 +39,54 @@
 /* a design built from a header in tests/models/memcg/, as a new design would be */
 extern const struct pcb_design memcg_design_test_xchg;
 
-#define NR_WORKERS 4
 #define ROUNDS 5
 #define OPS 30000
 /* a round of the rseq design under signals and migrations */
 #define INJECT_SECONDS 0.05
 
 static struct pcb_clock tsc;
+static atomic_long injected;
 
-struct ctx {
-	const struct pcb_design *d;
-	const struct pcb_variant *v;
-	enum pcb_delivery delivery;
-	struct memcg_tree tree;
-	struct memcg_worker *w[NR_WORKERS];
-	struct pcb_worker *pw[NR_WORKERS];	/* the same, as the harness sees them */
-	struct pcb_cpu *cpu[NR_WORKERS + 1];	/* the last is the drainer's */
-	struct pcb_workq wq[NR_WORKERS];
-	pthread_barrier_t bar;
-	atomic_int stop_drainer;
-	atomic_long drains;
-	pthread_t tid[NR_WORKERS];
-	int inject;			/* rseq: signals and migrations during each round */
-	atomic_long injected;
-	int ncpu;
-	int failed_setup;
-};
-
-struct warg {
-	struct ctx *x;
-	int i;
-};
-
-static struct pcb_cpu *new_cpu(const struct pcb_variant *v, const struct pcb_design *d,
-			       unsigned int id, bool isolated)
+static struct memcg_tree *tree_of(struct torture *t)
 {
-	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
-
-	return pcb_cpu_area_init(area, d, v, id, 0, isolated);
+	return &((struct memcg_shared *)t->shared)->tree;
 }
 
-static void pin(int cpu)
+/* each CPU evicts a slot its own way; nocache opts every worker's CPU out but the first */
+static void memcg_torture_cpu(struct torture *t, int i)
 {
-	cpu_set_t set;
+	struct memcg_cpu *mc = memcg_cpu(t->cpu[i]);
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	mc->evict_round_robin = i & 1;
+	mc->nocache = t->d->nocache && i > 0 && i < TORTURE_WORKERS;
 }
 
-static void *worker_thread(void *arg)
+/*
+ * The mixed workload over the tree's three memcgs, each worker starting
+ * at another; page counts of 1 to 3 and objects small and past a page
+ */
+static void memcg_torture_worker(struct torture *t, int i)
 {
-	struct warg *a = arg;
-	struct ctx *x = a->x;
-	struct memcg_worker *mw = x->w[a->i];
-	struct pcb_worker *w = &mw->w;
-	int os = a->i % x->ncpu;
-	char err[256];
-	struct pcb_work work = pcb_drain_work(x->v, w->cpu);
+	struct memcg_worker *w = memcg_worker(t->w[i]);
+	struct memcg_tree *tree = tree_of(t);
 
-	pin(os);
-	if (x->d->drain.queues_work &&
-	    pcb_workq_start(&x->wq[a->i], &work, x->delivery, os, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		x->failed_setup = 1;
-	}
-	if (x->v->thread_start)
-		x->v->thread_start();
-	for (int r = 0; r < ROUNDS; r++) {
-		pthread_barrier_wait(&x->bar);	/* round starts */
-		w->ops = 0;
-		w->ops_limit = x->inject ? 0 : OPS;
-		w->deadline = pcb_tsc_now() + (uint64_t)(tsc.tsc_hz * INJECT_SECONDS);
-		x->v->run(w);
-		pthread_barrier_wait(&x->bar);	/* quiescent */
-		pthread_barrier_wait(&x->bar);	/* checked and drained */
-	}
-	if (x->d->drain.queues_work)
-		pcb_workq_stop(&x->wq[a->i]);
-	x->v->release(w);
-	x->v->drain_local(w->cpu);
-	if (x->v->thread_stop)
-		x->v->thread_stop();
-	return NULL;
+	w->nr_memcgs = 3;
+	for (int m = 0; m < 3; m++)
+		w->memcg[m] = tree->leaf[(m + i) % 3];
+	w->workload = MEMCG_WL_MIXED;
+	w->nr_pages = 1 + (unsigned int)i % 3;
+	w->hold = 200;
+	w->uncharge_refill = 40;
+	w->obj_share = 50;
+	w->obj_size = 16 + 512 * (unsigned int)i;	/* small, and past a page in 8 */
 }
 
-static void *drainer_thread(void *arg)
+/* the root, or one subtree at a time */
+static void *memcg_torture_target(struct torture *t, unsigned long n)
 {
-	struct ctx *x = arg;
-	struct pcb_cpu *self = x->cpu[NR_WORKERS];
-	unsigned int n = 0;
+	struct memcg_tree *tree = tree_of(t);
 
-	while (!atomic_load(&x->stop_drainer)) {
-		/* the root, or one subtree at a time */
-		struct mem_cgroup *root = x->tree.memcg[n++ % (unsigned int)x->tree.nr];
-
-		x->v->drain_all(self, root, x->cpu, NR_WORKERS);
-		atomic_fetch_add(&x->drains, 1);
-	}
-	return NULL;
+	return tree->memcg[n % (unsigned long)tree->nr];
 }
 
 static void on_injected(int sig)
@@ -149,221 +97,100 @@ static void on_injected(int sig)
 /* signals into the workers' sections, and worker 0 moved between CPUs */
 static void *injector_thread(void *arg)
 {
-	struct ctx *x = arg;
+	struct torture *t = arg;
 	unsigned int n = 0;
 
-	while (!atomic_load(&x->stop_drainer)) {
-		pthread_kill(x->tid[n % NR_WORKERS], SIGURG);
-		if (n % 64 == 0 && x->ncpu > 1) {
+	while (!atomic_load(&t->stop_drainer)) {
+		pthread_kill(t->tid[n % TORTURE_WORKERS], SIGURG);
+		if (n % 64 == 0 && t->ncpu > 1) {
 			cpu_set_t set;
 
 			CPU_ZERO(&set);
-			CPU_SET((int)(n / 64) % x->ncpu, &set);
-			pthread_setaffinity_np(x->tid[0], sizeof(set), &set);
+			CPU_SET((int)(n / 64) % t->ncpu, &set);
+			pthread_setaffinity_np(t->tid[0], sizeof(set), &set);
 		}
 		n++;
-		atomic_fetch_add(&x->injected, 1);
+		atomic_fetch_add(&injected, 1);
 		usleep(10);
 	}
 	return NULL;
 }
 
-/* work-based designs: wait until the owners ran what was queued */
-static void wait_for_work(struct ctx *x)
+/* the stock served charges, and the rseq design's aborts */
+static void memcg_torture_counts(struct torture *t)
 {
-	/* polled work waits for its owner's next operation */
-	pcb_work_wait_idle(x->cpu, NR_WORKERS, (uint64_t)3e9, 0);
+	uint64_t hits = 0, aborts = 0;
+
+	for (int i = 0; i < TORTURE_WORKERS; i++) {
+		hits += t->cpu[i]->ev[MEMCG_EV_STOCK_HIT];
+		aborts += t->cpu[i]->ev[MEMCG_EV_RSEQ_ABORT];
+	}
+	CHECK(t->d->nocache || hits > 0, "%s: the stock served charges", t->name);
+	/* how many land inside a section is chance: rseq_restarts() checks one */
+	if (t->o->beside)
+		printf("%s: %ld signals and migrations, %llu sections aborted\n", t->name,
+		       atomic_load(&injected), (unsigned long long)aborts);
 }
 
-/* the charge invariant over the workers, their CPUs and the drainer's */
-static int check(struct ctx *x, char *msg, size_t len)
+/* the check itself catches a page counted twice, a lost reference and a wrong statistic */
+static void memcg_torture_end(struct torture *t)
 {
-	struct pcb_quiescent q = { .v = x->v, .w = x->pw, .nr_workers = NR_WORKERS, .cpus = x->cpu,
-				   .nr_cpus = NR_WORKERS + 1 };
+	struct memcg_tree *tree = tree_of(t);
+	struct memcg_cpu *mc = memcg_cpu(t->cpu[0]);
+	char msg[256];
 
-	return memcg_check_charges(&x->tree, &q, msg, len);
+	memcg_torture_counts(t);
+	atomic_fetch_add(&tree->leaf[1]->memory.usage, 1);
+	CHECK(torture_check(t, msg, sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s",
+	      t->name, msg);
+	atomic_fetch_sub(&tree->leaf[1]->memory.usage, 1);
+	mc->css_ref[tree->leaf[0]->css.id]--;
+	CHECK(torture_check(t, msg, sizeof(msg)) < 0 && strstr(msg, "css references"),
+	      "%s: lost ref: %s", t->name, msg);
+	mc->css_ref[tree->leaf[0]->css.id]++;
+	mc->vmstat[tree->leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
+	CHECK(torture_check(t, msg, sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s",
+	      t->name, msg);
+	mc->vmstat[tree->leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] -= 8;
 }
 
-static int stock_empty(struct ctx *x, int i)
-{
-	return memcg_stock_empty(x->v, x->cpu[i]->stock, &x->tree);
-}
+static const struct torture_ops memcg_torture = {
+	.rounds = ROUNDS, .ops = OPS, .cpu = memcg_torture_cpu, .worker = memcg_torture_worker,
+	.target = memcg_torture_target, .end = memcg_torture_end,
+};
 
+/*
+ * One design in one variant with one delivery: three levels, three leaves
+ * (multi_memcg's tree); the rseq design in one slot runs by time, under
+ * signals and migrations
+ */
 static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
 {
-	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq };
-	struct ctx x = { .d = d, .v = d->variant[memcg_model.variant_index(&cfg, d)],
-			 .delivery = delivery };
-	pthread_t *tid = x.tid, drainer, injector;
-	struct warg args[NR_WORKERS];
-	char name[128], msg[256];
+	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq, .depth = 3,
+				    .workload = MEMCG_WL_MULTI_MEMCG, .memcgs = 3 };
+	struct torture_ops o = memcg_torture;
 
-	snprintf(name, sizeof(name), "%s slots=%d irq=%d%s%s", d->name, multi ? 7 : 1, irq,
-		 d->drain.queues_work ? " delivery=" : "",
-		 d->drain.queues_work ? pcb_delivery_name[delivery] : "");
-	if (d->unavailable && d->unavailable()) {
-		printf("%s: skipped: %s\n", name, d->unavailable());
-		return;
+	if (!strcmp(d->drain.name, "rseq_fence") && !multi) {
+		o.ops = 0;
+		o.ticks = (uint64_t)(tsc.tsc_hz * INJECT_SECONDS);
+		o.beside = injector_thread;
+		atomic_store(&injected, 0);
 	}
-	if (d->drain.queues_work && delivery == PCB_DELIVER_KWORKER &&
-	    !pcb_workq_fifo_permitted()) {
-		printf("%s: skipped: SCHED_FIFO is not permitted here (CAP_SYS_NICE)\n", name);
-		return;
-	}
-	x.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (x.ncpu < 1)
-		x.ncpu = 1;
-	CHECK(memcg_tree_create(&x.tree, 3, 3) == 0, "tree");
-	pcb_nr_online_cpus = NR_WORKERS;
-	x.inject = !strcmp(d->drain.name, "rseq_fence") && !multi;
-	for (int i = 0; i <= NR_WORKERS; i++) {
-		/*
-		 * a worker's CPU is the one it runs on (two to a CPU); the drainer's
-		 * none; the last worker's is isolated
-		 */
-		x.cpu[i] = new_cpu(x.v, d, (unsigned int)(i < NR_WORKERS ? i % x.ncpu : i),
-				   i == NR_WORKERS - 1);
-		memcg_cpu(x.cpu[i])->evict_round_robin = i & 1;
-		memcg_cpu(x.cpu[i])->evict_state = 2463534242u;
-	}
-	/* nocache opts every CPU out but the first */
-	for (int i = 1; i < NR_WORKERS && d->nocache; i++)
-		memcg_cpu(x.cpu[i])->nocache = true;
-	for (int i = 0; i < NR_WORKERS; i++) {
-		struct memcg_worker *w = aligned_alloc(64, sizeof(*w));
-
-		memset(w, 0, sizeof(*w));
-		w->w.cpu = x.cpu[i];
-		x.cpu[i]->h.dbg = &w->w.dbg;
-		w->nr_memcgs = 3;
-		for (int m = 0; m < 3; m++)
-			w->memcg[m] = x.tree.leaf[(m + i) % 3];
-		w->pgdat = &x.tree.pgdat[0];
-		w->w.timing = PCB_TIMING_CALL;
-		w->workload = MEMCG_WL_MIXED;
-		w->nr_pages = 1 + (unsigned int)i % 3;
-		w->hold = 200;
-		w->uncharge_refill = 40;
-		w->obj_share = 50;
-		w->obj_size = 16 + 512 * (unsigned int)i;	/* small, and past a page in 8 */
-		w->w.rng = 0x1234567ULL * (uint64_t)(i + 1);
-		x.w[i] = w;
-		x.pw[i] = &w->w;
-	}
-	pthread_barrier_init(&x.bar, NULL, NR_WORKERS + 1);
-	for (int i = 0; i < NR_WORKERS; i++) {
-		args[i].x = &x;
-		args[i].i = i;
-		pthread_create(&tid[i], NULL, worker_thread, &args[i]);
-	}
-
-	for (int r = 0; r < ROUNDS; r++) {
-		atomic_store(&x.stop_drainer, 0);
-		pthread_barrier_wait(&x.bar);	/* round starts: every work queue is set up */
-		pthread_create(&drainer, NULL, drainer_thread, &x);
-		if (x.inject)
-			pthread_create(&injector, NULL, injector_thread, &x);
-		pthread_barrier_wait(&x.bar);	/* quiescent */
-		atomic_store(&x.stop_drainer, 1);
-		pthread_join(drainer, NULL);
-		if (x.inject)
-			pthread_join(injector, NULL);
-		wait_for_work(&x);
-		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, round %d: %s", name, r, msg);
-
-		/* a drain of the root now empties the stocks the design promises to */
-		x.v->drain_all(x.cpu[NR_WORKERS], x.tree.memcg[0], x.cpu, NR_WORKERS);
-		wait_for_work(&x);
-		for (int i = 0; i < NR_WORKERS; i++) {
-			int promised = !d->drain.queues_work ||
-				       (delivery != PCB_DELIVER_POLL &&
-					!(d->skips_isolated && x.cpu[i]->isolated));
-
-			/* a FLUSHING_CACHED_CHARGE left set by a poll round skips a CPU */
-			if (promised && r == 0)
-				CHECK(stock_empty(&x, i), "%s: CPU %d's stock not drained", name, i);
-		}
-		CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, after a drain: %s", name, msg);
-		pthread_barrier_wait(&x.bar);	/* checked and drained */
-	}
-	for (int i = 0; i < NR_WORKERS; i++)
-		pthread_join(tid[i], NULL);
-	CHECK(!x.failed_setup, "%s: setup", name);
-
-	CHECK(check(&x, msg, sizeof(msg)) == 0, "%s, at the end: %s", name, msg);
-	for (int i = 0; i < NR_WORKERS; i++)
-		CHECK(stock_empty(&x, i), "%s: CPU %d's stock not empty at the end", name, i);
-	{
-		uint64_t ops = 0, hits = 0;
-
-		for (int i = 0; i < NR_WORKERS; i++) {
-			ops += x.w[i]->w.ops;
-			hits += x.cpu[i]->ev[MEMCG_EV_STOCK_HIT];
-		}
-		CHECK(ops > 0, "%s: the workers did work", name);
-		CHECK(d->nocache || hits > 0, "%s: the stock served charges", name);
-		CHECK(atomic_load(&x.drains) > 0, "%s: the drainer ran", name);
-		if (x.inject) {
-			uint64_t aborts = 0;
-
-			for (int i = 0; i < NR_WORKERS; i++)
-				aborts += x.cpu[i]->ev[MEMCG_EV_RSEQ_ABORT];
-			/* how many land inside a section is chance: rseq_restarts() checks one */
-			printf("%s: %ld signals and migrations, %llu sections aborted\n", name,
-			       atomic_load(&x.injected), (unsigned long long)aborts);
-		}
-	}
-
-	/* the check itself catches a page counted twice, and a lost reference */
-	atomic_fetch_add(&x.tree.leaf[1]->memory.usage, 1);
-	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "usage"), "%s: stray page: %s", name,
-	      msg);
-	atomic_fetch_sub(&x.tree.leaf[1]->memory.usage, 1);
-	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]--;
-	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "css references"), "%s: lost ref: %s",
-	      name, msg);
-	memcg_cpu(x.cpu[0])->css_ref[x.tree.leaf[0]->css.id]++;
-	memcg_cpu(x.cpu[0])->vmstat[x.tree.leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] += 8;
-	CHECK(check(&x, msg, sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s", name,
-	      msg);
-
-	for (int i = 0; i < NR_WORKERS; i++)
-		free(x.w[i]);
-	for (int i = 0; i <= NR_WORKERS; i++)
-		free(x.cpu[i]);
-	pthread_barrier_destroy(&x.bar);
-	memcg_tree_destroy(&x.tree);
+	torture_run(&memcg_model, d, &cfg, delivery, &o);
 }
 
 /* every variant and delivery the design has */
 static void torture(const struct pcb_design *d)
 {
-	{
-		if (d->drain.queues_work) {
-			for (int del = 0; del <= PCB_DELIVER_POLL; del++) {
+	for (int del = 0; del <= PCB_DELIVER_POLL; del++)
+		if (torture_delivers(d, del))
+			run_one(d, 0, 0, (enum pcb_delivery)del);
 #if defined(__SANITIZE_THREAD__)
-				/*
-				 * The kworker helper must never block inside a drain, and the
-				 * ThreadSanitizer runtime takes locks of its own there; it also
-				 * holds a signal for a thread blocked in a barrier until the
-				 * barrier opens. Poll delivery is the one it checks faithfully.
-				 */
-				if (del != PCB_DELIVER_POLL)
-					continue;
-#endif
-				run_one(d, 0, 0, (enum pcb_delivery)del);
-			}
-#if defined(__SANITIZE_THREAD__)
-			run_one(d, 1, 1, PCB_DELIVER_POLL);
+	run_one(d, 1, 1, PCB_DELIVER_POLL);
 #else
-			run_one(d, 1, 1, PCB_DELIVER_SIGNAL);
+	run_one(d, 1, 1, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL);
 #endif
-		} else {
-			run_one(d, 0, 0, PCB_DELIVER_POLL);
-			run_one(d, 1, 1, PCB_DELIVER_POLL);
-		}
-		run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL);
-	}
+	run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL);
 }
 
 /*

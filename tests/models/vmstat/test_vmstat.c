@@ -15,7 +15,7 @@
 static void check_catches(const struct pcb_design *d)
 {
 	struct vmstat_config cfg = { .threshold = THRESHOLD };
-	struct torture t = { .m = &vmstat_model, .d = d, .v = d->variant[0], .ops = 1000 };
+	struct torture t = { .m = &vmstat_model, .d = d, .v = d->variant[0] };
 	struct zone *zone;
 	char msg[256];
 
@@ -32,11 +32,7 @@ static void check_catches(const struct pcb_design *d)
 	atomic_fetch_sub(&zone->vm_stat[NR_MLOCK], 2);
 	CHECK(torture_check(&t, msg, sizeof(msg)) < 0 && strstr(msg, "lost"), "%s: %s", t.name,
 	      msg);
-	for (int i = 0; i < TORTURE_WORKERS; i++)
-		free(t.w[i]);
-	for (int i = 0; i <= TORTURE_WORKERS; i++)
-		free(t.cpu[i]);
-	vmstat_model.teardown(t.shared);
+	torture_tear_down(&t);
 }
 
 int main(void)
