@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../harness/hooks.h"
+#include "pcb/text.h"
 #include "jump_label.h"
 
 extern struct pcb_jump_entry __start_pcb_jump_table[] __attribute__((weak));

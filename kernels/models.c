@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The models the harness runs, NULL-terminated (harness/model.h): one
+ * The models the harness runs, NULL-terminated (pcb/registry.h): one
  * struct pcb_model each, <name>_model, listed in meson.build's pcb_models
  * and passed here as PCB_MODELS (the generated models.h).
  */
-#include "../harness/model.h"
+#include "pcb/registry.h"
 #include "kernels/models.h"
 
 #define PCB_MODEL(m) extern const struct pcb_model m##_model;

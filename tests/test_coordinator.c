@@ -20,6 +20,7 @@
 #include "../harness/run/cpu_area.h"
 #include "../kernels/memcg/memcg_model.h"
 #include "../kernels/pcp/pcp_model.h"
+#include "pcb/registry.h"
 
 static void scripted_gaps(void)
 {

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "testing.h"
-#include "../harness/hooks.h"
+#include "../harness/measure/stats.h"
+#include "../harness/measure/tsc.h"
+#include "pcb/timed.h"
 
 atomic_int pcb_stop_now;
 

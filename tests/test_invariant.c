@@ -32,6 +32,7 @@
 
 #include "testing.h"
 #include "torture.h"
+#include "../harness/measure/tsc.h"
 #include "../kernels/locks/irq.h"
 #include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"

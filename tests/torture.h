@@ -31,8 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/hooks.h"
-#include "harness/model.h"
+#include "pcb/model.h"
+#include "pcb/worker.h"
 #include "harness/run/cpu_area.h"
 #include "harness/run/work.h"
 

@@ -17,7 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PCB_MAX_EVENTS 8
+/* PCB_MAX_EVENTS, and pcb_counters_snap(), which a timed call reads with */
+#include "pcb/timed.h"
 
 struct pcb_event_spec {
 	char name[64];			/* as the user wrote it */
@@ -62,8 +63,6 @@ void pcb_counters_close(struct pcb_counters *c);
 /* reset and enable / disable and read: out[i] is the span's figure */
 void pcb_counters_start(struct pcb_counters *c);
 void pcb_counters_stop(struct pcb_counters *c, struct pcb_counter_value *out);
-/* the current counts, for per-call deltas (rdpmc or read()) */
-void pcb_counters_snap(const struct pcb_counters *c, uint64_t *v);
 
 /* add one span's figure to a sum; the first failure sticks */
 static inline void pcb_counter_add(struct pcb_counter_value *sum, const struct pcb_counter_value *v)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Time-stamp counter reads as the kernel's rdtsc_ordered() does them
- * (arch/x86/include/asm/msr.h), and the clock's own calibration.
+ * The clock's harness side: the timer its sites are rewritten for, and
+ * its own calibration. The reads themselves, as the kernel's
+ * rdtsc_ordered() does them, are the model interface's (pcb/clock.h).
  */
 #ifndef PCB_TSC_H
 #define PCB_TSC_H
@@ -10,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pcb/clock.h"
+#include "pcb/text.h"
+
 /*
- * The timer (run.timer). Every ordered read is a 6-byte site listed in the
- * pcb_tsc_sites section, which pcb_timer_set() rewrites between runs, as
- * the kernel's alternatives rewrite rdtsc_ordered() at boot:
+ * The timer (run.timer): which instructions the clock's sites
+ * (pcb/clock.h) hold, rewritten by pcb_timer_set() between runs:
  *
  *  harness  lfence; rdtsc at the start, rdtscp; lfence at the end: no load
  *           or store of the region leaks out at either end (the padding
@@ -29,66 +32,12 @@ enum pcb_timer {
 	PCB_TIMER_KERNEL,
 };
 
-#define PCB_TSC_SITE_BYTES	6
-#define PCB_TSC_SITE_START	0
-#define PCB_TSC_SITE_END	1
-
-struct pcb_tsc_site {
-	unsigned long code;		/* the 6-byte site */
-	unsigned long kind;		/* PCB_TSC_SITE_START or _END */
-};
-
-#define PCB_TSC_SITE(kind, insns)					\
-	"1:\n\t" insns "\n\t"						\
-	".pushsection pcb_tsc_sites, \"aw\"\n\t"				\
-	".balign 8\n\t"							\
-	".quad 1b, " #kind "\n\t"						\
-	".popsection"
-
-/* start of a timed region */
-static inline uint64_t pcb_tsc_start(void)
-{
-	uint32_t lo, hi;
-
-	/* nop; lfence; rdtsc */
-	__asm__ __volatile__(PCB_TSC_SITE(0, ".byte 0x90, 0x0f, 0xae, 0xe8, 0x0f, 0x31")
-			     : "=a"(lo), "=d"(hi) :: "ecx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* end of a timed region */
-static inline uint64_t pcb_tsc_end(void)
-{
-	uint32_t lo, hi;
-
-	/* rdtscp; lfence */
-	__asm__ __volatile__(PCB_TSC_SITE(1, ".byte 0x0f, 0x01, 0xf9, 0x0f, 0xae, 0xe8")
-			     : "=a"(lo), "=d"(hi) :: "ecx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
 /* rewrite every timer site for mode; 0, or -errno (the text cannot be written) */
 int pcb_timer_set(enum pcb_timer mode);
 enum pcb_timer pcb_timer_get(void);
 const char *pcb_timer_name(enum pcb_timer mode);
 /* the instructions of a mode's start and end reads on this CPU, for the tables */
 const char *pcb_timer_insns(enum pcb_timer mode);
-/* len bytes at addr rewritten, the text made writable around it (jump labels too) */
-int pcb_text_poke(void *addr, const void *bytes, size_t len);
-
-/* an unordered read, for deadlines */
-static inline uint64_t pcb_tsc_now(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-enum pcb_timing {
-	PCB_TIMING_CALL,	/* every call timed by its own pair of reads */
-	PCB_TIMING_BATCH,	/* N calls between two reads, divided by N */
-};
 
 /* the figures pcpbench prints about its own clock */
 struct pcb_clock {

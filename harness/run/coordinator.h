@@ -24,7 +24,7 @@
 
 #include "../machine/topo.h"
 #include "../measure/stats.h"
-#include "../model.h"
+#include "pcb/model.h"
 #include "cpu_area.h"
 #include "work.h"
 

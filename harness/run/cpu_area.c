@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cpu_area.h"
+#include "pcb/preempt.h"
 
 static size_t round_line(size_t n)
 {

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "../cpu.h"
-#include "../model.h"
+#include "pcb/cpu.h"
+#include "pcb/model.h"
 
 /* CPU numbers of modeled CPUs that are not this machine's */
 #define PCB_CPU_ID_COORDINATOR	100000u	/* the coordinator's own area */

@@ -10,15 +10,15 @@
 
 #include <stdint.h>
 
-#include "../hooks.h"
 #include "../machine/topo.h"
 #include "../measure/counters.h"
 #include "../measure/interrupts.h"
 #include "../measure/stats.h"
 #include "../measure/tsc.h"
-#include "../model.h"
 #include "../scenario/scenario.h"
 #include "cpu_area.h"
+#include "pcb/model.h"
+#include "pcb/worker.h"
 
 /* one table row: a function's run means and its statistics over all runs */
 enum pcb_fn_method {

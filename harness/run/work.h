@@ -22,8 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../cpu.h"
-#include "../model.h"
+#include "pcb/model.h"
+#include "pcb/preempt.h"
+#include "pcb/work.h"
 
 enum pcb_delivery {
 	PCB_DELIVER_KWORKER,

@@ -78,8 +78,10 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 				hwloc_bitmap_isset(s->sc->isolated, t->cpu));
 	s->model->cpu_setup(s->model_shared, s->d, cpu);
 	cpu->h.dbg = &t->w->dbg;
-	if (s->sc->counters.per_call)
+	if (s->sc->counters.per_call) {
 		t->w->dbg.pmc = &t->pmc;
+		t->w->dbg.pmc_n = t->pmc.n;
+	}
 	if (s->delivery >= 0) {
 		struct pcb_work work = pcb_drain_work(v, cpu);
 

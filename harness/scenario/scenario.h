@@ -20,8 +20,9 @@
 #include "../machine/topo.h"
 #include "../measure/counters.h"
 #include "../measure/tsc.h"
-#include "../model.h"
-#include "keys.h"
+#include "pcb/keys.h"
+#include "pcb/model.h"
+#include "pcb/registry.h"
 
 #define PCB_MAX_DESIGNS 16
 /* every key of the harness and of all models */
@@ -87,8 +88,8 @@ int pcb_nr_keys(void);
 const struct pcb_key *pcb_key_get(int id);
 /* model m's declaration of key id, NULL where m has no such key */
 const struct pcb_key *pcb_model_key(const struct pcb_model *m, int id);
-/* id of section.name, or -1 */
-int pcb_key_find(const char *section, const char *name);
+/* "1..1000" or "kworker, signal, poll": what a key accepts, for help and errors */
+void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len);
 
 struct pcb_scenario {
 	char file[PATH_MAX];
@@ -158,9 +159,6 @@ void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value,
 			    const char *opt);
 /* check and convert every value against the topology; -1 with err */
 int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen);
-/* "FILE:LINE: section.key: msg" for a key, wherever its value came from */
-void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, size_t errlen,
-			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void pcb_scenario_free(struct pcb_scenario *sc);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include <stdatomic.h>
 
-#include "../../harness/model.h"
+#include "pcb/model.h"
 #include "../jump_label.h"
 #include "memcontrol.h"
 

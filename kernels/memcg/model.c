@@ -14,7 +14,7 @@
 #include "../clear_page.h"
 #include "../locks/irq.h"
 #include "../template/template.h"
-#include "../../harness/model_output.h"
+#include "pcb/model_output.h"
 
 #include "memcg_model.h"
 

@@ -10,7 +10,7 @@
 
 #include "../locks/irq.h"
 #include "../template/template.h"
-#include "../../harness/model_output.h"
+#include "pcb/model_output.h"
 
 #include "pcp_model.h"
 

@@ -31,7 +31,7 @@
  * This file defines the variant and, in variant 0, the design's registry
  * entry, PCB_MODEL_design_PCB_DESIGN, which the model's designs[] lists.
  */
-#include "../../harness/model.h"
+#include "pcb/model.h"
 #include "template.h"
 
 #include PCB_MODEL_VARIANT

@@ -12,7 +12,7 @@
 #ifndef PCB_VMSTAT_H
 #define PCB_VMSTAT_H
 
-#include "harness/model.h"
+#include "pcb/model.h"
 #include "kernels/percpu.h"
 #include "kernels/workqueue.h"
 

@@ -1,39 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The harness as a model calls it while it measures: one of the four seam
- * headers (cpu.h, hooks.h, model.h, model_output.h), the only headers of
- * the harness a model's folder includes. It gives a model
- *
- *  - the clock and the statistics of a timed region (measure/),
- *  - the generic part of a worker (struct pcb_worker), which a model's own
- *    worker embeds first, and what a worker loop needs around it,
- *  - the modeled CPU (cpu.h), which it includes.
- *
- * Nothing here names a model's types.
+ * Timed calls (the model interface, base.h): the per-CPU instrumentation a
+ * model's loop records into, as the cover letter's percpu struct dbg, and
+ * PCB_TIMED(), one call between its own pair of clock reads. The harness
+ * sets each CPU's up and reads it after a run (run/).
  */
-#ifndef PCB_HOOKS_H
-#define PCB_HOOKS_H
+#ifndef PCB_SEAM_TIMED_H
+#define PCB_SEAM_TIMED_H
 
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "cpu.h"
-#include "measure/counters.h"
-#include "measure/interrupts.h"
-#include "measure/stats.h"
-#include "measure/tsc.h"
+#include "base.h"
+#include "clock.h"
+#include "stat.h"
 
 /* function rows a model can time */
 #define PCB_MAX_FN		8
-
-/* operations between two looks at the clock */
-#define PCB_CHUNK		256
+/* perf events read around a timed call */
+#define PCB_MAX_EVENTS		8
 
 /* empty regions a worker times between two chunks of operations */
 #define PCB_EMPTY_PER_CHUNK	8
 /* their lengths are counted exactly below this many ticks */
 #define PCB_EMPTY_MAX_TICKS	1024
+
+/*
+ * The perf events open on a worker's CPU, whose counts are read around
+ * every timed call where counters.per_call asks for it: the harness's
+ * (measure/counters.c), read by rdpmc where it can be
+ */
+struct pcb_counters;
+/* the current counts, for per-call deltas (rdpmc or read()) */
+void pcb_counters_snap(const struct pcb_counters *c, uint64_t *v);
 
 /* per-CPU instrumentation, as the cover letter's percpu struct dbg */
 struct pcb_dbg {
@@ -47,6 +43,7 @@ struct pcb_dbg {
 	uint32_t differenced;		/* per row: its batch regions alternate in length */
 	struct pcb_stat stat[PCB_MAX_FN];
 	uint64_t ctr[PCB_MAX_FN][PCB_MAX_EVENTS];	/* per-call counter sums */
+	int pmc_n;			/* pmc's events */
 };
 
 /* a timed region of `calls` calls of row fn; regions of a burst pass PCB_NO_LIMIT */
@@ -112,7 +109,7 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 	if (__builtin_expect(d->pmc == NULL, 1))
 		return;
 	pcb_counters_snap(d->pmc, c1);
-	for (int i = 0; i < d->pmc->n; i++)
+	for (int i = 0; i < d->pmc_n; i++)
 		d->ctr[fn][i] += c1[i] - c0[i];
 }
 
@@ -140,49 +137,5 @@ static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0
 	pcb_dbg_record((dbg), (fn), t1_ - t0_, 1);			\
 	pcb_dbg_pmc_end((dbg), (fn), c0_);				\
 } while (0)
-
-/*
- * A worker: one thread pinned to one CPU running one design's loop. A
- * model's worker embeds this first; everything it writes while measuring is
- * its own, allocated on its node.
- */
-struct pcb_worker {
-	/* set up by the harness */
-	struct pcb_cpu *cpu;
-	enum pcb_timing timing;
-	uint64_t ops_limit;		/* 0: run until the deadline */
-	uint64_t deadline;		/* TSC value to stop at */
-	uint64_t rng;			/* the worker's sequence, carried between runs */
-	double tsc_hz;			/* to turn a model's ns into ticks */
-
-	/* one run's figures */
-	uint64_t failed;		/* operations that found no room */
-	uint64_t misses;		/* batch mode: hits that missed (the cache was drained) */
-	uint64_t ops;			/* workload operations */
-	uint64_t tsc_start, tsc_end;
-	struct pcb_gaps gaps;		/* interruptions of this run */
-	struct pcb_dbg dbg;
-} __attribute__((aligned(PCB_CACHE_LINE)));
-
-static inline uint64_t pcb_rng_next(uint64_t *s)
-{
-	/* xorshift64* */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
-}
-
-/* set once by a first SIGINT or SIGTERM: the run in progress ends at the next chunk */
-extern atomic_int pcb_stop_now;
-
-static inline int pcb_loop_done(const struct pcb_worker *w)
-{
-	if (atomic_load_explicit(&pcb_stop_now, memory_order_relaxed))
-		return 1;
-	if (w->ops_limit)
-		return w->ops >= w->ops_limit;
-	return pcb_tsc_now() >= w->deadline;
-}
 
 #endif

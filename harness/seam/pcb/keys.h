@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scenario keys, each declared once with its type, range, default and the
- * field its value lands in. The harness declares its own (scenario/keys.c),
- * each model its own (in its folder); the reader, `pcpbench list`,
- * result.json's settings and every error message come from these tables.
+ * Scenario keys (the model interface, base.h), each declared once with
+ * its type, range, default and the field its value lands in. The harness
+ * declares its own (scenario/keys.c), each model its own (in its folder);
+ * the reader, `pcpbench list`, result.json's settings and every error
+ * message come from these tables. Registration, read in userspace alone: a
+ * kernel build is handed a configuration already read and checked.
  */
-#ifndef PCB_SCENARIO_KEYS_H
-#define PCB_SCENARIO_KEYS_H
+#ifndef PCB_SEAM_KEYS_H
+#define PCB_SEAM_KEYS_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "base.h"
+
+struct pcb_design;
+struct pcb_scenario;
 
 enum pcb_key_type {
 	PCB_KEY_STRING,			/* kept as written */
@@ -52,7 +56,17 @@ struct pcb_key {
 	{ .section = sect, .name = key, .def = dflt, .help = text,	\
 	  .type = PCB_KEY_SPECIAL }
 
-/* "1..1000" or "kworker, signal, poll": what a key accepts, for help and errors */
-void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len);
+/*
+ * For a model's finish(), defined by the harness (scenario/): the id of
+ * the key section.name, or -1
+ */
+int pcb_key_find(const char *section, const char *name);
+/* "FILE:LINE: section.key: msg" for a key, wherever its value came from */
+void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, size_t errlen,
+			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* whether a key was written (in the file, by --set or an option), not defaulted */
+int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
+/* the scenario's designs in run.designs order; NULL past the last */
+const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i);
 
 #endif

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding a model, a design and a function row by name. The models
- * themselves are listed beside them, each folder's struct pcb_model in
- * pcb_models[] (harness/model.h).
+ * Finding a model, a design and a function row by name (pcb/registry.h).
+ * The models themselves are listed by their own build, each folder's
+ * struct pcb_model in pcb_models[] (kernels/models.c).
  */
 #include <string.h>
 
-#include "../model.h"
+#include "pcb/registry.h"
 
 const struct pcb_model *pcb_model_find(const char *name)
 {

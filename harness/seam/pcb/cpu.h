@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The modeled CPU (the model interface, base.h), both sides' view of it.
+ *
+ * A modeled CPU is the per-CPU area one worker thread owns. The kernel
+ * reaches per-CPU data through this_cpu_ptr(); a model passes the owning
+ * CPU's struct pcb_cpu explicitly. Its own per-CPU data follows in a struct
+ * of the model's that embeds this one first; the per-CPU cache (the stock)
+ * lives on its own cache line(s) after that, as
+ * DEFINE_PER_CPU_SHARED_ALIGNED gives it in the kernel. The harness
+ * allocates the area on the CPU's NUMA node and the thread pinned to that
+ * CPU touches it first (run/cpu_area.c).
+ *
+ * This header gives the CPU's state, a drain's window on it for the
+ * interruption classifier, and contended locks counted under the kernel
+ * function that took them. Its preempt count is preempt.h's, its work
+ * queue work.h's.
+ */
+#ifndef PCB_SEAM_CPU_H
+#define PCB_SEAM_CPU_H
+
+#include "base.h"
+
+/* event counters a model can keep per CPU */
+#define PCB_MAX_EV		16
+/* kernel functions whose lock contention one CPU tells apart */
+#define PCB_MAX_CONTENDED_FNS	8
+
+struct pcb_dbg;
+struct pcb_workq;
+
+/* events counted, their ticks summed, and the longest */
+struct pcb_tally {
+	unsigned long long n, sum, max;
+};
+
+static inline void pcb_tally_add(struct pcb_tally *t, unsigned long long ticks)
+{
+	t->n++;
+	t->sum += ticks;
+	if (ticks > t->max)
+		t->max = ticks;
+}
+
+static inline void pcb_tally_merge(struct pcb_tally *t, const struct pcb_tally *u)
+{
+	t->n += u->n;
+	t->sum += u->sum;
+	if (u->max > t->max)
+		t->max = u->max;
+}
+
+/*
+ * Contended locks taken on one CPU, as seed 000's spin_lock_irqsave_cc(),
+ * and, where a model times it, how long the function held the lock
+ */
+struct pcb_contention {
+	const char *fn;			/* the kernel function that took the lock */
+	struct pcb_tally wait;		/* contended acquisitions, ticks spinning */
+	struct pcb_tally held;		/* acquisitions whose hold was timed, ticks held */
+};
+
+/* what the harness keeps for each modeled CPU */
+struct pcb_cpu_harness {
+	struct pcb_dbg *dbg;		/* where this CPU's timed calls are summed */
+	struct pcb_workq *wq;		/* schedule_work_on() to this CPU, NULL without */
+	atomic_long *poll;		/* poll delivery: the work->data to look at */
+	unsigned long remote_drains;	/* stocks this CPU drained for others */
+	/* odd while a drain works on this CPU's stock: the drain's window */
+	atomic_uint drain_seq;
+	struct pcb_contention cc[PCB_MAX_CONTENDED_FNS];
+};
+
+struct pcb_cpu {
+	/*
+	 * What a drainer reads to reach this CPU, as the kernel reads
+	 * __per_cpu_offset[] and the housekeeping cpumasks: never on the line
+	 * the owner writes every operation.
+	 */
+	unsigned int cpu;		/* OS index, or a virtual index */
+	int node;			/* NUMA node the area was placed on */
+	bool isolated;			/* cpu_is_isolated() */
+	void *stock;			/* the design's per-CPU cache (RCU-protected where swapped) */
+	void *stock_spare;		/* swapped in by an RCU-style drain, else NULL */
+	/* the owner's */
+	unsigned int preempt_count __attribute__((aligned(PCB_CACHE_LINE)));	/* __preempt_count */
+	unsigned long ev[PCB_MAX_EV];	/* the model's vm_event-style counters */
+	struct pcb_cpu_harness h;	/* the harness's: timing, contention, work */
+} __attribute__((aligned(PCB_CACHE_LINE)));
+
+/* ---- drains and contention ---- */
+
+/* a drain begins or ends on cpu's stock (any design, any drainer) */
+static inline void pcb_drain_window(struct pcb_cpu *cpu)
+{
+	/* release: what the drain wrote is seen by whoever reads the window */
+	atomic_fetch_add_explicit(&cpu->h.drain_seq, 1, memory_order_release);
+}
+
+/* fn's row of the CPU's contention counts, taken on first use; NULL when all are taken */
+static inline struct pcb_contention *pcb_cpu_harness_cc(struct pcb_cpu_harness *h, const char *fn)
+{
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++) {
+		struct pcb_contention *c = &h->cc[i];
+
+		if (c->fn && c->fn != fn)
+			continue;
+		c->fn = fn;
+		return c;
+	}
+	return NULL;
+}
+
+/* the slow path of a contended lock: counted in the harness's part of the CPU */
+static inline void pcb_cpu_harness_contended(struct pcb_cpu_harness *h, const char *fn,
+					     unsigned long long wait)
+{
+	struct pcb_contention *c = pcb_cpu_harness_cc(h, fn);
+
+	if (c)
+		pcb_tally_add(&c->wait, wait);
+}
+
+/* a contended lock, counted under the kernel function that took it */
+static inline void pcb_contended(struct pcb_cpu *this, const char *fn, unsigned long long wait)
+{
+	pcb_cpu_harness_contended(&this->h, fn, wait);
+}
+
+/*
+ * A lock fn held for `ticks` (acquired to released, as the model timed
+ * it), beside its contention: the contention table's hold column
+ */
+static inline void pcb_lock_held(struct pcb_cpu *this, const char *fn, unsigned long long ticks)
+{
+	struct pcb_contention *c = pcb_cpu_harness_cc(&this->h, fn);
+
+	if (c)
+		pcb_tally_add(&c->held, ticks);
+}
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a model registers (the model interface, base.h): a model is one
+ * folder that defines one struct pcb_model; the harness knows it only
+ * through this header. A model's designs are one header each, built once
+ * per variant (the model's build parameters, for example one stock slot or
+ * seven), and the run picks one variant's loop once, so no operation makes
+ * an indirect call.
+ */
+#ifndef PCB_SEAM_MODEL_H
+#define PCB_SEAM_MODEL_H
+
+#include <jansson.h>
+
+#include "base.h"
+#include "keys.h"
+
+struct pcb_cpu;
+struct pcb_scenario;
+struct pcb_stat;
+struct pcb_topo;
+struct pcb_worker;
+
+/* what the harness must do for a drain protocol, as the design's flavour says */
+struct pcb_drain_flavour {
+	const char *name;		/* result.json's "drain": work, remote, qsbr */
+	bool queues_work;		/* drains queue work to owners: deliver it, time completion */
+	bool flushes;			/* ... and wait for it (flush_work()) inside the timed call */
+	bool spare_stock;		/* each CPU has a spare stock a drain swaps in */
+};
+
+/* one build of a design */
+struct pcb_variant {
+	const char *name;		/* each build axis's letter and value: s7_i1 */
+	size_t cpu_size;		/* the model's per-CPU struct, struct pcb_cpu first */
+	size_t stock_size;		/* the per-CPU cache (the stock) */
+	size_t stock_hot_bytes;		/* the bytes its hot path touches */
+
+	/* a cache of cpu (its number set), empty */
+	void (*stock_init)(const struct pcb_cpu *cpu, void *stock);
+	/* a registered thread's start and end (liburcu QSBR); may be NULL */
+	void (*thread_start)(void);
+	void (*thread_stop)(void);
+	/* one measured (or warm-up) run of the worker's loop */
+	void (*run)(struct pcb_worker *w);
+	/* give back what the worker still holds, untimed */
+	void (*release)(struct pcb_worker *w);
+	/* cpu's drain work->data, where queue_work_on() sets PENDING; NULL without work */
+	atomic_long *(*work_data)(struct pcb_cpu *cpu);
+	/* the owner drains its own cache (drain_local_stock()) */
+	void (*drain_local)(struct pcb_cpu *this);
+	/* the drain the coordinator calls, from `this`, over the online cpus[] */
+	void (*drain_all)(struct pcb_cpu *this, void *target, struct pcb_cpu *const *cpus, int nr);
+	/* fill an idle (virtual) CPU's cache as its owner would, untimed */
+	void (*prefill)(struct pcb_cpu *cpu, void *shared);
+	/* the model's own operations on this build, for its checks and tests */
+	const void *ops;
+};
+
+#define PCB_MAX_VARIANTS 6
+
+struct pcb_design {
+	const char *name;
+	const char *summary;		/* one line for `pcpbench list` */
+	const char *follows;		/* the seed, patch or kernel it models */
+	const char *promise;		/* what a return from the drain means */
+	struct pcb_drain_flavour drain;
+	bool skips_isolated;		/* leaves isolated CPUs' caches alone */
+	bool nocache;			/* CPUs can opt out of caching */
+	/* why this machine cannot run it (rseq without glibc's area), or NULL */
+	const char *(*unavailable)(void);
+	/*
+	 * The model's own facts about the design (the layout its kernel
+	 * has, where a key defaults to it), from the model's
+	 * MODEL_DESIGN_INFO; NULL where the model has none
+	 */
+	const void *info;
+	const struct pcb_variant *variant[PCB_MAX_VARIANTS];
+};
+
+struct pcb_workload_info {
+	const char *name;
+	const char *summary;
+};
+
+/* what a model may add to its design's entry in result.json */
+struct pcb_model_figures {
+	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_variant *variant;
+	const uint64_t *ev;		/* the model's per-CPU events, summed */
+	const struct pcb_stat *fn_total;	/* each row's statistics, all runs */
+	double overhead;		/* mean empty-region ticks subtracted */
+	double tsc_hz;
+	const char *note;		/* what setup() said of its implementation */
+};
+
+/* what setup() is given for one design's runs */
+struct pcb_model_setup {
+	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_design *d;
+	int nr_cpus;			/* the CPUs online: workers' and virtual ones */
+	char *note;			/* what it says of its implementation, for note_key */
+	size_t notelen;
+};
+
+/*
+ * A quiescent point, as check() sees it: workers w[], and every modeled
+ * CPU cpus[] whose cache or counters may hold something.
+ */
+struct pcb_quiescent {
+	void *shared;			/* what setup() returned */
+	const struct pcb_variant *v;
+	struct pcb_worker *const *w;
+	int nr_workers;
+	struct pcb_cpu *const *cpus;
+	int nr_cpus;
+};
+
+struct pcb_model {
+	const char *name;
+	const char *summary;
+	const char *const *fn_name;	/* the table rows, kernel names */
+	int nr_fn;
+	const char *const *ev_name;	/* per-CPU event counters */
+	int nr_ev;
+	const struct pcb_design *const *designs;	/* NULL-terminated */
+	const struct pcb_workload_info *workloads;
+	int nr_workloads;
+
+	/* its scenario keys, and the settings struct their values land in */
+	const struct pcb_key *keys;
+	int nr_keys;
+	size_t config_size;
+	/*
+	 * Checks across its keys and the harness's timing; -1 with err, from
+	 * pcb_scenario_key_error() on the key at fault.
+	 */
+	int (*finish)(void *config, int timing, const struct pcb_scenario *sc,
+		      char *err, size_t errlen);
+	/* "workload charge, memcg depth 2" for --dry-run */
+	void (*describe)(const void *config, char *buf, size_t len);
+	/*
+	 * The build a configuration runs for design d: an index into
+	 * d->variant[]. Picked once a design's runs, so a setting may
+	 * default to what the design's kernel does (d->info).
+	 */
+	int (*variant_index)(const void *config, const struct pcb_design *d);
+	/*
+	 * What the configuration makes of design d where it differs by
+	 * design ("per_cpu_pages lock first_line"), for `list` (config NULL:
+	 * the defaults) and --dry-run; may be NULL
+	 */
+	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
+				size_t len);
+
+	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
+	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
+	void (*teardown)(void *shared);
+	/* a CPU's model data, after the harness set up its struct pcb_cpu */
+	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+	/* the model's worker: its size (struct pcb_worker first) and set up */
+	size_t worker_size;
+	void (*worker_setup)(void *shared, struct pcb_worker *w);
+	/* what the coordinator drains */
+	void *(*drain_target)(void *shared);
+	/* after a drain: what it left on isolated CPUs (pages), for skipping designs */
+	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
+				  struct pcb_cpu *cpu);
+	/* the invariant at a quiescent point: 0, or -1 with the first discrepancy in msg */
+	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
+	/* after the final drain: is cpu's cache empty? */
+	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+	/* the model's figures in a design's result.json entry */
+	void (*result_json)(json_t *design, const struct pcb_model_figures *f);
+	const char *note_key;		/* result.json key of setup()'s note */
+	const char *cache_name;		/* what its per-CPU cache is called: stock, per_cpu_pages */
+	const char *drain_name;		/* the drain the coordinator calls: drain_all_stock */
+	const char *invariant_name;	/* what check() checks: charge invariant, page invariant */
+
+	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
+	const char *calib_design;
+	int calib_fn;
+	/* preempt: with the preempt count pair, or without it (what the pair costs) */
+	double (*calib_bare)(uint64_t rounds, double overhead, bool preempt);
+
+	/* what its results' tables and figures add, as data (model_output.h) */
+	const struct pcb_model_block *blocks;	/* ended by a NULL title and line */
+	const struct pcb_model_plot *plots;	/* ended by a NULL name */
+	const char *caches_name;	/* its caches in the plural, on a figure: stocks */
+	/*
+	 * For results that predate scenario.configuration: the words of the
+	 * workers line before and after its runs, {section.key} a setting
+	 */
+	const char *old_header[2];
+	/* results that name no model (written when there was one) are this model's */
+	bool default_for_old_results;
+};
+
+#endif
