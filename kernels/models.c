@@ -5,7 +5,7 @@
  * and passed here as PCB_MODELS (the generated models.h).
  */
 #include "pcb/registry.h"
-#include "kernels/models.h"
+#include "models.h"
 
 #define PCB_MODEL(m) extern const struct pcb_model m##_model;
 PCB_MODELS

@@ -8,7 +8,7 @@
 #ifndef PCB_VMSTAT_DRAIN_REMOTE_H
 #define PCB_VMSTAT_DRAIN_REMOTE_H
 
-#include "kernels/drain/remote.h"
+#include "drain/remote.h"
 
 static inline void vmstat_fold_remote(struct pcb_cpu *this, struct zone *zone,
 				      struct pcb_cpu *const *cpus, int nr)

@@ -8,7 +8,7 @@
 #ifndef PCB_VMSTAT_DRAIN_WORK_H
 #define PCB_VMSTAT_DRAIN_WORK_H
 
-#include "kernels/drain/work.h"
+#include "drain/work.h"
 
 static inline void vmstat_shepherd(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)

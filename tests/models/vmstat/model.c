@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/template/template.h"
+#include "template/template.h"
 #include "vmstat.h"
 
 /* each built by the design template (kernels/template/) */

@@ -13,8 +13,8 @@
 #define PCB_VMSTAT_H
 
 #include "pcb/model.h"
-#include "kernels/percpu.h"
-#include "kernels/workqueue.h"
+#include "percpu.h"
+#include "workqueue.h"
 
 /* enum zone_stat_item, some of it */
 enum zone_stat_item {

@@ -9,7 +9,7 @@
 #ifndef PCB_TEST_DESIGN_XCHG_H
 #define PCB_TEST_DESIGN_XCHG_H
 
-#include "kernels/percpu.h"
+#include "percpu.h"
 
 #define DESIGN_SUMMARY "tests: an xchg byte lock, drained remotely"
 #define DESIGN_FOLLOWS "no kernel: docs/architecture.md's \"Adding a design\""

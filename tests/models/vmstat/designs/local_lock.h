@@ -7,7 +7,7 @@
 #ifndef PCB_VMSTAT_DESIGN_LOCAL_LOCK_H
 #define PCB_VMSTAT_DESIGN_LOCAL_LOCK_H
 
-#include "kernels/locks/irq_off.h"
+#include "locks/irq_off.h"
 
 #define DESIGN_SUMMARY "interrupts off on the owner; folds are vmstat_update work on each CPU"
 #define DESIGN_FOLLOWS "mm/vmstat.c: mod_zone_page_state(), vmstat_shepherd()"

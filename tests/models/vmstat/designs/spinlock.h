@@ -7,7 +7,7 @@
 #ifndef PCB_VMSTAT_DESIGN_SPINLOCK_H
 #define PCB_VMSTAT_DESIGN_SPINLOCK_H
 
-#include "kernels/locks/spinlock.h"
+#include "locks/spinlock.h"
 
 #define DESIGN_SUMMARY "per-CPU spin_lock_irqsave(); any CPU folds any CPU's differences"
 #define DESIGN_FOLLOWS "mm/vmstat.c's cpu_vm_stats_fold() on a live CPU, under its lock"
