@@ -176,7 +176,8 @@ static unsigned long helper_work(const struct pcb_design *d, const struct pcb_co
 static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, const void *cfg,
 			const struct pcb_clock *clk, int helpers, int helpers_share)
 {
-	const struct pcb_variant *v = d->variant[m->variant_index(cfg, d)];
+	const struct pcb_model_ops ops = pcb_model_ops(m);
+	const struct pcb_variant *v = d->variant[ops.variant_index(cfg, d)];
 	struct pcb_topo topo;
 	struct pcb_coord_args args = {
 		.model = m, .d = d, .v = v, .topo = &topo, .tsc_hz = clk->tsc_hz,
@@ -198,7 +199,7 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		return;
 	}
 	CHECK(pcb_topo_load(&topo, "numa:2 core:8 pu:2", err, sizeof(err)) == 0, "%s", err);
-	shared = m->setup(&(struct pcb_model_setup){ .config = cfg, .d = d,
+	shared = ops.setup(&(struct pcb_model_setup){ .config = cfg, .d = d, .v = v,
 						     .nr_cpus = args.shape.online, .note = note,
 						     .notelen = sizeof(note) }, err, sizeof(err));
 	CHECK(shared != NULL, "%s", err);
@@ -206,7 +207,7 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		return;
 	args.shared = shared;
 	CHECK(pcb_coord_setup(&c, &args, err, sizeof(err)) == 0, "%s: %s", d->name, err);
-	CHECK(c.target == m->drain_target(shared), "%s: the model's target is drained", d->name);
+	CHECK(c.target == ops.drain_target(shared), "%s: the model's target is drained", d->name);
 	CHECK(c.nr_cpus == 16 && c.nr_virtual == 16 && c.nr_charged == 12,
 	      "%s: %d online, %d charged", d->name, c.nr_cpus, c.nr_charged);
 	CHECK(c.nr_helpers == helpers, "%s: the refills run on %d threads of their own, asked %d",
@@ -254,10 +255,10 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 
 	for (int i = 0; i < c.nr_cpus; i++) {
 		if (d->skips_isolated && c.cpus[i]->isolated && i < c.nr_charged)
-			CHECK(m->stranded(shared, v, c.target, c.cpus[i]) > 0,
+			CHECK(ops.stranded(shared, v, c.target, c.cpus[i]) > 0,
 			      "%s: isolated cache %d was left alone", d->name, i);
 		else
-			CHECK(m->cache_empty(shared, v, c.cpus[i]),
+			CHECK(ops.cache_empty(shared, v, c.cpus[i]),
 			      "%s: cache %d still holds pages after the drains", d->name, i);
 	}
 	if (d->skips_isolated)
@@ -268,12 +269,12 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	all[0] = c.self;
 	for (int i = 0; i < c.nr_cpus; i++)
 		all[1 + i] = c.cpus[i];
-	CHECK(m->check(&(struct pcb_quiescent){ .shared = shared, .v = v, .cpus = all,
+	CHECK(ops.check(&(struct pcb_quiescent){ .shared = shared, .v = v, .cpus = all,
 						.nr_cpus = 1 + c.nr_cpus }, err, sizeof(err)) == 0,
 	      "%s: %s", d->name, err);
 
 	pcb_coord_teardown(&c);
-	m->teardown(shared);
+	ops.teardown(shared);
 	pcb_topo_destroy(&topo);
 }
 

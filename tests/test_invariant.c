@@ -283,7 +283,8 @@ static void variant_names(const struct pcb_design *d)
 	for (int slots = 1; slots <= 7; slots += 6)
 		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
 			struct memcg_config cfg = { .slots = slots, .irq_model = irq };
-			const struct pcb_variant *v = d->variant[memcg_model.variant_index(&cfg, d)];
+			int index = memcg_model.ops.variant_index(&cfg, d);
+			const struct pcb_variant *v = d->variant[index];
 			char name[16];
 
 			snprintf(name, sizeof(name), "s%d_i%d", slots, irq);

@@ -432,7 +432,8 @@ static void variant_names(const struct pcb_design *d)
 		for (int irq = 0; irq < PCB_IRQ_MODELS; irq++) {
 			struct pcp_config cfg = { .irq_model = irq,
 				.lock_placement = lock_first ? PCP_LOCK_FIRST_LINE : PCP_LOCK_END };
-			const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg, d)];
+			int index = pcp_model.ops.variant_index(&cfg, d);
+			const struct pcb_variant *v = d->variant[index];
 			char name[16];
 
 			snprintf(name, sizeof(name), "l%d_i%d", lock_first, irq);
@@ -453,7 +454,7 @@ static void variant_names(const struct pcb_design *d)
 static void design_layout(const struct pcb_design *d)
 {
 	struct pcp_config cfg = { .lock_placement = PCP_LOCK_DESIGN };
-	const struct pcb_variant *v = d->variant[pcp_model.variant_index(&cfg, d)];
+	const struct pcb_variant *v = d->variant[pcp_model.ops.variant_index(&cfg, d)];
 	const struct pcp_ops *ops = pcp_ops(v);
 	int v62 = !strcmp(d->name, "pcp_trylock");
 

@@ -24,7 +24,7 @@ static void stream(int clients, int queues, unsigned int cpu)
 	int seen[MEMCG_WORKER_MEMCGS] = { 0 }, distinct = 0, task = 0, outside = 0, n = 20000;
 	int want = (clients - (int)(cpu % (unsigned int)queues) + queues - 1) / queues;
 
-	s = memcg_model.setup(&(struct pcb_model_setup){ .config = &cfg,
+	s = memcg_model.ops.setup(&(struct pcb_model_setup){ .config = &cfg,
 							 .d = memcg_model.designs[0], .nr_cpus = 1,
 							 .note = note, .notelen = sizeof(note) },
 			      err, sizeof(err));
@@ -34,7 +34,7 @@ static void stream(int clients, int queues, unsigned int cpu)
 	memset(&w, 0, sizeof(w));
 	w.w.cpu = &fake;
 	w.w.rng = 12345;
-	memcg_model.worker_setup(s, &w.w);
+	memcg_model.ops.worker_setup(s, &w.w);
 	CHECK(w.nr_flows == (want > 0 ? want : 0), "%d clients, %d queues, CPU %u: %d flows, "
 	      "expected %d", clients, queues, cpu, w.nr_flows, want);
 	for (int i = 0; i < n; i++) {
@@ -54,7 +54,7 @@ static void stream(int clients, int queues, unsigned int cpu)
 	      "%d memcgs charged, %d flows", distinct, w.nr_flows);
 	if (w.nr_flows && w.memcg[0] != w.task)
 		CHECK(fabs((double)task / n - 0.5) < 0.02, "softirq share %.3f", 1 - (double)task / n);
-	memcg_model.teardown(s);
+	memcg_model.ops.teardown(s);
 }
 
 int main(void)

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pcb/model.h"
+#include "pcb/registry.h"
 #include "pcb/worker.h"
 #include "harness/run/cpu_area.h"
 #include "harness/run/work.h"
@@ -60,6 +60,7 @@ struct torture_ops {
 
 struct torture {
 	const struct pcb_model *m;
+	struct pcb_model_ops ops;	/* m's, each default filled in */
 	const struct pcb_design *d;
 	const struct pcb_variant *v;
 	const void *config;
@@ -163,7 +164,7 @@ static int torture_check(struct torture *t, char *msg, size_t len)
 		.cpus = t->cpu, .nr_cpus = TORTURE_WORKERS + 1,
 	};
 
-	return t->m->check(&q, msg, len);
+	return t->ops.check(&q, msg, len);
 }
 
 /* what is queued has run: polled work only while owners run, so not polled */
@@ -176,17 +177,19 @@ static void torture_wait_for_work(struct torture *t)
 static int torture_set_up(struct torture *t, const void *config)
 {
 	char note[256] = "", err[256] = "";
-	struct pcb_model_setup ms = { .config = config, .d = t->d, .nr_cpus = TORTURE_WORKERS,
-				      .note = note, .notelen = sizeof(note) };
+	struct pcb_model_setup ms = { .config = config, .d = t->d, .v = t->v,
+				      .nr_cpus = TORTURE_WORKERS, .note = note,
+				      .notelen = sizeof(note) };
 
 	if (!t->o)
 		t->o = &torture_none;
+	t->ops = pcb_model_ops(t->m);
 	t->config = config;
-	t->shared = t->m->setup(&ms, err, sizeof(err));
+	t->shared = t->ops.setup(&ms, err, sizeof(err));
 	CHECK(t->shared != NULL, "%s: setup: %s", t->name, err);
 	if (!t->shared)
 		return -1;
-	t->target = t->m->drain_target(t->shared);
+	t->target = t->ops.drain_target(t->shared);
 	t->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (t->ncpu < 1)
 		t->ncpu = 1;
@@ -197,21 +200,22 @@ static int torture_set_up(struct torture *t, const void *config)
 		t->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), t->d, t->v,
 					      (unsigned int)(i < TORTURE_WORKERS ? i % t->ncpu : i),
 					      0, i == TORTURE_WORKERS - 1);
-		t->m->cpu_setup(t->shared, t->d, t->cpu[i]);
+		t->ops.cpu_setup(t->shared, t->d, t->cpu[i]);
 		if (t->o->cpu)
 			t->o->cpu(t, i);
 	}
 	for (int i = 0; i < TORTURE_WORKERS; i++) {
-		size_t size = (t->m->worker_size + PCB_CACHE_LINE - 1) & ~(size_t)(PCB_CACHE_LINE - 1);
+		size_t size = (t->ops.worker_size + PCB_CACHE_LINE - 1) &
+			      ~(size_t)(PCB_CACHE_LINE - 1);
 		struct pcb_worker *w = aligned_alloc(PCB_CACHE_LINE, size);
 
-		memset(w, 0, t->m->worker_size);
+		memset(w, 0, t->ops.worker_size);
 		w->cpu = t->cpu[i];
 		w->timing = PCB_TIMING_CALL;
 		w->rng = 0x1234567ULL * (uint64_t)(i + 1);
 		w->dbg.limit = PCB_NO_LIMIT;
 		t->cpu[i]->h.dbg = &w->dbg;
-		t->m->worker_setup(t->shared, w);
+		t->ops.worker_setup(t->shared, w);
 		t->w[i] = w;
 		if (t->o->worker)
 			t->o->worker(t, i);
@@ -225,7 +229,7 @@ static void torture_tear_down(struct torture *t)
 		free(t->w[i]);
 	for (int i = 0; i <= TORTURE_WORKERS; i++)
 		free(t->cpu[i]);
-	t->m->teardown(t->shared);
+	t->ops.teardown(t->shared);
 }
 
 /* a drain from this thread, as the coordinator's, work-based ones waited for */
@@ -265,7 +269,7 @@ static void torture_round(struct torture *t, int r)
 	for (int i = 0; i < TORTURE_WORKERS; i++)
 		if ((!t->d->drain.queues_work || t->delivery != PCB_DELIVER_POLL) &&
 		    !(t->d->skips_isolated && t->cpu[i]->isolated))
-			CHECK(t->m->cache_empty(t->shared, t->v, t->cpu[i]),
+			CHECK(t->ops.cache_empty(t->shared, t->v, t->cpu[i]),
 			      "%s, round %d: CPU %d's cache not drained", t->name, r, i);
 	CHECK(torture_check(t, msg, sizeof(msg)) == 0, "%s, after a drain: %s", t->name, msg);
 	pthread_barrier_wait(&t->bar);	/* checked and drained */
@@ -280,8 +284,8 @@ static void torture_end(struct torture *t)
 	CHECK(!t->failed_setup, "%s: setup", t->name);
 	CHECK(torture_check(t, msg, sizeof(msg)) == 0, "%s, at the end: %s", t->name, msg);
 	for (int i = 0; i < TORTURE_WORKERS; i++) {
-		CHECK(t->m->cache_empty(t->shared, t->v, t->cpu[i]), "%s: CPU %d's cache not empty "
-		      "at the end", t->name, i);
+		CHECK(t->ops.cache_empty(t->shared, t->v, t->cpu[i]),
+		      "%s: CPU %d's cache not empty at the end", t->name, i);
 		done += t->w[i]->ops;
 	}
 	CHECK(done > 0, "%s: the workers did work", t->name);
@@ -306,8 +310,8 @@ static const char *torture_skip(const struct pcb_design *d, enum pcb_delivery de
 static void torture_run(const struct pcb_model *m, const struct pcb_design *d, const void *config,
 			enum pcb_delivery delivery, const struct torture_ops *o)
 {
-	struct torture t = { .m = m, .d = d, .v = d->variant[m->variant_index(config, d)],
-			     .delivery = delivery, .o = o };
+	int index = pcb_model_ops(m).variant_index(config, d);
+	struct torture t = { .m = m, .d = d, .v = d->variant[index], .delivery = delivery, .o = o };
 	struct torture_arg args[TORTURE_WORKERS];
 
 	snprintf(t.name, sizeof(t.name), "%s %s %s%s%s", m->name, d->name, t.v->name,
@@ -357,8 +361,8 @@ static inline void pcb_torture(const struct pcb_model *m, const void *configs, i
 		int seen = 0;
 
 		for (int c = 0; c < nr_configs; c++) {
-			const void *config = (const char *)configs + (size_t)c * m->config_size;
-			int index = m->variant_index(config, d);
+			const void *config = (const char *)configs + (size_t)c * m->config.size;
+			int index = pcb_model_ops(m).variant_index(config, d);
 
 			CHECK(index >= 0 && index < PCB_MAX_VARIANTS && d->variant[index] &&
 			      !(seen & 1 << index), "%s %s: configuration %d picks variant %d",

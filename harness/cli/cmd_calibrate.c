@@ -55,7 +55,7 @@ static void load_scenario(struct pcb_scenario *sc, const struct pcb_model *m,
 
 	snprintf(scn, sizeof(scn), "[scenario]\nname = calibrate\n[run]\nmodel = %s\n"
 		 "designs = %s\ntiming = batch\nduration_ms = 500\nwarmup_ms = 100\n",
-		 m->name, m->calib_design);
+		 m->name, m->calib->design);
 	rc = pcb_scenario_load_text(sc, "calibrate", scn, err, sizeof(err));
 	if (rc == 0) {
 		/* what the options set, errors name by the option */
@@ -103,7 +103,7 @@ static double bare_median(const struct pcb_model *m, double overhead, bool preem
 	double v[BARE_REGIONS];
 
 	for (int r = 0; r < BARE_REGIONS; r++)
-		v[r] = m->calib_bare(BARE_ROUNDS, overhead, preempt);
+		v[r] = m->calib->bare(BARE_ROUNDS, overhead, preempt);
 	qsort(v, BARE_REGIONS, sizeof(v[0]), pcb_cmp_double);
 	return v[BARE_REGIONS / 2];
 }
@@ -117,7 +117,7 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 			      const double *bare, const double *nopreempt,
 			      const struct pcb_design_result *res)
 {
-	const struct pcb_fn_result *fr = &res->fn[m->calib_fn];
+	const struct pcb_fn_result *fr = &res->fn[m->calib->fn];
 	double h = pcb_mean(fr->run_mean, res->runs), hs = pcb_stddev(fr->run_mean, res->runs);
 	double b = pcb_mean(bare, 6), bs = pcb_stddev(bare, 6);
 	double sub = pcb_mean(fr->run_sub_mean, res->runs);
@@ -126,7 +126,7 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
 	       cpu, clk->tsc_hz / 1e6, (unsigned long long)clk->step,
 	       clk->overhead[PCB_TIMING_BATCH]);
-	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib_fn], m->calib_design);
+	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib->fn], m->calib->design);
 	printf("%-44s%-16s%-10s%s\n", text, "cycles/call", "STDDEV", "- bare");
 	printf("%-44s%-16.2f%.2f\n", "bare loop (medians of 171 x 2^14 calls):", b, bs);
 	if (fr->method == PCB_METHOD_DIFFERENCED) {
@@ -197,8 +197,8 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 		fprintf(stderr, "%s: note: could not pin the bare loop to CPU %d\n", prog, cpu);
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
 	overhead = clk.overhead[PCB_TIMING_BATCH];
-	m->calib_bare(1 << 14, overhead, true);	/* warm */
-	m->calib_bare(1 << 14, overhead, false);
+	m->calib->bare(1 << 14, overhead, true);	/* warm */
+	m->calib->bare(1 << 14, overhead, false);
 	/* the two loops in turn, so a change of the machine's speed falls on both */
 	for (int i = 0; i < 6; i++) {
 		bare[i] = bare_median(m, overhead, true);

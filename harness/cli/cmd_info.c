@@ -168,9 +168,10 @@ int cmd_list(int argc, char **argv)
 			char own[256] = "";
 
 			/* what a setting that defaults to the design's kernel gives it */
-			if (m->describe_design) {
+			if (m->config.describe_design) {
 				snprintf(own, sizeof(own), "; ");
-				m->describe_design(NULL, m->designs[d], own + 2, sizeof(own) - 2);
+				m->config.describe_design(NULL, m->designs[d], own + 2,
+							  sizeof(own) - 2);
 			}
 			printf("    %-22s %s [%s]; drained: %s%s\n", m->designs[d]->name,
 			       m->designs[d]->summary, m->designs[d]->follows, m->designs[d]->promise,
@@ -183,8 +184,8 @@ int cmd_list(int argc, char **argv)
 		for (int f = 0; f < m->nr_fn; f++)
 			printf("%s%s", f ? ", " : "", m->fn_name[f]);
 		printf("\n  keys (default):\n");
-		for (int k = 0; k < m->nr_keys; k++)
-			list_key(&m->keys[k]);
+		for (int k = 0; k < m->config.nr_keys; k++)
+			list_key(&m->config.keys[k]);
 	}
 	return 0;
 }

@@ -31,12 +31,13 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	printf("scenario %s (%s)%s%s\n", sc->name, sc->file, sc->label[0] ? ": " : "", sc->label);
 	for (int d = 0; d < sc->nr_designs; d++) {
 		buf[0] = 0;
-		if (sc->model->describe_design)
-			sc->model->describe_design(sc->config, sc->design[d], buf, sizeof(buf));
+		if (sc->model->config.describe_design)
+			sc->model->config.describe_design(sc->config, sc->design[d], buf,
+							  sizeof(buf));
 		printf("  design %-14s %s%s%s\n", sc->design[d]->name, sc->design[d]->follows,
 		       buf[0] ? "; " : "", buf);
 	}
-	sc->model->describe(sc->config, buf, sizeof(buf));
+	pcb_model_describe(sc->model, sc->config, buf, sizeof(buf));
 	printf("  model %s: %s\n", sc->model->name, buf);
 	printf("  timing %s, %d runs of %s%s, warm-up %ld ms\n",
 	       pcb_timing_name((enum pcb_timing)sc->timing), sc->runs,

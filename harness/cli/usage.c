@@ -44,7 +44,7 @@ void main_help(FILE *out)
 {
 	const struct pcb_model *m = calib_model();
 
-	fprintf(out, main_usage, m->fn_name[m->calib_fn]);
+	fprintf(out, main_usage, m->fn_name[m->calib->fn]);
 }
 
 const char run_usage[] =
@@ -189,7 +189,8 @@ void plot_help(FILE *out)
 {
 	fputs(plot_usage_head, out);
 	for (int i = 0; pcb_models[i]; i++)
-		for (const struct pcb_model_plot *p = pcb_models[i]->plots; p && p->name; p++) {
+		for (const struct pcb_model_plot *p = pcb_model_output(pcb_models[i]).plots;
+		     p && p->name; p++) {
 			const char *h = p->help;
 
 			fprintf(out, "  %-19s", p->name);
@@ -230,7 +231,7 @@ void calibrate_help(FILE *out)
 {
 	const struct pcb_model *m = calib_model();
 
-	fprintf(out, calibrate_usage, m->fn_name[m->calib_fn], m->calib_design, m->name);
+	fprintf(out, calibrate_usage, m->fn_name[m->calib->fn], m->calib->design, m->name);
 }
 
 const char cpus_usage[] =

@@ -10,6 +10,7 @@
 #include "../measure/tsc.h"
 #include "coordinator.h"
 #include "cpu_area.h"
+#include "pcb/registry.h"
 #include "threads.h"
 
 static void *area_on(size_t size, int node)
@@ -222,7 +223,7 @@ static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shap
 		}
 		pcb_cpu_area_init(cpu, d, c->v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
 				  virtual_isolated(i, shape->isolated_pct));
-		c->model->cpu_setup(c->shared, d, cpu);
+		c->ops.cpu_setup(c->shared, d, cpu);
 		c->cpus[k] = cpu;
 		if (wq) {
 			struct pcb_work work = pcb_drain_work(c->v, cpu);
@@ -294,13 +295,14 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 
 	memset(c, 0, sizeof(*c));
 	c->model = a->model;
+	c->ops = pcb_model_ops(a->model);
 	c->d = a->d;
 	c->v = a->v;
 	c->shared = a->shared;
 	c->topo = a->topo;
 	c->tsc_hz = a->tsc_hz;
 	c->preempt_ticks = a->preempt_ticks;
-	c->target = a->model->drain_target(a->shared);
+	c->target = c->ops.drain_target(a->shared);
 	c->nr_workers = a->nr_workers;
 	c->area_size = pcb_cpu_area_size(a->d, a->v);
 	c->nr_virtual = online - a->nr_workers;
@@ -316,7 +318,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 		return -1;
 	}
 	pcb_cpu_area_init(c->self, a->d, a->v, PCB_CPU_ID_COORDINATOR, -1, false);
-	a->model->cpu_setup(a->shared, a->d, c->self);
+	c->ops.cpu_setup(a->shared, a->d, c->self);
 	for (int i = 0; i < a->nr_workers; i++)
 		c->cpus[i] = a->workers[i];
 	if (setup_virtual(c, shape, err, errlen) < 0 || start_helpers(c, a, err, errlen) < 0)
@@ -463,7 +465,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 
 		for (int i = 0; i < c->nr_cpus; i++)
 			if (c->cpus[i]->isolated)
-				left += c->model->stranded(c->shared, c->v, c->target, c->cpus[i]);
+				left += c->ops.stranded(c->shared, c->v, c->target, c->cpus[i]);
 		c->stranded_sum += left;
 		c->stranded_n++;
 		if (left > c->stranded_max)

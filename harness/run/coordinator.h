@@ -43,6 +43,7 @@ struct pcb_helper {
 
 struct pcb_coord {
 	const struct pcb_model *model;
+	struct pcb_model_ops ops;	/* the model's, each default filled in */
 	const struct pcb_design *d;
 	const struct pcb_variant *v;
 	void *shared;			/* the model's state of this design's runs */

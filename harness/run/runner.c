@@ -40,7 +40,7 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 
 	memset(res, 0, sizeof(*res));
 	res->design = d;
-	res->variant = d->variant[sc->model->variant_index(sc->config, d)];
+	res->variant = d->variant[pcb_model_ops(sc->model).variant_index(sc->config, d)];
 	res->sc = sc;
 	res->runs = sc->runs;
 	res->nr_workers = nr;
@@ -365,7 +365,7 @@ static int check_all(struct run_shared *s, char *msg, size_t len)
 			all[k++] = s->coord.cpus[s->nr + i];
 	}
 	q.nr_cpus = k;
-	rc = s->model->check(&q, msg, len);
+	rc = s->ops.check(&q, msg, len);
 	free(all);
 	return rc;
 }
@@ -518,7 +518,7 @@ static void final_check(struct run_shared *s)
 	}
 	/* what is left is in the model's shared state (the objcgs' remainders) */
 	for (int i = 0; i < s->nr && !res->check_failed; i++)
-		if (!s->model->cache_empty(s->model_shared, s->v, s->cpus[i])) {
+		if (!s->ops.cache_empty(s->model_shared, s->v, s->cpus[i])) {
 			snprintf(msg, sizeof(msg), "the stock of CPU %u is not empty", s->cpus[i]->cpu);
 			check_failed(res, "after the final drain", msg);
 		}
@@ -530,13 +530,13 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 	const struct pcb_scenario *sc = s->sc;
 	struct pcb_design_result *res = s->res;
 	struct pcb_model_setup ms = {
-		.config = sc->config, .d = s->d, .nr_cpus = s->nr,
+		.config = sc->config, .d = s->d, .v = s->v, .nr_cpus = s->nr,
 		.note = res->model_note, .notelen = sizeof(res->model_note),
 	};
 	unsigned int cpu;
 	int i = 0;
 
-	s->model_shared = s->model->setup(&ms, err, errlen);
+	s->model_shared = s->ops.setup(&ms, err, errlen);
 	if (!s->model_shared)
 		return -1;
 	s->delivery = pick_delivery(sc, s->d, res);
@@ -608,7 +608,7 @@ static void run_teardown(struct run_shared *s)
 			pcb_free_on_node(t->wq, sizeof(*t->wq));
 	}
 	pthread_barrier_destroy(&s->bar);
-	s->model->teardown(s->model_shared);
+	s->ops.teardown(s->model_shared);
 }
 
 int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
@@ -616,7 +616,8 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 {
 	const struct pcb_scenario *sc = res->sc;
 	struct run_shared s = {
-		.sc = sc, .model = sc->model, .d = res->design, .v = res->variant, .topo = topo,
+		.sc = sc, .model = sc->model, .ops = pcb_model_ops(sc->model), .d = res->design,
+		.v = res->variant, .topo = topo,
 		.run = run, .nr = res->nr_workers, .clk = clk, .res = res,
 	};
 	int rc = -1;

@@ -15,6 +15,7 @@
 struct run_shared {
 	const struct pcb_scenario *sc;
 	const struct pcb_model *model;
+	struct pcb_model_ops ops;	/* the model's, each default filled in */
 	const struct pcb_design *d;
 	const struct pcb_variant *v;
 	const struct pcb_topo *topo;

@@ -25,7 +25,7 @@ static void worker_setup(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 		 ((uint64_t)s->run + 1) * 0x94D049BB133111EBULL;
 	if (!w->rng)
 		w->rng = 1;
-	s->model->worker_setup(s->model_shared, w);
+	s->ops.worker_setup(s->model_shared, w);
 }
 
 /* before a run: a fresh empty region and fresh figures */
@@ -66,7 +66,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	/* allocated after pinning and touched first here: node-local pages */
 	t->area_size = pcb_cpu_area_size(s->d, v);
 	t->area = pcb_alloc_on_node(t->area_size, t->node);
-	t->w_size = s->model->worker_size;
+	t->w_size = s->ops.worker_size;
 	t->w = pcb_alloc_on_node(t->w_size, t->node);
 	pcb_counters_open(&t->pmc, &s->sc->counters);
 	if (!t->area || !t->w) {
@@ -76,7 +76,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	memset(t->w, 0, t->w_size);
 	cpu = pcb_cpu_area_init(t->area, s->d, v, t->cpu, t->node,
 				hwloc_bitmap_isset(s->sc->isolated, t->cpu));
-	s->model->cpu_setup(s->model_shared, s->d, cpu);
+	s->ops.cpu_setup(s->model_shared, s->d, cpu);
 	cpu->h.dbg = &t->w->dbg;
 	if (s->sc->counters.per_call) {
 		t->w->dbg.pmc = &t->pmc;

@@ -109,7 +109,7 @@ static int get_model(struct pcb_scenario *sc, char *err, size_t errlen)
 	sc->model = pcb_model_find(sc->value[K_RUN_MODEL]);
 	if (sc->model) {
 		free(sc->config);
-		sc->config = calloc(1, sc->model->config_size);
+		sc->config = calloc(1, sc->model->config.size);
 		if (!sc->config) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -319,8 +319,8 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 				       "least %g a second", sc->drain_rate_hz, PCB_DRAIN_MIN_RATE_HZ);
 		return -1;
 	}
-	if (sc->model->finish &&
-	    sc->model->finish(sc->config, sc->timing, sc, err, errlen) < 0)
+	if (sc->model->config.finish &&
+	    sc->model->config.finish(sc->config, sc->timing, sc, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < sc->nr_designs; i++) {
 		const char *why = sc->design[i]->unavailable ? sc->design[i]->unavailable() : NULL;

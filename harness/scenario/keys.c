@@ -119,8 +119,8 @@ static void build_keys(void)
 	for (int k = 0; k < K_NR; k++)
 		all_keys[nr_all++] = &pcb_harness_keys[k];
 	for (int m = 0; pcb_models[m]; m++)
-		for (int k = 0; k < pcb_models[m]->nr_keys; k++) {
-			const struct pcb_key *key = &pcb_models[m]->keys[k];
+		for (int k = 0; k < pcb_models[m]->config.nr_keys; k++) {
+			const struct pcb_key *key = &pcb_models[m]->config.keys[k];
 			int seen = 0;
 
 			for (int i = 0; i < nr_all && !seen; i++)
@@ -146,10 +146,12 @@ const struct pcb_key *pcb_key_get(int id)
 const struct pcb_key *pcb_model_key(const struct pcb_model *m, int id)
 {
 	const struct pcb_key *key = pcb_key_get(id);
+	const struct pcb_model_config *c = &m->config;
 
-	for (int k = 0; key && k < m->nr_keys; k++)
-		if (!strcmp(m->keys[k].section, key->section) && !strcmp(m->keys[k].name, key->name))
-			return &m->keys[k];
+	for (int k = 0; key && k < c->nr_keys; k++)
+		if (!strcmp(c->keys[k].section, key->section) &&
+		    !strcmp(c->keys[k].name, key->name))
+			return &c->keys[k];
 	return NULL;
 }
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding a model, a design and a function row by name (pcb/registry.h).
- * The models themselves are listed by their own build, each folder's
- * struct pcb_model in pcb_models[] (kernels/models.c).
+ * Finding a model, a design and a function row by name, and a model's
+ * concerns with their defaults (pcb/registry.h). The models themselves are
+ * listed by their own build, each folder's struct pcb_model in
+ * pcb_models[] (kernels/models.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcb/registry.h"
+#include "pcb/worker.h"
 
 const struct pcb_model *pcb_model_find(const char *name)
 {
@@ -30,4 +33,83 @@ int pcb_fn_find(const struct pcb_model *m, const char *name)
 		if (!strcmp(m->fn_name[i], name))
 			return i;
 	return -1;
+}
+
+static void free_shared(void *shared)
+{
+	free(shared);
+}
+
+static void no_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
+{
+}
+
+static void no_worker_setup(void *shared, struct pcb_worker *w)
+{
+}
+
+static void *shared_is_target(void *shared)
+{
+	return shared;
+}
+
+static unsigned long nothing_stranded(void *shared, const struct pcb_variant *v, void *target,
+				   struct pcb_cpu *cpu)
+{
+	return 0;
+}
+
+static int first_variant(const void *config, const struct pcb_design *d)
+{
+	return 0;
+}
+
+struct pcb_model_ops pcb_model_ops(const struct pcb_model *m)
+{
+	struct pcb_model_ops ops = m->ops;
+
+	if (!ops.variant_index)
+		ops.variant_index = first_variant;
+	if (!ops.teardown)
+		ops.teardown = free_shared;
+	if (!ops.cpu_setup)
+		ops.cpu_setup = no_cpu_setup;
+	if (!ops.worker_size)
+		ops.worker_size = sizeof(struct pcb_worker);
+	if (!ops.worker_setup)
+		ops.worker_setup = no_worker_setup;
+	if (!ops.drain_target)
+		ops.drain_target = shared_is_target;
+	if (!ops.stranded)
+		ops.stranded = nothing_stranded;
+	return ops;
+}
+
+/* a design's "events": each of the model's counters, by its name */
+static void events_json(json_t *design, const struct pcb_model_figures *f)
+{
+	json_t *ev = json_object();
+
+	for (int e = 0; e < f->model->nr_ev; e++)
+		json_object_set_new(ev, f->model->ev_name[e], json_integer((json_int_t)f->ev[e]));
+	json_object_set_new(design, "events", ev);
+}
+
+struct pcb_model_output pcb_model_output(const struct pcb_model *m)
+{
+	struct pcb_model_output out = m && m->output ? *m->output : (struct pcb_model_output){ 0 };
+
+	if (!out.result_json)
+		out.result_json = events_json;
+	if (!out.caches_name)
+		out.caches_name = "caches";
+	return out;
+}
+
+void pcb_model_describe(const struct pcb_model *m, const void *config, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = 0;
+	if (m->config.describe)
+		m->config.describe(config, buf, len);
 }

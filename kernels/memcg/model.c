@@ -341,6 +341,25 @@ static const struct pcb_model_plot memcg_plots[] = {
 	{ NULL },
 };
 
+/* the first model: results from before run.model are its */
+static const struct pcb_model_output memcg_output = {
+	.result_json = memcg_result_json,
+	.note_key = "accounting",
+	.blocks = memcg_blocks,
+	.plots = memcg_plots,
+	.caches_name = "stocks",
+	/* the workers line of results written before describe() */
+	.old_header = { "workload {run.workload}, nr_pages {workload.nr_pages}",
+			"memcg depth {memcg.depth}" },
+	.default_for_old_results = true,
+};
+
+static const struct pcb_model_calib memcg_calib = {
+	.design = "local_lock",
+	.fn = MEMCG_FN_CONSUME_STOCK,
+	.bare = memcg_bare_consume_loop,
+};
+
 const struct pcb_model memcg_model = {
 	.name = "memcg",
 	.summary = "struct memcg_stock_pcp: the charge and object stock, page_counter, "
@@ -352,35 +371,28 @@ const struct pcb_model memcg_model = {
 	.designs = memcg_designs,
 	.workloads = memcg_workloads,
 	.nr_workloads = MEMCG_WL_NR,
-	.keys = memcg_keys,
-	.nr_keys = MEMCG_NR_KEYS,
-	.config_size = sizeof(struct memcg_config),
-	.finish = memcg_finish,
-	.describe = memcg_describe,
-	.variant_index = memcg_variant_index,
-	.setup = memcg_setup,
-	.teardown = memcg_teardown,
-	.cpu_setup = memcg_cpu_setup,
-	.worker_size = sizeof(struct memcg_worker),
-	.worker_setup = memcg_worker_setup,
-	.drain_target = memcg_drain_target,
-	.stranded = memcg_stranded,
-	.check = memcg_check,
-	.cache_empty = memcg_cache_empty,
-	.result_json = memcg_result_json,
-	.note_key = "accounting",
 	.cache_name = "stock",
 	.drain_name = "drain_all_stock",
 	.invariant_name = "charge invariant",
-	.calib_design = "local_lock",
-	.calib_fn = MEMCG_FN_CONSUME_STOCK,
-	.calib_bare = memcg_bare_consume_loop,
-	.blocks = memcg_blocks,
-	.plots = memcg_plots,
-	.caches_name = "stocks",
-	/* the workers line of results written before describe() */
-	.old_header = { "workload {run.workload}, nr_pages {workload.nr_pages}",
-			"memcg depth {memcg.depth}" },
-	/* the first model: results from before run.model are its */
-	.default_for_old_results = true,
+	.config = {
+		.keys = memcg_keys,
+		.nr_keys = MEMCG_NR_KEYS,
+		.size = sizeof(struct memcg_config),
+		.finish = memcg_finish,
+		.describe = memcg_describe,
+	},
+	.ops = {
+		.variant_index = memcg_variant_index,
+		.setup = memcg_setup,
+		.teardown = memcg_teardown,
+		.cpu_setup = memcg_cpu_setup,
+		.worker_size = sizeof(struct memcg_worker),
+		.worker_setup = memcg_worker_setup,
+		.drain_target = memcg_drain_target,
+		.stranded = memcg_stranded,
+		.check = memcg_check,
+		.cache_empty = memcg_cache_empty,
+	},
+	.output = &memcg_output,
+	.calib = &memcg_calib,
 };

@@ -216,6 +216,13 @@ static const struct pcb_model_block pcp_blocks[] = {
 	{ NULL },
 };
 
+static const struct pcb_model_output pcp_output = {
+	.result_json = pcp_result_json,
+	.note_key = "accounting",
+	.blocks = pcp_blocks,
+	.caches_name = "per_cpu_pages",
+};
+
 const struct pcb_model pcp_model = {
 	.name = "pcp",
 	.summary = "struct per_cpu_pages: rmqueue_pcplist, free_unref_page, zone->lock, "
@@ -227,26 +234,27 @@ const struct pcb_model pcp_model = {
 	.designs = pcp_designs,
 	.workloads = pcp_workloads,
 	.nr_workloads = PCP_WL_NR,
-	.keys = pcp_keys,
-	.nr_keys = PCP_NR_KEYS,
-	.config_size = sizeof(struct pcp_config),
-	.finish = pcp_finish,
-	.describe = pcp_describe,
-	.describe_design = pcp_describe_design,
-	.variant_index = pcp_variant_index,
-	.setup = pcp_setup,
-	.teardown = pcp_teardown,
-	.cpu_setup = pcp_cpu_setup,
-	.worker_size = sizeof(struct pcp_worker),
-	.worker_setup = pcp_worker_setup,
-	.drain_target = pcp_drain_target,
-	.check = pcp_check,
-	.cache_empty = pcp_cache_empty,
-	.result_json = pcp_result_json,
-	.blocks = pcp_blocks,
-	.note_key = "accounting",
 	.cache_name = "per_cpu_pages",
 	.drain_name = "drain_all_pages",
 	.invariant_name = "page invariant",
-	.caches_name = "per_cpu_pages",
+	.config = {
+		.keys = pcp_keys,
+		.nr_keys = PCP_NR_KEYS,
+		.size = sizeof(struct pcp_config),
+		.finish = pcp_finish,
+		.describe = pcp_describe,
+		.describe_design = pcp_describe_design,
+	},
+	.ops = {
+		.variant_index = pcp_variant_index,
+		.setup = pcp_setup,
+		.teardown = pcp_teardown,
+		.cpu_setup = pcp_cpu_setup,
+		.worker_size = sizeof(struct pcp_worker),
+		.worker_setup = pcp_worker_setup,
+		.drain_target = pcp_drain_target,
+		.check = pcp_check,
+		.cache_empty = pcp_cache_empty,
+	},
+	.output = &pcp_output,
 };

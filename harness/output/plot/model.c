@@ -140,7 +140,7 @@ int pcb_plot_model_data(json_t *result, const char *dir, struct pcb_plot_set *se
 {
 	const struct pcb_model *m = pcb_result_model(result);
 
-	for (const struct pcb_model_plot *p = m ? m->plots : NULL; p && p->name; p++)
+	for (const struct pcb_model_plot *p = pcb_model_output(m).plots; p && p->name; p++)
 		if (model_plot_data(result, p, dir, set, err, errlen) < 0)
 			return -1;
 	return 0;

@@ -98,7 +98,7 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 			rc = -1;
 	}
 	if (!rc && pcb_lines_distinct_x(&l) >= 2) {
-		const char *caches = m && m->caches_name ? m->caches_name : "caches";
+		const char *caches = pcb_model_output(m).caches_name;
 		struct pcb_lines_fig fig = { .name = "drains", .script = "drains" };
 
 		snprintf(fig.title, sizeof(fig.title), "%s(): cycles per drain against %s",

@@ -28,18 +28,18 @@ static const char *setting_value(const struct pcb_template_part *p, void *result
 /* the workers line of a result from before the model described its configuration */
 static void print_old_workers(FILE *out, json_t *result, const char *ms)
 {
-	const struct pcb_model *m = pcb_result_model(result);
+	const struct pcb_model_output mo = pcb_model_output(pcb_result_model(result));
 	char runs[160];
 
 	fprintf(out, "workers: CPU %s; ", rj_sc_workers(rj_top_scenario(result)));
-	if (m && m->old_header[0]) {
-		pcb_template_print(out, m->old_header[0], setting_value, result);
+	if (mo.old_header[0]) {
+		pcb_template_print(out, mo.old_header[0], setting_value, result);
 		fprintf(out, "; ");
 	}
 	fprintf(out, "%s runs of %s ms", pcb_runs_setting(result, runs, sizeof(runs)), ms);
-	if (m && m->old_header[1]) {
+	if (mo.old_header[1]) {
 		fprintf(out, "; ");
-		pcb_template_print(out, m->old_header[1], setting_value, result);
+		pcb_template_print(out, mo.old_header[1], setting_value, result);
 	}
 	fprintf(out, "\n\n");
 }
@@ -150,7 +150,8 @@ static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
 {
 	json_t *work = rj_design_work(dj);
 	const char *inv = m ? m->invariant_name : "?", *cache = m ? m->cache_name : "?";
-	json_t *note = m && m->note_key ? json_object_get(dj, m->note_key) : NULL;
+	const char *note_key = pcb_model_output(m).note_key;
+	json_t *note = note_key ? json_object_get(dj, note_key) : NULL;
 
 	fprintf(out, "%s: %s %s; %s %" JSON_INTEGER_FORMAT " bytes; %" JSON_INTEGER_FORMAT
 		" operations", rj_design_design(dj),
@@ -165,7 +166,7 @@ static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
 			rj_work_deferred(work));
 	/* what the model's setup() said of its implementation, under its note_key */
 	if (note)
-		fprintf(out, "; %s hooks: %s", m->note_key,
+		fprintf(out, "; %s hooks: %s", note_key,
 			json_is_string(note) ? json_string_value(note) : "?");
 	if (rj_design_drains(dj))
 		fprintf(out, "; drained: %s", rj_design_drain_promise(dj));

@@ -72,8 +72,8 @@ void pcb_tables_model(FILE *out, json_t *result)
 	json_t *designs = rj_top_designs(result), *dj;
 	size_t i;
 
-	for (const struct pcb_model_block *b = m ? m->blocks : NULL; b && (b->title || b->line);
-	     b++) {
+	for (const struct pcb_model_block *b = pcb_model_output(m).blocks;
+	     b && (b->title || b->line); b++) {
 		if (b->title) {
 			print_table(out, designs, b);
 			continue;

@@ -70,7 +70,8 @@ static int check_field(json_t *dj, const char *at, const struct pcb_model_field 
 static int check_entry(const struct pcb_model *m, json_t *dj, const char *at, char *err,
 		       size_t errlen)
 {
-	for (const struct pcb_model_block *b = m->blocks; b && (b->title || b->line); b++) {
+	for (const struct pcb_model_block *b = pcb_model_output(m).blocks;
+	     b && (b->title || b->line); b++) {
 		struct pcb_template_part p;
 		const char *s = b->line;
 
@@ -85,7 +86,7 @@ static int check_entry(const struct pcb_model *m, json_t *dj, const char *at, ch
 				return -1;
 		}
 	}
-	for (const struct pcb_model_plot *pl = m->plots; pl && pl->name; pl++)
+	for (const struct pcb_model_plot *pl = pcb_model_output(m).plots; pl && pl->name; pl++)
 		for (int k = 0; k < PCB_MODEL_PLOT_SERIES && pl->series[k].field.path; k++)
 			if (check_field(dj, at, &pl->series[k].field, 0, err, errlen) < 0)
 				return -1;

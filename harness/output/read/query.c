@@ -14,7 +14,7 @@ const struct pcb_model *pcb_result_model(json_t *result)
 	if (rj_sc_has_model(sc))
 		return pcb_model_find(rj_sc_model(sc));
 	for (int i = 0; pcb_models[i]; i++)
-		if (pcb_models[i]->default_for_old_results)
+		if (pcb_model_output(pcb_models[i]).default_for_old_results)
 			return pcb_models[i];
 	return NULL;
 }

@@ -114,8 +114,9 @@ static json_t *workers_json(const struct pcb_design_result *r, json_t *notes)
 static void design_head_json(json_t *dj, const struct pcb_design_result *r, json_t *context)
 {
 	const struct pcb_model *m = r->sc->model;
+	const struct pcb_model_output out = pcb_model_output(m);
 	struct pcb_model_figures fig = {
-		.config = r->sc->config, .variant = r->variant, .ev = r->ev,
+		.model = m, .config = r->sc->config, .variant = r->variant, .ev = r->ev,
 		.overhead = r->overhead, .note = r->model_note, .tsc_hz = rj_ctx_tsc_hz(context),
 	};
 	struct pcb_stat totals[PCB_MAX_FN];
@@ -131,9 +132,9 @@ static void design_head_json(json_t *dj, const struct pcb_design_result *r, json
 	rj_set_design_isolated(dj, buf);
 	rj_set_design_follows(dj, r->design->follows);
 	rj_set_design_drain_promise(dj, r->design->promise);
-	if (r->model_note[0] && m->note_key)
-		json_object_set_new(dj, m->note_key, json_string(r->model_note));
-	m->result_json(dj, &fig);
+	if (r->model_note[0] && out.note_key)
+		json_object_set_new(dj, out.note_key, json_string(r->model_note));
+	out.result_json(dj, &fig);
 	rj_set_design_cache_name(dj, m->cache_name);
 	rj_set_design_invariant_name(dj, m->invariant_name);
 	rj_set_design_drain(dj, r->design->drain.name);

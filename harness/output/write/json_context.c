@@ -187,7 +187,7 @@ json_t *pcb_scenario_json(const struct pcb_scenario *sc)
 	rj_set_sc_settings(o, settings);
 	rj_set_sc_model(o, sc->model->name);
 	rj_set_sc_drain_function(o, sc->model->drain_name);
-	sc->model->describe(sc->config, desc, sizeof(desc));
+	pcb_model_describe(sc->model, sc->config, desc, sizeof(desc));
 	rj_set_sc_configuration(o, desc);
 	rj_set_sc_baseline(o, sc->baseline->name);
 	rj_set_sc_order(o, pcb_order_name[sc->order]);

@@ -6,19 +6,24 @@
  * per variant (the model's build parameters, for example one stock slot or
  * seven), and the run picks one variant's loop once, so no operation makes
  * an indirect call.
+ *
+ * struct pcb_model says what the model is (its rows, events, designs,
+ * workloads and names), then one part a concern: its configuration, its
+ * run-time operations, its output (model_output.h) and its calibration.
+ * The last two are optional, and each operation that can have a default
+ * has one: a model that adds nothing to the output and has no bare loop
+ * to calibrate fills in its names, its designs, set-up and check.
+ * Registration, read in userspace: a kernel build needs the designs and
+ * variants of this header, not struct pcb_model.
  */
 #ifndef PCB_SEAM_MODEL_H
 #define PCB_SEAM_MODEL_H
-
-#include <jansson.h>
 
 #include "base.h"
 #include "keys.h"
 
 struct pcb_cpu;
 struct pcb_scenario;
-struct pcb_stat;
-struct pcb_topo;
 struct pcb_worker;
 
 /* what the harness must do for a drain protocol, as the design's flavour says */
@@ -83,21 +88,11 @@ struct pcb_workload_info {
 	const char *summary;
 };
 
-/* what a model may add to its design's entry in result.json */
-struct pcb_model_figures {
-	const void *config;		/* the model's settings of this configuration */
-	const struct pcb_variant *variant;
-	const uint64_t *ev;		/* the model's per-CPU events, summed */
-	const struct pcb_stat *fn_total;	/* each row's statistics, all runs */
-	double overhead;		/* mean empty-region ticks subtracted */
-	double tsc_hz;
-	const char *note;		/* what setup() said of its implementation */
-};
-
 /* what setup() is given for one design's runs */
 struct pcb_model_setup {
 	const void *config;		/* the model's settings of this configuration */
 	const struct pcb_design *d;
+	const struct pcb_variant *v;	/* the build of d they run (variant_index()'s) */
 	int nr_cpus;			/* the CPUs online: workers' and virtual ones */
 	char *note;			/* what it says of its implementation, for note_key */
 	size_t notelen;
@@ -116,6 +111,76 @@ struct pcb_quiescent {
 	int nr_cpus;
 };
 
+/*
+ * Its configuration: the scenario keys it adds, the settings struct their
+ * values land in, and what it says of a configuration
+ */
+struct pcb_model_config {
+	const struct pcb_key *keys;
+	int nr_keys;
+	size_t size;			/* the settings struct's */
+	/*
+	 * Checks across its keys and the harness's timing; -1 with err, from
+	 * pcb_scenario_key_error() on the key at fault. NULL: none.
+	 */
+	int (*finish)(void *config, int timing, const struct pcb_scenario *sc,
+		      char *err, size_t errlen);
+	/* "workload charge, memcg depth 2" for --dry-run and result.json; NULL: nothing */
+	void (*describe)(const void *config, char *buf, size_t len);
+	/*
+	 * What the configuration makes of design d where it differs by
+	 * design ("per_cpu_pages lock first_line"), for `list` (config NULL:
+	 * the defaults) and --dry-run; NULL: nothing
+	 */
+	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
+				size_t len);
+};
+
+/*
+ * Its run-time operations: what the runner calls around one design's
+ * runs, none of them per operation. The harness fills in each default
+ * (pcb_model_ops(), registry.h).
+ */
+struct pcb_model_ops {
+	/*
+	 * The build a configuration runs for design d: an index into
+	 * d->variant[]. Picked once a design's runs, so a setting may
+	 * default to what the design's kernel does (d->info). NULL: 0.
+	 */
+	int (*variant_index)(const void *config, const struct pcb_design *d);
+	/* shared state (memcgs, zones) before the workers start; NULL with err */
+	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
+	/* NULL: free(shared) */
+	void (*teardown)(void *shared);
+	/* a CPU's model data, after the harness set up its struct pcb_cpu; NULL: none */
+	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+	/* the model's worker: its size (struct pcb_worker first; 0: that alone) and set up */
+	size_t worker_size;
+	void (*worker_setup)(void *shared, struct pcb_worker *w);	/* NULL: none */
+	/* what the coordinator drains; NULL: the shared state itself */
+	void *(*drain_target)(void *shared);
+	/*
+	 * After a drain: what it left on an isolated CPU (pages), for designs
+	 * that skip them; NULL: nothing
+	 */
+	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
+				  struct pcb_cpu *cpu);
+	/* the invariant at a quiescent point: 0, or -1 with the first discrepancy in msg */
+	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
+	/* after the final drain: is cpu's cache empty? */
+	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+};
+
+/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
+struct pcb_model_calib {
+	const char *design;		/* the design the harness's runs time */
+	int fn;				/* the row */
+	/* preempt: with the preempt count pair, or without it (what the pair costs) */
+	double (*bare)(uint64_t rounds, double overhead, bool preempt);
+};
+
+struct pcb_model_output;
+
 struct pcb_model {
 	const char *name;
 	const char *summary;
@@ -126,74 +191,16 @@ struct pcb_model {
 	const struct pcb_design *const *designs;	/* NULL-terminated */
 	const struct pcb_workload_info *workloads;
 	int nr_workloads;
-
-	/* its scenario keys, and the settings struct their values land in */
-	const struct pcb_key *keys;
-	int nr_keys;
-	size_t config_size;
-	/*
-	 * Checks across its keys and the harness's timing; -1 with err, from
-	 * pcb_scenario_key_error() on the key at fault.
-	 */
-	int (*finish)(void *config, int timing, const struct pcb_scenario *sc,
-		      char *err, size_t errlen);
-	/* "workload charge, memcg depth 2" for --dry-run */
-	void (*describe)(const void *config, char *buf, size_t len);
-	/*
-	 * The build a configuration runs for design d: an index into
-	 * d->variant[]. Picked once a design's runs, so a setting may
-	 * default to what the design's kernel does (d->info).
-	 */
-	int (*variant_index)(const void *config, const struct pcb_design *d);
-	/*
-	 * What the configuration makes of design d where it differs by
-	 * design ("per_cpu_pages lock first_line"), for `list` (config NULL:
-	 * the defaults) and --dry-run; may be NULL
-	 */
-	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
-				size_t len);
-
-	/* one design's runs: shared state (memcgs, zones) before the workers start; NULL with err */
-	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
-	void (*teardown)(void *shared);
-	/* a CPU's model data, after the harness set up its struct pcb_cpu */
-	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
-	/* the model's worker: its size (struct pcb_worker first) and set up */
-	size_t worker_size;
-	void (*worker_setup)(void *shared, struct pcb_worker *w);
-	/* what the coordinator drains */
-	void *(*drain_target)(void *shared);
-	/* after a drain: what it left on isolated CPUs (pages), for skipping designs */
-	unsigned long (*stranded)(void *shared, const struct pcb_variant *v, void *target,
-				  struct pcb_cpu *cpu);
-	/* the invariant at a quiescent point: 0, or -1 with the first discrepancy in msg */
-	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
-	/* after the final drain: is cpu's cache empty? */
-	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
-	/* the model's figures in a design's result.json entry */
-	void (*result_json)(json_t *design, const struct pcb_model_figures *f);
-	const char *note_key;		/* result.json key of setup()'s note */
 	const char *cache_name;		/* what its per-CPU cache is called: stock, per_cpu_pages */
 	const char *drain_name;		/* the drain the coordinator calls: drain_all_stock */
 	const char *invariant_name;	/* what check() checks: charge invariant, page invariant */
 
-	/* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
-	const char *calib_design;
-	int calib_fn;
-	/* preempt: with the preempt count pair, or without it (what the pair costs) */
-	double (*calib_bare)(uint64_t rounds, double overhead, bool preempt);
-
-	/* what its results' tables and figures add, as data (model_output.h) */
-	const struct pcb_model_block *blocks;	/* ended by a NULL title and line */
-	const struct pcb_model_plot *plots;	/* ended by a NULL name */
-	const char *caches_name;	/* its caches in the plural, on a figure: stocks */
-	/*
-	 * For results that predate scenario.configuration: the words of the
-	 * workers line before and after its runs, {section.key} a setting
-	 */
-	const char *old_header[2];
-	/* results that name no model (written when there was one) are this model's */
-	bool default_for_old_results;
+	struct pcb_model_config config;
+	struct pcb_model_ops ops;
+	/* what its results' tables and figures add (model_output.h); NULL: its events alone */
+	const struct pcb_model_output *output;
+	/* NULL: calibrate has no bare loop of it */
+	const struct pcb_model_calib *calib;
 };
 
 #endif

@@ -52,18 +52,19 @@ struct vmstat_worker {
 	long added[NR_VM_ZONE_STAT_ITEMS];	/* what this worker's operations added */
 };
 
+/* what each build exports for the invariant: a CPU's difference of one item */
+struct vmstat_ops {
+	long (*diff)(const void *pzstats, int item);
+	void (*set_threshold)(void *pzstats, int threshold);
+};
+
 /* the state one design's runs share; the zone first, on its own line */
 struct vmstat_shared {
 	struct zone zone;
 	struct vmstat_config cfg;
 	const struct pcb_design *design;
+	const struct vmstat_ops *ops;	/* the build that runs */
 	atomic_long prefilled[NR_VM_ZONE_STAT_ITEMS];	/* what idle CPUs were given */
-};
-
-/* what each build exports for the invariant: a CPU's difference of one item */
-struct vmstat_ops {
-	long (*diff)(const void *pzstats, int item);
-	void (*set_threshold)(void *pzstats, int threshold);
 };
 
 static inline struct vmstat_cpu *vmstat_cpu(struct pcb_cpu *cpu)
@@ -72,5 +73,13 @@ static inline struct vmstat_cpu *vmstat_cpu(struct pcb_cpu *cpu)
 }
 
 extern const struct pcb_model vmstat_model;
+
+/* its operations (vmstat.c) */
+void *vmstat_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
+void vmstat_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+void vmstat_worker_setup(void *shared, struct pcb_worker *w);
+void *vmstat_drain_target(void *shared);
+int vmstat_check(const struct pcb_quiescent *q, char *msg, size_t len);
+bool vmstat_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
 
 #endif
