@@ -67,4 +67,9 @@ struct thread_ctx {
 void *pcb_worker_main(void *arg);
 void *pcb_coord_main(void *arg);
 
+/* a finished run's figures into its design's result: the workers', the coordinator's (collect.c) */
+void pcb_collect_run(struct pcb_design_result *res, struct thread_ctx *t, int nr, int run,
+		     const struct pcb_clock *clk);
+void pcb_collect_coord(struct pcb_design_result *res, struct run_shared *s, int run);
+
 #endif
