@@ -3,12 +3,22 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../machine/topo.h"
 #include "cpu_area.h"
 #include "pcb/preempt.h"
 
 static size_t round_line(size_t n)
 {
 	return (n + PCB_CACHE_LINE - 1) & ~(size_t)(PCB_CACHE_LINE - 1);
+}
+
+void *pcb_cpu_area_alloc(size_t size, int node)
+{
+	void *p = pcb_alloc_on_node(size, node);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
 }
 
 size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v)

@@ -20,6 +20,8 @@
 #define PCB_MAX_HELPERS		64
 
 size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v);
+/* size bytes on node, zeroed: an area, or what goes beside it; NULL without memory */
+void *pcb_cpu_area_alloc(size_t size, int node);
 /*
  * area (pcb_cpu_area_size() bytes) zeroed and set up as CPU os on node,
  * isolated or not (cpu_is_isolated()) before its cache is, whose lock may
