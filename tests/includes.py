@@ -13,8 +13,9 @@ path its build gives it) and checked:
     folders of one level include one another without a cycle;
   - the model interface (harness/seam/, and harness/model.h and
     model_output.h, the names output/ and cli/ include it by) includes
-    nothing else of the harness, and its hot-path headers include no
-    registration header and no system header but base.h's;
+    nothing else of the harness, its headers include one another as
+    pcb/<header>.h, and its hot-path headers include no registration
+    header and no system header but base.h's;
   - the harness includes nothing of kernels/ or tests/;
   - a model (kernels/, tests/models/) includes of the harness the model
     interface alone.
@@ -22,7 +23,9 @@ path its build gives it) and checked:
 Then a file compiled as a model is: the compile command meson gave
 kernels/models.c, on a file that includes a header of the harness outside
 the interface, must fail, and on one that includes every interface header
-must not.
+must not; and with a folder of a build's own pcb/clock.h ahead of
+harness/seam on its include path, every interface header must take that
+clock (the interface's headers include one another as pcb/<header>.h).
 
 Prints each violation as FILE:LINE: what, and exits 1 if there was one.
 """
@@ -108,6 +111,10 @@ class Graph:
             if g == 'seam' and base in HOT and not (base == 'base.h' and name in BASE_SYSTEM):
                 self.error(path, n, 'a hot-path header of the interface includes <%s>' % name)
             return
+        if g == 'seam' and os.path.dirname(path).endswith(os.path.join('seam', 'pcb')) and \
+                not name.startswith('pcb/'):
+            self.error(path, n, 'the interface includes "%s" by its folder, not as '
+                       'pcb/<header>.h, which a build may take its own of' % name)
         target = resolve(self.root, self.build, path, g, name)
         if not target:
             self.error(path, n, '"%s" is not found on its include path' % name)
@@ -147,8 +154,9 @@ class Graph:
                 self.errors.append('%s: %s/ and %s/ include each other (%s)' % (at, a, b, back[0]))
 
 
-def compile_as_model(root, build, body):
-    """0 where body compiles with the command meson gave kernels/models.c"""
+def compile_as_model(root, build, body, ahead=None):
+    """0 where body compiles with the command meson gave kernels/models.c
+    (with the folder ahead first on its include path)"""
     with open(os.path.join(build, 'compile_commands.json'), encoding='utf-8') as f:
         entries = json.load(f)
     entry = next(e for e in entries if e['file'].endswith(os.path.join('kernels', 'models.c')))
@@ -157,7 +165,8 @@ def compile_as_model(root, build, body):
         probe = os.path.join(tmp, 'probe.c')
         with open(probe, 'w', encoding='utf-8') as f:
             f.write(body)
-        cmd = []
+        cmd = argv[:1] + (['-I' + ahead] if ahead else [])
+        argv = argv[1:]
         skip = False
         for a in argv:
             if skip:
@@ -169,9 +178,38 @@ def compile_as_model(root, build, body):
             if a in ('-MD', '-MMD') or a == entry['file']:
                 continue
             cmd.append(a)
-        cmd += ['-fsyntax-only', probe]
+        cmd += ['-fsyntax-only', '-fdiagnostics-color=never', probe]
         r = subprocess.run(cmd, cwd=entry['directory'], capture_output=True, text=True)
         return r.returncode, r.stderr
+
+
+# a build's own clock: every interface header must take it, not the userspace one
+OWN_CLOCK = """#ifndef PCB_SEAM_CLOCK_H
+#define PCB_SEAM_CLOCK_H
+#include "pcb/base.h"
+#define PCB_CLOCK_OF_THIS_BUILD 1
+enum pcb_timing { PCB_TIMING_CALL, PCB_TIMING_BATCH };
+static inline uint64_t pcb_tsc_start(void) { return 0; }
+static inline uint64_t pcb_tsc_end(void) { return 0; }
+static inline uint64_t pcb_tsc_now(void) { return 0; }
+#endif
+"""
+
+
+def check_own_definition(root, build, errors):
+    """a pcb/clock.h ahead of harness/seam is the one each header takes"""
+    seam = os.path.join(root, 'harness', 'seam', 'pcb')
+    with tempfile.TemporaryDirectory() as ahead:
+        os.mkdir(os.path.join(ahead, 'pcb'))
+        with open(os.path.join(ahead, 'pcb', 'clock.h'), 'w', encoding='utf-8') as f:
+            f.write(OWN_CLOCK)
+        for h in sorted(os.listdir(seam)):
+            rc, err = compile_as_model(root, build, '#include "pcb/%s"\n#include "pcb/clock.h"\n'
+                                       '_Static_assert(PCB_CLOCK_OF_THIS_BUILD, "its clock");\n'
+                                       % h, ahead)
+            if rc:
+                errors.append('with a pcb/clock.h ahead of harness/seam, pcb/%s does not '
+                              'take it:\n%s' % (h, err))
 
 
 def check_model_build(root, build, errors):
@@ -195,6 +233,7 @@ def main():
             gr.check_file(path)
     gr.check_cycles()
     check_model_build(root, build, gr.errors)
+    check_own_definition(root, build, gr.errors)
     for e in gr.errors:
         print(e)
     print('%d violations' % len(gr.errors))

@@ -10,7 +10,11 @@
  * (the clock in clock.h, the preempt count in preempt.h, ...); setup that
  * needs the C library (allocation, files, parsing) is declared in the
  * registration headers (model.h, keys.h, model_output.h), never in a hot
- * path's.
+ * path's. The headers include one another by this folder's name,
+ * "pcb/<header>.h", as a model does, so that a build which puts a folder
+ * of its own pcb/ headers ahead of harness/seam on the include path (as
+ * the kernel puts an architecture's asm/ ahead of asm-generic/) has its
+ * definition of a concern taken everywhere, the others' left as they are.
  *
  * This one: the types and atomics the others are written in (the C
  * library's fixed-width types and C11 atomics), the cache line, and the

@@ -12,7 +12,7 @@
 #ifndef PCB_SEAM_CLOCK_H
 #define PCB_SEAM_CLOCK_H
 
-#include "base.h"
+#include "pcb/base.h"
 
 enum pcb_timing {
 	PCB_TIMING_CALL,	/* every call timed by its own pair of reads */

@@ -19,7 +19,7 @@
 #ifndef PCB_SEAM_CPU_H
 #define PCB_SEAM_CPU_H
 
-#include "base.h"
+#include "pcb/base.h"
 
 /* event counters a model can keep per CPU */
 #define PCB_MAX_EV		16

@@ -11,8 +11,8 @@
 #ifndef PCB_SEAM_GAPS_H
 #define PCB_SEAM_GAPS_H
 
-#include "base.h"
-#include "stat.h"
+#include "pcb/base.h"
+#include "pcb/stat.h"
 
 struct pcb_gaps {
 	uint64_t threshold;		/* ticks */

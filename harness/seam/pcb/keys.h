@@ -10,7 +10,7 @@
 #ifndef PCB_SEAM_KEYS_H
 #define PCB_SEAM_KEYS_H
 
-#include "base.h"
+#include "pcb/base.h"
 
 struct pcb_design;
 struct pcb_scenario;

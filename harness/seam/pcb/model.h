@@ -19,8 +19,8 @@
 #ifndef PCB_SEAM_MODEL_H
 #define PCB_SEAM_MODEL_H
 
-#include "base.h"
-#include "keys.h"
+#include "pcb/base.h"
+#include "pcb/keys.h"
 
 struct pcb_cpu;
 struct pcb_scenario;

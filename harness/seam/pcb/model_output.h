@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "base.h"
-#include "model.h"
+#include "pcb/base.h"
+#include "pcb/model.h"
 
 struct pcb_stat;
 

@@ -14,9 +14,9 @@
 #ifndef PCB_SEAM_PREEMPT_H
 #define PCB_SEAM_PREEMPT_H
 
-#include "base.h"
-#include "cpu.h"
-#include "work.h"
+#include "pcb/base.h"
+#include "pcb/cpu.h"
+#include "pcb/work.h"
 
 /*
  * x86's __preempt_count keeps PREEMPT_NEED_RESCHED inverted in its top bit,

@@ -8,8 +8,8 @@
 #ifndef PCB_SEAM_REGISTRY_H
 #define PCB_SEAM_REGISTRY_H
 
-#include "model.h"
-#include "model_output.h"
+#include "pcb/model.h"
+#include "pcb/model_output.h"
 
 /* every model, NULL-terminated */
 extern const struct pcb_model *const pcb_models[];

@@ -13,7 +13,7 @@
 #ifndef PCB_SEAM_STAT_H
 #define PCB_SEAM_STAT_H
 
-#include "base.h"
+#include "pcb/base.h"
 
 #define PCB_HIST_SUB_BITS	4
 #define PCB_HIST_SUB		(1u << PCB_HIST_SUB_BITS)

@@ -8,7 +8,7 @@
 #ifndef PCB_SEAM_TEXT_H
 #define PCB_SEAM_TEXT_H
 
-#include "base.h"
+#include "pcb/base.h"
 
 /* len bytes at addr rewritten, the text made writable around it; 0, or -errno */
 int pcb_text_poke(void *addr, const void *bytes, size_t len);

@@ -8,9 +8,9 @@
 #ifndef PCB_SEAM_TIMED_H
 #define PCB_SEAM_TIMED_H
 
-#include "base.h"
-#include "clock.h"
-#include "stat.h"
+#include "pcb/base.h"
+#include "pcb/clock.h"
+#include "pcb/stat.h"
 
 /* function rows a model can time */
 #define PCB_MAX_FN		8

@@ -9,8 +9,8 @@
 #ifndef PCB_SEAM_WORK_H
 #define PCB_SEAM_WORK_H
 
-#include "base.h"
-#include "cpu.h"
+#include "pcb/base.h"
+#include "pcb/cpu.h"
 
 /* bit 0 of work->data: WORK_STRUCT_PENDING (include/linux/workqueue.h) */
 #define WORK_STRUCT_PENDING	1L

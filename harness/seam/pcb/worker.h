@@ -9,11 +9,11 @@
 #ifndef PCB_SEAM_WORKER_H
 #define PCB_SEAM_WORKER_H
 
-#include "base.h"
-#include "clock.h"
-#include "cpu.h"
-#include "gaps.h"
-#include "timed.h"
+#include "pcb/base.h"
+#include "pcb/clock.h"
+#include "pcb/cpu.h"
+#include "pcb/gaps.h"
+#include "pcb/timed.h"
 
 /* operations between two looks at the clock */
 #define PCB_CHUNK		256
