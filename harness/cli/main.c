@@ -4,7 +4,6 @@
  * Subcommands: info, list, run, reproduce, report, compare, plot, calibrate,
  * cpus, check (cmd_*.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,47 +12,6 @@
 #include "../output/write/textout.h"
 #include "cli.h"
 #include "config.h"
-
-const char *const prog = "pcpbench";
-
-void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(EXIT_USAGE);
-}
-
-int asks_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
-
-int wants_help(int argc, char **argv, const char *usage)
-{
-	if (!asks_help(argc, argv))
-		return 0;
-	fputs(usage, stdout);
-	return 1;
-}
-
-void load_topology(struct pcb_topo *topo, const char *spec)
-{
-	char err[512];
-
-	if (pcb_topo_load(topo, spec, err, sizeof(err)) < 0)
-		die_usage("%s", err);
-}
 
 /* a word the shell takes as it is; anything else is single-quoted */
 static int shell_plain(const char *a)
