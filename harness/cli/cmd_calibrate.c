@@ -148,7 +148,7 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 	       "costs %.2f cycles a call\n", b - pcb_mean(nopreempt, 6));
 }
 
-int cmd_calibrate(int argc, char **argv, const char *topo_spec)
+int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -181,7 +181,7 @@ int cmd_calibrate(int argc, char **argv, const char *topo_spec)
 	if (optind < argc)
 		die_usage("calibrate: unknown argument '%s'", argv[optind]);
 	pcb_aslr_reexec(keep_aslr);
-	load_topology(&topo, topo_spec);
+	load_topology(&topo, ctx->topo_spec);
 	if (topo.synthetic) {
 		pcb_topo_destroy(&topo);
 		die_usage("calibrate: the topology is not this machine's; it cannot run");

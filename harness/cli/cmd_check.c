@@ -109,7 +109,7 @@ static void parse_workers(struct pcb_topo *topo, const char *expr, hwloc_bitmap_
 		hwloc_bitmap_copy(workers, topo->all);
 }
 
-int cmd_check(int argc, char **argv, const char *topo_spec)
+int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	static const struct option opts[] = {
 		{ "cpus", required_argument, NULL, 'c' },
@@ -135,7 +135,7 @@ int cmd_check(int argc, char **argv, const char *topo_spec)
 	}
 	if (optind < argc)
 		die_usage("check: unknown argument '%s' (see pcpbench check --help)", argv[optind]);
-	load_topology(&topo, topo_spec);
+	load_topology(&topo, ctx->topo_spec);
 	workers = hwloc_bitmap_alloc();
 	if (!workers) {
 		pcb_topo_destroy(&topo);

@@ -92,7 +92,7 @@ static void label_of(char *buf, size_t len, const char *arg)
 	utf8_or_mark(buf);
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *lp[PCB_COMPARE_MAX], *pp[PCB_COMPARE_MAX], *files[PCB_COMPARE_MAX];
 	char err[PATH_MAX + 512];

@@ -59,7 +59,7 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	json_decref(info);
 }
 
-int cmd_info(int argc, char **argv, const char *topo_spec)
+int cmd_info(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct pcb_topo topo;
 	struct pcb_clock clk;
@@ -73,7 +73,7 @@ int cmd_info(int argc, char **argv, const char *topo_spec)
 		else
 			die_usage("info: unknown argument '%s' (see pcpbench info --help)", argv[i]);
 	}
-	load_topology(&topo, topo_spec);
+	load_topology(&topo, ctx->topo_spec);
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
 	if (as_json) {
 		json_t *info = pcb_info_json(&topo, &clk);
@@ -89,7 +89,7 @@ int cmd_info(int argc, char **argv, const char *topo_spec)
 }
 
 
-int cmd_cpus(int argc, char **argv, const char *topo_spec)
+int cmd_cpus(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct pcb_topo topo;
 	hwloc_bitmap_t set;
@@ -110,7 +110,7 @@ int cmd_cpus(int argc, char **argv, const char *topo_spec)
 	}
 	if (!n)
 		die_usage("cpus: no expression given (see pcpbench cpus --help)");
-	load_topology(&topo, topo_spec);
+	load_topology(&topo, ctx->topo_spec);
 	if (pcb_topo_set_isolated(&topo, isolated, err, sizeof(err)) < 0) {
 		pcb_topo_destroy(&topo);
 		die_usage("cpus: --isolated %s", err);
@@ -150,7 +150,7 @@ static void list_key(const struct pcb_key *k)
 	       accepts[0] ? "]" : "", *k->def ? k->def : "none");
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	if (wants_help(argc, argv, list_usage))
 		return 0;

@@ -490,7 +490,7 @@ static int plot_compare(const char *file, const char *out)
 	return rc;
 }
 
-int cmd_plot(int argc, char **argv)
+int cmd_plot(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *compare = NULL, *out = NULL;
 	struct pcb_plot_env env;

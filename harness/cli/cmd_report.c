@@ -30,7 +30,7 @@ static int report_format(const char *f)
 	return format;
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct pcb_table_opts opts = { 0 };
 	char path[PATH_MAX], err[PATH_MAX + 512];

@@ -643,7 +643,7 @@ static void free_repro(struct repro *rp)
 	pcb_topo_destroy(&rp->topo);
 }
 
-int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *command)
+int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *out = "results", *file = NULL;
 	struct repro rp = { 0 };
@@ -653,7 +653,7 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 	parse_args(argc, argv, &rp, &out, &file, &dry);
 	if (pcb_claims_load(&rp.cl, file ? file : default_claims(), err, sizeof(err)) < 0)
 		die_usage("%s", err);
-	load_topology(&rp.topo, topo_spec);
+	load_topology(&rp.topo, ctx->topo_spec);
 	load_scenarios(&rp);
 	if (dry) {
 		print_plan(&rp);
@@ -668,7 +668,7 @@ int cmd_reproduce(int argc, char **argv, const char *topo_spec, const char *comm
 	fprintf(stderr, "%s: reproduce: %d claims, %d scenarios, about %.0f s%s\n", prog, rp.cl.n,
 		rp.ns, rp.estimate, rp.o.quick ? "" : " (--quick: about a tenth)");
 	session_catch_signals();
-	rc = run_scenarios(&rp, command, out);
+	rc = run_scenarios(&rp, ctx->command, out);
 	measure_realops(&rp);
 	evaluate_claims(&rp);
 	print_table(stdout, &rp);

@@ -240,10 +240,10 @@ static int run_groups(const struct session *ss, struct scn_group *grp, int nsc)
 	return rc;
 }
 
-int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
+int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct run_args a = { .out = "results", .no = { .node = -1, .coord_node = -1 } };
-	struct session ss = { .command = command, .tables = &a.tables };
+	struct session ss = { .command = ctx->command, .tables = &a.tables };
 	int nsc, rc = 0, by_node;
 	struct scn_group *grp;
 	struct pcb_topo topo;
@@ -255,7 +255,7 @@ int cmd_run(int argc, char **argv, const char *topo_spec, const char *command)
 	}
 	pcb_aslr_reexec(a.keep_aslr);
 	nsc = argc - optind;
-	load_topology(&topo, topo_spec);
+	load_topology(&topo, ctx->topo_spec);
 	check_nodes(&topo, &a.no);
 	by_node = (a.no.each || a.no.node >= 0) && nodes_with_cpus(&topo) > 1;
 	if ((a.no.each || a.no.node >= 0) && !by_node)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pcpbench: what a per-CPU cache's lock design costs on the hot path.
- * Subcommands: info, list, run, reproduce, report, compare, plot, calibrate,
- * cpus, check (cmd_*.c).
+ * The table of commands (cmd_*.c), and the options before one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,25 @@
 #include "../output/write/textout.h"
 #include "cli.h"
 #include "config.h"
+
+const struct cli_cmd cli_cmds[] = {
+	{ "run", "[SCENARIO.scn ...]", "run scenarios (default scenarios/default.scn)",
+	  CLI_MEASURES, cmd_run },
+	{ "reproduce", "[--quick]", "every seed's claim on this machine, in one table",
+	  CLI_MEASURES, cmd_reproduce },
+	{ "report", "RESULT.json", "print a saved result's tables again", 0, cmd_report },
+	{ "compare", "A B [C ...]", "saved results side by side, each against the first", 0,
+	  cmd_compare },
+	{ "plot", "[RESULT ...]", "draw every result's figures with gnuplot", 0, cmd_plot },
+	{ "info", "[--json]", "the machine, as a cover letter's Test System", 0, cmd_info },
+	{ "list", "", "models, designs, workloads and scenario keys", 0, cmd_list },
+	{ "calibrate", "", "a bare %s loop beside the harness figure", CLI_MEASURES,
+	  cmd_calibrate },
+	{ "cpus", "EXPR ...", "resolve CPU-set expressions on this topology", 0, cmd_cpus },
+	{ "check", "[--cpus EXPR]", "the machine's state that moves figures, judged", 0,
+	  cmd_check },
+	{ NULL, NULL, NULL, 0, NULL },
+};
 
 /* a word the shell takes as it is; anything else is single-quoted */
 static int shell_plain(const char *a)
@@ -68,70 +86,66 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-int main(int argc, char **argv)
+static const struct cli_cmd *find_cmd(const char *name)
 {
-	const char *topo_spec = NULL;
-	int all_argc = argc, i = 1, rc;
-	char **all_argv = argv;
+	for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* the options before the command, --topology into *topo_spec: the command's index */
+static int main_options(int argc, char **argv, const char **topo_spec)
+{
+	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			main_help(stdout);
-			return 0;
+			exit(0);
 		}
 		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
 			printf("pcpbench %s\n", PCB_VERSION);
-			return 0;
+			exit(0);
 		}
 		if (!strcmp(argv[i], "--topology")) {
 			if (i + 1 >= argc)
 				die_usage("--topology needs an hwloc XML file or synthetic description");
-			topo_spec = argv[i + 1];
+			*topo_spec = argv[i + 1];
 			i += 2;
 			continue;
 		}
 		if (!strncmp(argv[i], "--topology=", 11)) {
-			topo_spec = argv[i] + 11;
+			*topo_spec = argv[i] + 11;
 			i++;
 			continue;
 		}
 		die_usage("unknown option '%s' (see pcpbench --help)", argv[i]);
 	}
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = { NULL, NULL };
+	const struct cli_cmd *cmd;
+	int i = main_options(argc, argv, &ctx.topo_spec), rc;
+	char *command;
+
 	if (i >= argc) {
 		main_help(stderr);
 		return EXIT_USAGE;
 	}
-	argc -= i;
-	argv += i;
-	pcb_aslr_command(all_argc, all_argv);
-	if (!strcmp(argv[0], "run")) {
-		/* the whole command line, for result.json's context */
-		char *command = join_args(all_argc, all_argv);
-
-		rc = cmd_run(argc, argv, topo_spec, command);
-		free(command);
-	} else if (!strcmp(argv[0], "reproduce")) {
-		char *command = join_args(all_argc, all_argv);
-
-		rc = cmd_reproduce(argc, argv, topo_spec, command);
-		free(command);
-	} else if (!strcmp(argv[0], "report"))
-		rc = cmd_report(argc, argv);
-	else if (!strcmp(argv[0], "compare"))
-		rc = cmd_compare(argc, argv);
-	else if (!strcmp(argv[0], "plot"))
-		rc = cmd_plot(argc, argv);
-	else if (!strcmp(argv[0], "info"))
-		rc = cmd_info(argc, argv, topo_spec);
-	else if (!strcmp(argv[0], "list"))
-		rc = cmd_list(argc, argv);
-	else if (!strcmp(argv[0], "calibrate"))
-		rc = cmd_calibrate(argc, argv, topo_spec);
-	else if (!strcmp(argv[0], "cpus"))
-		rc = cmd_cpus(argc, argv, topo_spec);
-	else if (!strcmp(argv[0], "check"))
-		rc = cmd_check(argc, argv, topo_spec);
-	else
-		die_usage("unknown command '%s' (see pcpbench --help)", argv[0]);
+	cmd = find_cmd(argv[i]);
+	if (!cmd)
+		die_usage("unknown command '%s' (see pcpbench --help)", argv[i]);
+	/* getopt_long() permutes argv: the re-exec gets it as given */
+	if (cmd->flags & CLI_MEASURES)
+		pcb_aslr_command(argc, argv);
+	/* the whole command line, for result.json's context */
+	command = join_args(argc, argv);
+	ctx.command = command;
+	rc = cmd->fn(argc - i, argv + i, &ctx);
+	free(command);
 	return rc;
 }

@@ -11,25 +11,17 @@ static const struct pcb_model *calib_model(void)
 	return pcb_models[0];
 }
 
-/* with the calibrated row's kernel name */
-static const char main_usage[] =
+static const char main_usage_head[] =
 	"usage: pcpbench [--topology SPEC] COMMAND [ARGS]\n"
 	"\n"
 	"Measures what per-CPU cache lock designs cost: userspace models of the\n"
 	"kernel's per-CPU caches run on pinned threads, timed with\n"
 	"rdtsc_ordered(), printed as cover-letter tables.\n"
 	"\n"
-	"commands:\n"
-	"  run [SCENARIO.scn ...]   run scenarios (default scenarios/default.scn)\n"
-	"  reproduce [--quick]      every seed's claim on this machine, in one table\n"
-	"  report RESULT.json       print a saved result's tables again\n"
-	"  compare A B [C ...]      saved results side by side, each against the first\n"
-	"  plot [RESULT ...]        draw every result's figures with gnuplot\n"
-	"  info [--json]            the machine, as a cover letter's Test System\n"
-	"  list                     models, designs, workloads and scenario keys\n"
-	"  calibrate                a bare %s loop beside the harness figure\n"
-	"  cpus EXPR ...            resolve CPU-set expressions on this topology\n"
-	"  check [--cpus EXPR]      the machine's state that moves figures, judged\n"
+	"commands:\n";
+
+/* after the table of commands */
+static const char main_usage_tail[] =
 	"\n"
 	"options:\n"
 	"  --topology SPEC          an hwloc XML file or synthetic description such as\n"
@@ -40,11 +32,21 @@ static const char main_usage[] =
 	"\n"
 	"exit status: 0 success, 1 runtime failure, 2 usage or scenario error\n";
 
+/* a line a command of cli_cmds[], calibrate's with the calibrated row's kernel name */
 void main_help(FILE *out)
 {
 	const struct pcb_model *m = calib_model();
 
-	fprintf(out, main_usage, m->fn_name[m->calib->fn]);
+	fputs(main_usage_head, out);
+	for (const struct cli_cmd *c = cli_cmds; c->name; c++) {
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "%s%s%s", c->name, *c->args ? " " : "", c->args);
+		fprintf(out, "  %-24s ", cmd);
+		fprintf(out, c->summary, m->fn_name[m->calib->fn]);
+		fputc('\n', out);
+	}
+	fputs(main_usage_tail, out);
 }
 
 const char run_usage[] =
