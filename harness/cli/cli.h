@@ -13,6 +13,8 @@
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
+/* SIGINT or SIGTERM ended plot: the temporary directories removed, a shell's status */
+#define EXIT_INTERRUPTED 130
 /* ms of TSC calibration against CLOCK_MONOTONIC_RAW before a run */
 #define CALIBRATE_MS 200
 
@@ -67,5 +69,10 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_cpus(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_check(int argc, char **argv, const struct cli_ctx *ctx);
+
+/* plot --compare FILE.csv [--out DIR] (plot_compare.c): the exit status */
+int plot_compare(const char *file, const char *out);
+/* a temporary directory of plot's removed, or the user told what is left */
+void plot_remove_tmp(const char *dir);
 
 #endif

@@ -3,9 +3,9 @@
  * plot: every figure of every result under results/ (or of the results
  * named), drawn by gnuplot into RESULT/plots/ with an index.html there and
  * one over each directory of results; a per-node run's heat maps from its
- * nodes.csv; compare's CSV as Diff % bars. Every input is read and checked
- * before anything is written; each plots/ is built under a temporary name
- * and renamed into place.
+ * nodes.csv (compare's CSV is plot_compare.c's). Every input is read and
+ * checked before anything is written; each plots/ is built under a
+ * temporary name and renamed into place.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../output/plot/compare.h"
 #include "../output/plot/csv.h"
 #include "../output/plot/nodes.h"
 #include "../output/plot/plot.h"
@@ -28,9 +27,8 @@
 #include "session.h"
 
 #define MAX_TARGETS 4096
+#define MAX_ROOTS 64
 #define MAX_DEPTH 4
-/* SIGINT or SIGTERM: the temporary directories removed, the exit status a shell gives */
-#define EXIT_INTERRUPTED 130
 
 struct target {
 	char dir[PATH_MAX];
@@ -40,10 +38,21 @@ struct target {
 	int root;			/* which collection named it, -1 for none */
 };
 
-static struct target targets[MAX_TARGETS];
-static int nr_targets;
-static char roots[64][PATH_MAX];
-static int nr_roots;
+/* a directory walked, by (device, inode): a tree is walked once, links and loops or not */
+struct seen_dir {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* what plot holds from its arguments to the indexes */
+struct plot_job {
+	struct target *targets;
+	int nr_targets, room;
+	char *roots[MAX_ROOTS];		/* the directories of results named */
+	int nr_roots;
+	struct seen_dir *seen;
+	size_t nr_seen, cap_seen;
+};
 
 static int is_file(const char *dir, const char *name)
 {
@@ -54,13 +63,23 @@ static int is_file(const char *dir, const char *name)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-static struct target *new_target(const char *dir, int root)
+static struct target *new_target(struct plot_job *job, const char *dir, int root)
 {
 	struct target *t;
 
-	if (nr_targets == MAX_TARGETS)
+	if (job->nr_targets == MAX_TARGETS)
 		die_usage("plot: more than %d results", MAX_TARGETS);
-	t = &targets[nr_targets++];
+	if (job->nr_targets == job->room) {
+		int room = job->room ? 2 * job->room : 16;
+
+		t = realloc(job->targets, (size_t)room * sizeof(*t));
+		if (!t)
+			die_usage("plot: out of memory");
+		job->targets = t;
+		job->room = room;
+	}
+	t = &job->targets[job->nr_targets++];
+	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	t->root = root;
 	return t;
@@ -77,9 +96,9 @@ static json_t *load_result(const char *dir)
 	return r;
 }
 
-static int collect(const char *dir, int depth, int root);
+static int collect(struct plot_job *job, const char *dir, int depth, int root);
 
-static int collect_under(const char *dir, int depth, int root)
+static int collect_under(struct plot_job *job, const char *dir, int depth, int root)
 {
 	struct dirent **ents;
 	int n, found = 0;
@@ -94,54 +113,48 @@ static int collect_under(const char *dir, int depth, int root)
 		snprintf(sub, sizeof(sub), "%s/%s", dir, ents[i]->d_name);
 		if (ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "plots") &&
 		    !stat(sub, &st) && S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
-			found += collect(sub, depth + 1, root);
+			found += collect(job, sub, depth + 1, root);
 		free(ents[i]);
 	}
 	free(ents);
 	return found;
 }
 
-/* the directories walked, by (device, inode): a tree is walked once, links and loops or not */
-static struct seen_dir {
-	dev_t dev;
-	ino_t ino;
-} *seen;
-static size_t nr_seen, cap_seen;
-
 /* whether dir is seen for the first time (and is now marked) */
-static int first_visit(const char *dir)
+static int first_visit(struct plot_job *job, const char *dir)
 {
 	struct stat st;
 
 	if (stat(dir, &st) < 0)
 		return 1;
-	for (size_t i = 0; i < nr_seen; i++)
-		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino)
+	for (size_t i = 0; i < job->nr_seen; i++)
+		if (job->seen[i].dev == st.st_dev && job->seen[i].ino == st.st_ino)
 			return 0;
-	if (nr_seen == cap_seen) {
-		struct seen_dir *more = realloc(seen, (cap_seen ? 2 * cap_seen : 64) * sizeof(*seen));
+	if (job->nr_seen == job->cap_seen) {
+		size_t cap = job->cap_seen ? 2 * job->cap_seen : 64;
+		struct seen_dir *more = realloc(job->seen, cap * sizeof(*more));
 
 		if (!more)
 			die_usage("plot: out of memory");
-		seen = more;
-		cap_seen = cap_seen ? 2 * cap_seen : 64;
+		job->seen = more;
+		job->cap_seen = cap;
 	}
-	seen[nr_seen++] = (struct seen_dir){ st.st_dev, st.st_ino };
+	job->seen[job->nr_seen++] = (struct seen_dir){ st.st_dev, st.st_ino };
 	return 1;
 }
 
 /* the results in or under dir; how many */
-static int collect(const char *dir, int depth, int root)
+static int collect(struct plot_job *job, const char *dir, int depth, int root)
 {
-	if (!first_visit(dir))
+	if (!first_visit(job, dir))
 		return 0;
 	if (is_file(dir, "result.json")) {
-		new_target(dir, root)->result = load_result(dir);
+		new_target(job, dir, root)->result = load_result(dir);
 		return 1;
 	}
 	if (is_file(dir, "nodes.csv")) {
 		char path[PATH_MAX + 16], err[4600];
-		struct target *t = new_target(dir, root);
+		struct target *t = new_target(job, dir, root);
 
 		snprintf(path, sizeof(path), "%s/nodes.csv", dir);
 		t->nodes = pcb_csv_load(path, pcb_nodes_csv_header(), err, sizeof(err));
@@ -152,12 +165,12 @@ static int collect(const char *dir, int depth, int root)
 		if (!t->nodes)
 			die_usage("%s", err);
 		/* each node<N>/ is a result of its own */
-		return 1 + collect_under(dir, depth, root);
+		return 1 + collect_under(job, dir, depth, root);
 	}
-	return collect_under(dir, depth, root);
+	return collect_under(job, dir, depth, root);
 }
 
-static void add_argument(const char *arg)
+static void add_argument(struct plot_job *job, const char *arg)
 {
 	const char *slash = strrchr(arg, '/');
 	char dir[PATH_MAX];
@@ -180,20 +193,21 @@ static void add_argument(const char *arg)
 	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 		dir[strlen(dir) - 1] = 0;
 	if (is_file(dir, "result.json") || is_file(dir, "nodes.csv")) {
-		collect(dir, 0, -1);
+		collect(job, dir, 0, -1);
 		return;
 	}
-	if (nr_roots == 64)
-		die_usage("plot: more than 64 directories of results");
-	snprintf(roots[nr_roots], PATH_MAX, "%s", dir);
-	if (!collect(dir, 0, nr_roots))
+	if (job->nr_roots == MAX_ROOTS)
+		die_usage("plot: more than %d directories of results", MAX_ROOTS);
+	job->roots[job->nr_roots] = strdup(dir);
+	if (!job->roots[job->nr_roots])
+		die_usage("plot: out of memory");
+	if (!collect(job, dir, 0, job->nr_roots))
 		die_usage("%s: no result in it (no result.json or nodes.csv in it or its "
 			  "subdirectories)", arg);
-	nr_roots++;
+	job->nr_roots++;
 }
 
-/* a temporary directory of plot's removed, or the user told what is left */
-static void remove_tmp(const char *dir)
+void plot_remove_tmp(const char *dir)
 {
 	if (session_remove_tree(dir) < 0)
 		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
@@ -276,7 +290,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 		/* interrupted, gnuplot may have been too: the old plots/ stays as it was */
 		if (!session_interrupted())
 			fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
-		remove_tmp(tmp);
+		plot_remove_tmp(tmp);
 		return -1;
 	}
 	printf("%s/index.html:", final);
@@ -296,16 +310,17 @@ static mode_t current_umask(void)
 }
 
 /* root/index.html: every result under root with its figures */
-static int write_root_index(int r)
+static int write_root_index(const struct plot_job *job, int r)
 {
+	const char *root = job->roots[r];
 	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
-	size_t rl = strlen(roots[r]);
+	size_t rl = strlen(root);
 	FILE *f;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/index.html", roots[r]);
+	snprintf(path, sizeof(path), "%s/index.html", root);
 	/* a name of its own, made with O_EXCL: never a path planted there (mkstemp()) */
-	snprintf(tmp, sizeof(tmp), "%s/.index.html-XXXXXX", roots[r]);
+	snprintf(tmp, sizeof(tmp), "%s/.index.html-XXXXXX", root);
 	fd = mkstemp(tmp);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
@@ -320,10 +335,10 @@ static int write_root_index(int r)
 	fchmod(fd, 0644 & ~current_umask());
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pcpbench plots"
 	      "</title></head>\n<body>\n<h1>pcpbench plots: ", f);
-	pcb_plot_html(f, roots[r]);
+	pcb_plot_html(f, root);
 	fputs("</h1>\n", f);
-	for (int i = 0; i < nr_targets; i++) {
-		struct target *t = &targets[i];
+	for (int i = 0; i < job->nr_targets; i++) {
+		const struct target *t = &job->targets[i];
 		const char *rel = t->dir + rl + 1;
 
 		if (t->root != r || !t->set)
@@ -353,149 +368,63 @@ static int write_root_index(int r)
 	return 0;
 }
 
-/* compare's CSV read and checked, or exit 2 naming the file and line */
-static struct pcb_csv *load_compare(const char *file)
+/* what a plot_job holds, freed */
+static void free_job(struct plot_job *job)
 {
-	char err[8192];
-	struct pcb_csv *csv = pcb_csv_load(file, pcb_compare_csv_header(), err, sizeof(err));
-
-	if (csv && pcb_plot_compare_check(csv, err, sizeof(err)) < 0) {
-		pcb_csv_free(csv);
-		csv = NULL;
+	for (int i = 0; i < job->nr_targets; i++) {
+		json_decref(job->targets[i].result);
+		pcb_csv_free(job->targets[i].nodes);
+		free(job->targets[i].set);
 	}
-	if (!csv)
-		die_usage("%s", err);
-	return csv;
+	free(job->targets);
+	for (int r = 0; r < job->nr_roots; r++)
+		free(job->roots[r]);
+	free(job->seen);
 }
 
-/* the figure's directory (out, else FILE's) and name (FILE's less .csv, as a file name) */
-static void compare_names(const char *file, const char *out, char *dir, size_t dirlen,
-			  char *name, size_t namelen)
+/* the figures of every result named (results/ if none), then each directory's index */
+static int plot_results(struct plot_job *job, char **names, int named)
 {
-	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	size_t len;
-
-	if (out)
-		snprintf(dir, dirlen, "%s", out);
-	else
-		snprintf(dir, dirlen, "%.*s", base == file ? 1 : (int)(base - file - 1),
-			 base == file ? "." : file);
-	if (!*dir)
-		snprintf(dir, dirlen, "/");
-	len = strlen(base);
-	if (len > 4 && !strcmp(base + len - 4, ".csv"))
-		len -= 4;
-	snprintf(name, namelen, "%.*s", (int)(len ? len : 1), len ? base : "compare");
-	for (char *c = name; *c; c++)
-		if (!(*c == '-' || *c == '_' || (*c >= '0' && *c <= '9') ||
-		      ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
-			*c = '_';
-}
-
-/* --out made if it is not there (*created says so), or exit 2 when it is no directory */
-static void make_out(const char *out, int *created, struct pcb_csv *csv)
-{
-	struct stat st;
-
-	*created = !mkdir(out, 0777);
-	if (!*created && errno != EEXIST) {
-		pcb_csv_free(csv);
-		die_usage("--out %s: %s", out, strerror(errno));
-	}
-	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		pcb_csv_free(csv);
-		die_usage("--out %s: not a directory", out);
-	}
-}
-
-/* each figure's .svg, .png and .dat from tmp into dir, the images listed on stdout */
-static int move_figures(const struct pcb_plot_set *set, const char *tmp, const char *dir)
-{
-	static const char *const ext[] = { "svg", "png", "dat" };
-
-	for (int i = 0; i < set->n; i++)
-		for (int k = 0; k < 3; k++) {
-			char from[PATH_MAX + 200], to[PATH_MAX + 200];
-
-			snprintf(from, sizeof(from), "%s/%s.%s", tmp, set->plot[i].name, ext[k]);
-			snprintf(to, sizeof(to), "%s/%s.%s", dir, set->plot[i].name, ext[k]);
-			if (rename(from, to)) {
-				fprintf(stderr, "%s: %s: %s\n", prog, to, strerror(errno));
-				return EXIT_RUNTIME;
-			}
-			if (k < 2)
-				printf("%s\n", to);
-		}
-	return 0;
-}
-
-/* the figure drawn in a temporary directory beside dir, then moved into dir */
-static int draw_compare(struct pcb_plot_env *env, struct pcb_csv *csv, const char *file,
-			const char *dir, const char *name)
-{
-	char tmp[PATH_MAX + 32], err[8192];
-	struct pcb_plot_set *set = calloc(1, sizeof(*set));
-	int rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/.plots-XXXXXX", dir);
-	if (!set || !mkdtemp(tmp)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, tmp, strerror(errno));
-		free(set);
-		return -1;
-	}
-	env->interrupted = session_interrupted;
-	if (pcb_plot_compare_data(csv, name, tmp, set, err, sizeof(err)) < 0 ||
-	    pcb_plot_render(env, set, tmp, file, err, sizeof(err)) < 0 || session_interrupted()) {
-		if (!session_interrupted())
-			fprintf(stderr, "%s: %s\n", prog, err);
-		rc = session_interrupted() ? EXIT_INTERRUPTED : EXIT_RUNTIME;
-	}
-	if (!rc)
-		rc = move_figures(set, tmp, dir);
-	remove_tmp(tmp);
-	free(set);
-	return rc;
-}
-
-/* compare's CSV: DIR/NAME.svg, .png and .dat for FILE NAME.csv */
-static int plot_compare(const char *file, const char *out)
-{
-	char dir[PATH_MAX], name[128], err[8192];
-	struct pcb_csv *csv = load_compare(file);
 	struct pcb_plot_env env;
-	int rc, created = 0;
+	int failed = 0, no_env = 0;
+	char err[8192];
 
-	compare_names(file, out, dir, sizeof(dir), name, sizeof(name));
+	/* every argument is read and checked before anything is written */
+	for (int i = 0; i < named; i++)
+		add_argument(job, names[i]);
+	if (!named) {
+		struct stat st;
+
+		if (stat("results", &st) || !S_ISDIR(st.st_mode))
+			die_usage("plot: no results/ here (run from the checkout's top, or name "
+				  "RESULT directories)");
+		add_argument(job, "results");
+	}
 	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		pcb_csv_free(csv);
-		return EXIT_RUNTIME;
+		failed = no_env = 1;
 	}
-	if (out)
-		make_out(out, &created, csv);
-	rc = draw_compare(&env, csv, file, dir, name);
-	if (rc < 0) {
-		/* no temporary directory: nothing was drawn, and --out goes if plot made it */
-		if (created)
-			rmdir(out);
-		pcb_csv_free(csv);
-		return EXIT_RUNTIME;
+	/* Ctrl-C: the result being drawn keeps its old plots/, the temporary one goes */
+	session_catch_signals();
+	env.interrupted = session_interrupted;
+	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
+	for (int i = 0; !no_env && i < job->nr_targets && !session_interrupted(); i++)
+		failed |= plot_target(&env, &job->targets[i]) < 0;
+	for (int r = 0; !failed && r < job->nr_roots && !session_interrupted(); r++)
+		failed |= write_root_index(job, r) < 0;
+	if (session_interrupted()) {
+		fprintf(stderr, "%s: plot interrupted: the results drawn so far have their new "
+			"plots/, the others their old one\n", prog);
+		return EXIT_INTERRUPTED;
 	}
-	/* a failure leaves no --out directory that plot made */
-	if (rc && created && session_remove_tree(out) < 0)
-		fprintf(stderr, "%s: could not remove %s, made for the figure\n", prog, out);
-	if (rc == EXIT_INTERRUPTED)
-		fprintf(stderr, "%s: plot interrupted: nothing written\n", prog);
-	pcb_csv_free(csv);
-	return rc;
+	return failed ? EXIT_RUNTIME : 0;
 }
 
 int cmd_plot(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *compare = NULL, *out = NULL;
-	struct pcb_plot_env env;
-	int named = 0, failed = 0, no_env = 0;
-	char err[8192];
+	struct plot_job job = { .nr_targets = 0 };
+	int named = 0, rc;
 
 	if (asks_help(argc, argv)) {
 		plot_help(stdout);
@@ -521,38 +450,7 @@ int cmd_plot(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	if (out)
 		die_usage("plot: --out goes with --compare (see pcpbench plot --help)");
-	/* every argument is read and checked before anything is written */
-	for (int i = 1; i <= named; i++)
-		add_argument(argv[i]);
-	if (!named) {
-		struct stat st;
-
-		if (stat("results", &st) || !S_ISDIR(st.st_mode))
-			die_usage("plot: no results/ here (run from the checkout's top, or name "
-				  "RESULT directories)");
-		add_argument("results");
-	}
-	if (pcb_plot_env_find(&env, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		failed = no_env = 1;
-	}
-	/* Ctrl-C: the result being drawn keeps its old plots/, the temporary one goes */
-	session_catch_signals();
-	env.interrupted = session_interrupted;
-	/* a result gnuplot fails on keeps its old plots/; the others are drawn */
-	for (int i = 0; !no_env && i < nr_targets && !session_interrupted(); i++)
-		failed |= plot_target(&env, &targets[i]) < 0;
-	for (int r = 0; !failed && r < nr_roots && !session_interrupted(); r++)
-		failed |= write_root_index(r) < 0;
-	for (int i = 0; i < nr_targets; i++) {
-		json_decref(targets[i].result);
-		pcb_csv_free(targets[i].nodes);
-		free(targets[i].set);
-	}
-	if (session_interrupted()) {
-		fprintf(stderr, "%s: plot interrupted: the results drawn so far have their new "
-			"plots/, the others their old one\n", prog);
-		return EXIT_INTERRUPTED;
-	}
-	return failed ? EXIT_RUNTIME : 0;
+	rc = plot_results(&job, argv + 1, named);
+	free_job(&job);
+	return rc;
 }
