@@ -15,17 +15,6 @@
 #include "../output/read/load.h"
 #include "cli.h"
 
-static json_t *results[PCB_COMPARE_MAX];
-static char paths[PCB_COMPARE_MAX][PATH_MAX], labels[PCB_COMPARE_MAX][PATH_MAX];
-static int nr_results;
-
-static void drop_results(void)
-{
-	for (int i = 0; i < nr_results; i++)
-		json_decref(results[i]);
-	nr_results = 0;
-}
-
 /* the length of the valid UTF-8 character at s, 0 where none starts there */
 static size_t utf8_char(const unsigned char *s)
 {
@@ -92,9 +81,48 @@ static void label_of(char *buf, size_t len, const char *arg)
 	utf8_or_mark(buf);
 }
 
+/* the results compared, loaded, each with its path and label */
+struct compare_inputs {
+	json_t *results[PCB_COMPARE_MAX];
+	char paths[PCB_COMPARE_MAX][PATH_MAX], labels[PCB_COMPARE_MAX][PATH_MAX];
+	const char *lp[PCB_COMPARE_MAX], *pp[PCB_COMPARE_MAX];
+	int n;
+};
+
+static void drop_results(struct compare_inputs *in)
+{
+	for (int i = 0; i < in->n; i++)
+		json_decref(in->results[i]);
+	free(in);
+}
+
+/* every file loaded and checked as report checks it, or exit 2 naming it; NULL out of memory */
+static struct compare_inputs *load_results(const char *const *files, int n)
+{
+	struct compare_inputs *in = calloc(1, sizeof(*in));
+	char err[PATH_MAX + 512];
+
+	if (!in)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (pcb_result_load(files[i], &in->results[i], in->paths[i], sizeof(in->paths[i]),
+				    err, sizeof(err)) < 0) {
+			drop_results(in);
+			die_usage("compare: %s", err);
+		}
+		in->n = i + 1;
+		label_of(in->labels[i], sizeof(in->labels[i]), files[i]);
+		utf8_or_mark(in->paths[i]);
+		in->lp[i] = in->labels[i];
+		in->pp[i] = in->paths[i];
+	}
+	return in;
+}
+
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	const char *lp[PCB_COMPARE_MAX], *pp[PCB_COMPARE_MAX], *files[PCB_COMPARE_MAX];
+	const char *files[PCB_COMPARE_MAX];
+	struct compare_inputs *in;
 	char err[PATH_MAX + 512];
 	int format = PCB_FORMAT_TEXT, n = 0;
 	json_t *cmp;
@@ -121,30 +149,23 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	if (n < 2)
 		die_usage("compare: give two or more results, directories or result.json files "
 			  "(see pcpbench compare --help)");
-	for (int i = 0; i < n; i++) {
-		if (pcb_result_load(files[i], &results[i], paths[i], sizeof(paths[i]), err,
-				    sizeof(err)) < 0) {
-			drop_results();
-			die_usage("compare: %s", err);
-		}
-		nr_results = i + 1;
-		label_of(labels[i], sizeof(labels[i]), files[i]);
-		utf8_or_mark(paths[i]);
-		lp[i] = labels[i];
-		pp[i] = paths[i];
+	in = load_results(files, n);
+	if (!in) {
+		fprintf(stderr, "%s: compare: out of memory\n", prog);
+		return EXIT_RUNTIME;
 	}
-	cmp = pcb_compare_build(results, lp, pp, n, err, sizeof(err));
+	cmp = pcb_compare_build(in->results, in->lp, in->pp, n, err, sizeof(err));
 	if (!cmp) {
-		drop_results();
+		drop_results(in);
 		die_usage("compare: %s", err);
 	}
-	if (pcb_compare_print(stdout, cmp, results, format) < 0) {
+	if (pcb_compare_print(stdout, cmp, in->results, format) < 0) {
 		json_decref(cmp);
-		drop_results();
+		drop_results(in);
 		fprintf(stderr, "%s: compare: out of memory\n", prog);
 		return EXIT_RUNTIME;
 	}
 	json_decref(cmp);
-	drop_results();
+	drop_results(in);
 	return 0;
 }
