@@ -70,13 +70,12 @@ struct repro {
 	int real_want[PCB_REALOPS];
 };
 
-static const char *default_claims(void)
+/* scenarios/seeds.ini, from here or from the source tree, into path */
+static const char *default_claims(char *path, size_t len)
 {
-	static char path[PATH_MAX];
-
 	if (access("scenarios/seeds.ini", R_OK) == 0)
 		return "scenarios/seeds.ini";
-	snprintf(path, sizeof(path), "%s/scenarios/seeds.ini", PCB_SOURCE_DIR);
+	snprintf(path, len, "%s/scenarios/seeds.ini", PCB_SOURCE_DIR);
 	return path;
 }
 
@@ -586,9 +585,10 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 	struct progress pg = { .node = -1 };
 	char path[PATH_MAX], err[PATH_MAX + 512];
 	struct pcb_clock clk;
+	struct session_once once = { .held = NULL };
 	/* each scenario's tables are in its result's tables.txt: stdout has the claims */
 	const struct session ss = { .topo = &rp->topo, .clk = &clk, .command = command,
-				    .out = out };
+				    .out = out, .once = &once };
 	int rc = 0;
 
 	pcb_clock_calibrate(&clk, CALIBRATE_MS);
@@ -608,6 +608,7 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 		if (!rp->context && s->json)
 			rp->context = rj_top_context(s->json);
 	}
+	session_once_free(&once);
 	return rc;
 }
 
@@ -651,7 +652,8 @@ int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 	int dry = 0, rc;
 
 	parse_args(argc, argv, &rp, &out, &file, &dry);
-	if (pcb_claims_load(&rp.cl, file ? file : default_claims(), err, sizeof(err)) < 0)
+	if (pcb_claims_load(&rp.cl, file ? file : default_claims(path, sizeof(path)), err,
+			    sizeof(err)) < 0)
 		die_usage("%s", err);
 	load_topology(&rp.topo, ctx->topo_spec);
 	load_scenarios(&rp);

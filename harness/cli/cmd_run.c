@@ -162,11 +162,11 @@ static struct scn_group *load_groups(char **names, int nsc, const struct run_opt
 				     struct pcb_topo *topo)
 {
 	struct scn_group *grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
-	char err[1024];
+	char err[1024], path[PATH_MAX];
 
 	for (int i = 0; i < (nsc ? nsc : 1); i++)
-		if (group_load(&grp[i], nsc ? names[i] : default_scenario(), o, topo, err,
-			       sizeof(err)) < 0)
+		if (group_load(&grp[i], nsc ? names[i] : scenario_path("default", path, sizeof(path)),
+			       o, topo, err, sizeof(err)) < 0)
 			die_usage("%s", err);
 	return grp;
 }
@@ -243,7 +243,8 @@ static int run_groups(const struct session *ss, struct scn_group *grp, int nsc)
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct run_args a = { .out = "results", .no = { .node = -1, .coord_node = -1 } };
-	struct session ss = { .command = ctx->command, .tables = &a.tables };
+	struct session_once once = { .held = NULL };
+	struct session ss = { .command = ctx->command, .tables = &a.tables, .once = &once };
 	int nsc, rc = 0, by_node;
 	struct scn_group *grp;
 	struct pcb_topo topo;
@@ -286,6 +287,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 		group_free(&grp[i]);
 	free(grp);
 	free(a.o.sets);
+	session_once_free(&once);
 	pcb_topo_destroy(&topo);
 	return rc;
 }

@@ -9,13 +9,6 @@
 #include "config.h"
 #include "groups.h"
 
-const char *default_scenario(void)
-{
-	static char path[PATH_MAX];
-
-	return scenario_path("default", path, sizeof(path));
-}
-
 const char *scenario_path(const char *name, char *buf, size_t len)
 {
 	snprintf(buf, len, "scenarios/%s.scn", name);

@@ -2,7 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <fts.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -24,53 +24,75 @@
 #include "cli.h"
 #include "session.h"
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	/* the first ends the run in progress; the second the process, as the signal would have */
-	pcb_run_stop();
-	if (stop_requested++) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-void session_catch_signals(void)
+/* SIGINT and SIGTERM caught by handler, each blocked while the other's runs */
+static void catch_stops(void (*handler)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_handler = handler;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-int session_interrupted(void)
+/* the second: the process ends, as the signal would have ended it */
+static void on_second_stop(int sig)
 {
-	return stop_requested != 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
-static int remove_failed;
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * The first ends the run in progress. The handler it leaves in place is
+ * the record that a stop was asked for: session_interrupted() reads it.
+ */
+static void on_first_stop(int sig)
 {
-	(void)st;
-	(void)ftw;
-	/* FTW_DNR: a directory that cannot be read keeps what is in it */
-	if (flag == FTW_DNR || remove(path))
-		remove_failed = 1;
-	return 0;
+	pcb_run_stop();
+	catch_stops(on_second_stop);
+}
+
+void session_catch_signals(void)
+{
+	catch_stops(on_first_stop);
+}
+
+int session_interrupted(void)
+{
+	struct sigaction sa;
+
+	return sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler == on_second_stop;
 }
 
 int session_remove_tree(const char *dir)
 {
-	remove_failed = 0;
-	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+	char *const paths[] = { (char *)dir, NULL };
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	FTSENT *e;
+	int failed = 0;
+
+	if (!fts)
 		return -1;
-	return remove_failed ? -1 : 0;
+	for (;;) {
+		errno = 0;
+		e = fts_read(fts);
+		if (!e)
+			break;
+		/* a directory goes after what is in it (FTS_DP) */
+		if (e->fts_info == FTS_D)
+			continue;
+		/* FTS_DNR: a directory that cannot be read keeps what is in it */
+		if (e->fts_info == FTS_DNR || (remove(e->fts_accpath) && errno != ENOENT))
+			failed = 1;
+	}
+	/* the walk itself failed */
+	failed |= errno != 0;
+	fts_close(fts);
+	return failed ? -1 : 0;
 }
 
 /*
@@ -151,14 +173,13 @@ static bool regular(int fd)
 	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len)
+void session_lock_cpus(struct session_once *once, hwloc_const_bitmap_t cpus, char *busy,
+		       size_t len)
 {
 	/* CPUs this process holds already: a second flock() would be refused by the first */
-	static hwloc_bitmap_t held;
+	hwloc_bitmap_t held = once->held ? once->held : (once->held = hwloc_bitmap_alloc());
 	unsigned int cpu;
 
-	if (!held)
-		held = hwloc_bitmap_alloc();
 	busy[0] = 0;
 	hwloc_bitmap_foreach_begin(cpu, cpus) {
 		char path[PATH_MAX];
@@ -191,6 +212,13 @@ void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len)
 			close(fd);
 		}
 	} hwloc_bitmap_foreach_end();
+}
+
+void session_once_free(struct session_once *once)
+{
+	/* the lock files stay open: their locks are held until the process ends */
+	hwloc_bitmap_free(once->held);
+	once->held = NULL;
 }
 
 double now_s(void)
@@ -329,17 +357,15 @@ static int init_slots(struct scn_run *r)
 static void lock_workers(struct scn_run *r)
 {
 	for (int c = 0; c < r->ncfg; c++)
-		session_lock_cpus(r->cfg[c].workers, r->busy, sizeof(r->busy));
+		session_lock_cpus(r->ss->once, r->cfg[c].workers, r->busy, sizeof(r->busy));
 	if (r->busy[0])
 		fprintf(stderr, "%s: note: another pcpbench holds CPU %s: its work disturbs these "
 			"figures\n", r->cfg[0].name, r->busy);
 }
 
-/* each bad setting once a process, however many scenarios it runs */
-static void warn_state(const struct pcb_state *st)
+/* each bad setting once a session, however many scenarios it runs */
+static void warn_state(struct session_once *once, const struct pcb_state *st)
 {
-	static char warned[32][48];
-	static int nr_warned;
 	char cpus[512];
 
 	for (int i = 0; i < st->nr; i++) {
@@ -348,12 +374,13 @@ static void warn_state(const struct pcb_state *st)
 
 		if (it->verdict != PCB_STATE_BAD)
 			continue;
-		for (int w = 0; w < nr_warned && !seen; w++)
-			seen = !strcmp(warned[w], it->setting);
+		for (int w = 0; w < once->nr_warned && !seen; w++)
+			seen = !strcmp(once->warned[w], it->setting);
 		if (seen)
 			continue;
-		if (nr_warned < 32)
-			snprintf(warned[nr_warned++], sizeof(warned[0]), "%s", it->setting);
+		if (once->nr_warned < SESSION_WARNED)
+			snprintf(once->warned[once->nr_warned++], sizeof(once->warned[0]), "%s",
+				 it->setting);
 		cpus[0] = 0;
 		if (it->cpus) {
 			snprintf(cpus, sizeof(cpus), " on CPU ");
@@ -389,7 +416,7 @@ static void record_state(struct scn_run *r)
 	} else {
 		rj_set_ctx_machine_root(r->context, st.root);
 		rj_set_ctx_machine_state(r->context, pcb_state_json(&st));
-		warn_state(&st);
+		warn_state(r->ss->once, &st);
 		pcb_state_free(&st);
 	}
 	hwloc_bitmap_free(workers);

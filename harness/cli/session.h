@@ -40,8 +40,20 @@ int session_interrupted(void);
 int session_remove_tree(const char *dir);
 /* create DIR (and parents) and check it can take a result; -1 with err */
 int session_prepare_out(const char *dir, char *err, size_t errlen);
+/* the bad settings of the machine a session warns of, at most */
+#define SESSION_WARNED 32
+
+/* what a session does once, however many scenarios it runs */
+struct session_once {
+	hwloc_bitmap_t held;			/* CPUs whose lock this process holds */
+	char warned[SESSION_WARNED][48];	/* the settings warned of */
+	int nr_warned;
+};
+
 /* lock cpus against another pcpbench; their list in busy when one holds them */
-void session_lock_cpus(hwloc_const_bitmap_t cpus, char *busy, size_t len);
+void session_lock_cpus(struct session_once *once, hwloc_const_bitmap_t cpus, char *busy,
+		       size_t len);
+void session_once_free(struct session_once *once);
 
 /* what every scenario of a session is run with */
 struct session {
@@ -50,6 +62,7 @@ struct session {
 	const char *command;			/* the command line, for the result */
 	const char *out;			/* where results go */
 	const struct pcb_table_opts *tables;	/* NULL: the tables in the result alone */
+	struct session_once *once;		/* shared by every copy of the session */
 };
 
 /*
