@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A scenario's result: the machine's state it ran in (each bad setting
+ * warned of), its figures, notes and run order as result.json, its tables
+ * on stdout and its directory written.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../machine/aslr.h"
+#include "../machine/state.h"
+#include "../output/result.h"
+#include "../output/write/json.h"
+#include "../output/write/json_context.h"
+#include "../schema/schema.h"
+#include "cli.h"
+#include "session_run.h"
+
+/* each bad setting once a session, however many scenarios it runs */
+static void warn_state(struct session_once *once, const struct pcb_state *st)
+{
+	char cpus[512];
+
+	for (int i = 0; i < st->nr; i++) {
+		const struct pcb_state_item *it = &st->item[i];
+		int seen = 0;
+
+		if (it->verdict != PCB_STATE_BAD)
+			continue;
+		for (int w = 0; w < once->nr_warned && !seen; w++)
+			seen = !strcmp(once->warned[w], it->setting);
+		if (seen)
+			continue;
+		if (once->nr_warned < SESSION_WARNED)
+			snprintf(once->warned[once->nr_warned++], sizeof(once->warned[0]), "%s",
+				 it->setting);
+		cpus[0] = 0;
+		if (it->cpus) {
+			snprintf(cpus, sizeof(cpus), " on CPU ");
+			pcb_cpuset_format(it->cpus, cpus + 8, sizeof(cpus) - 8);
+		}
+		fprintf(stderr, "%s: warning: %s%s: %s (%s): figures taken so are untrustworthy "
+			"(pcpbench check says why)\n", prog, it->setting, cpus, it->value, it->note);
+	}
+}
+
+void session_record_state(struct scn_run *r)
+{
+	hwloc_bitmap_t workers = hwloc_bitmap_alloc();
+	struct pcb_state_opts o = {
+		.workers = workers, .tsc_step = r->ss->clk->step, .sample_ms = 100,
+		.aslr = pcb_aslr_status(),
+	};
+	struct pcb_state st;
+	char err[PATH_MAX + 64];
+
+	rj_set_ctx_aslr(r->context, *o.aslr ? o.aslr : "not re-executed");
+	if (!workers)
+		return;
+	for (int c = 0; c < r->ncfg; c++)
+		hwloc_bitmap_or(workers, workers, r->cfg[c].workers);
+	if (pcb_state_read(&st, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: note: %s: the result records no machine state\n",
+			r->cfg[0].name, err);
+	} else {
+		rj_set_ctx_machine_root(r->context, st.root);
+		rj_set_ctx_machine_state(r->context, pcb_state_json(&st));
+		warn_state(r->ss->once, &st);
+		pcb_state_free(&st);
+	}
+	hwloc_bitmap_free(workers);
+}
+/* a note a bad setting of the machine's state, as the run warned */
+static void state_notes(json_t *notes, json_t *context)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(rj_ctx_machine_state(context), i, it) {
+		char note[1024];
+
+		if (strcmp(rj_mst_verdict(it), "bad"))
+			continue;
+		snprintf(note, sizeof(note), "machine state: %s%s%s: %s (%s): figures taken so "
+			 "are untrustworthy (see pcpbench check)", rj_mst_setting(it),
+			 rj_mst_has_cpus(it) ? " on CPU " : "",
+			 rj_mst_has_cpus(it) ? rj_mst_cpus(it) : "", rj_mst_value(it),
+			 rj_mst_has_note(it) ? rj_mst_note(it) : "");
+		json_array_append_new(notes, json_string(note));
+	}
+}
+
+/* the result's JSON: the designs' figures, whether it is complete, its notes, its run order */
+static json_t *build_result(struct scn_run *r)
+{
+	struct pcb_scenario *first = &r->cfg[0];
+	json_t *result;
+
+	json_object_set_new(r->context, "complete", json_boolean(r->interrupted < 0));
+	result = pcb_result_build(r->context, first, r->res, r->total);
+	if (r->busy[0]) {
+		char note[600];
+
+		snprintf(note, sizeof(note), "another pcpbench held CPU %s when this run "
+			 "started: its work disturbs these figures", r->busy);
+		json_array_append_new(json_object_get(result, "notes"), json_string(note));
+	}
+	state_notes(json_object_get(result, "notes"), r->context);
+	json_object_set_new(result, "run_order", json_pack("{s:s,s:I,s:o}",
+		"mode", pcb_order_name[first->order], "seed", (json_int_t)first->seed,
+		"runs", r->runs));
+	r->runs = NULL;
+	if (r->pg->node >= 0)
+		json_object_set_new(result, "node", json_integer(r->pg->node));
+	return result;
+}
+
+/* the result's tables on stdout, unless the session keeps them in the result; -1 if not */
+static int print_tables(const struct scn_run *r, json_t *result)
+{
+	const struct pcb_table_opts *tables = r->ss->tables;
+	char err[1024];
+	int rc = 0;
+
+	if (tables && pcb_tables_print_opts(stdout, result, tables, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", r->pg->scenario, err);
+		rc = -1;
+	}
+	fflush(stdout);
+	return rc;
+}
+
+/* the result under the session's directory, or where pg says; -1 if it cannot be */
+static int write_result(const struct scn_run *r, json_t *result)
+{
+	struct progress *pg = r->pg;
+	char path[PATH_MAX], err[1024];
+
+	if (pg->result_at)
+		snprintf(path, sizeof(path), "%s", pg->result_at);
+	if ((pg->result_at ? pcb_result_write_at(result, pg->result_at, err, sizeof(err)) :
+	     pcb_result_write(result, r->ss->out, path, sizeof(path), err, sizeof(err))) < 0) {
+		fprintf(stderr, "%s: %s\n", pg->scenario, err);
+		return -1;
+	}
+	fprintf(stderr, "%s: result in %s\n", r->cfg[0].name,
+		pg->result_name ? pg->result_name : path);
+	snprintf(pg->result, sizeof(pg->result), "%s", path);
+	return 0;
+}
+
+int session_finish_result(struct scn_run *r, int rc)
+{
+	struct pcb_scenario *first = &r->cfg[0];
+	int broken = 0;
+	json_t *result;
+
+	for (int d = 0; d < r->total; d++)
+		broken |= r->res[d].check_failed;
+	result = build_result(r);
+	if (print_tables(r, result) < 0)
+		rc = EXIT_RUNTIME;
+	if (write_result(r, result) < 0)
+		rc = EXIT_RUNTIME;
+	if (broken) {
+		fprintf(stderr, "%s: the %s was broken (see the notes)\n", first->name,
+			first->model->invariant_name);
+		rc = EXIT_RUNTIME;
+	}
+	json_decref(result);
+	return rc;
+}
