@@ -164,10 +164,12 @@ static struct scn_group *load_groups(char **names, int nsc, const struct run_opt
 	struct scn_group *grp = calloc((size_t)(nsc ? nsc : 1), sizeof(*grp));
 	char err[1024], path[PATH_MAX];
 
-	for (int i = 0; i < (nsc ? nsc : 1); i++)
-		if (group_load(&grp[i], nsc ? names[i] : scenario_path("default", path, sizeof(path)),
-			       o, topo, err, sizeof(err)) < 0)
+	for (int i = 0; i < (nsc ? nsc : 1); i++) {
+		const char *file = nsc ? names[i] : scenario_path("default", path, sizeof(path));
+
+		if (group_load(&grp[i], file, o, topo, err, sizeof(err)) < 0)
 			die_usage("%s", err);
+	}
 	return grp;
 }
 

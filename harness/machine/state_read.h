@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What state.c, state_cpu.c and state_kernel.c share, inside machine/:
+ * an item added, a file under the root read, and the readers of each
+ * part of the state.
+ */
+#ifndef PCB_STATE_READ_H
+#define PCB_STATE_READ_H
+
+#include <stddef.h>
+
+#include "state.h"
+
+/* an item of setting about cpu (-1: the machine), merged with one of the same verdict and text */
+void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_state_verdict v,
+		   const char *value, const char *note);
+/* the file rel under the root, its trailing blanks cut: 0, or -errno */
+int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, size_t len);
+/* a number in the file rel: 0, or -1 with note naming the file and what is wrong */
+int pcb_state_file_long(const struct pcb_state *st, const char *rel, long *v, char *note,
+			size_t len);
+
+/* each worker's cpufreq, boost and SMT siblings (state_cpu.c) */
+void pcb_state_read_cpus(struct pcb_state *st, const struct pcb_state_opts *o);
+/* isolation, ASLR, THP, perf_event_paranoid (state_kernel.c) */
+void pcb_state_read_kernel(struct pcb_state *st, const struct pcb_state_opts *o);
+
+#endif
