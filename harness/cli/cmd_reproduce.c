@@ -17,21 +17,20 @@
 #include <unistd.h>
 
 #include "../machine/aslr.h"
+#include "../machine/datadir.h"
 #include "../output/read/load.h"
 #include "../output/result.h"
 #include "../schema/schema.h"
 #include "cli.h"
-#include "config.h"
 #include "reproduce.h"
 #include "session.h"
 
-/* scenarios/seeds.ini, from here or from the source tree, into path */
+/* scenarios/seeds.ini, from here or from the data directory, into path */
 static const char *default_claims(char *path, size_t len)
 {
 	if (access("scenarios/seeds.ini", R_OK) == 0)
 		return "scenarios/seeds.ini";
-	snprintf(path, len, "%s/scenarios/seeds.ini", PCB_SOURCE_DIR);
-	return path;
+	return pcb_data_path("scenarios/seeds.ini", path, len);
 }
 
 static int scn_index(struct repro_scn *s, int n, const char *name)

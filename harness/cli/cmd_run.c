@@ -17,7 +17,6 @@
 #include "../output/result.h"
 #include "../run/runner.h"
 #include "cli.h"
-#include "config.h"
 #include "groups.h"
 #include "nodes.h"
 #include "session.h"

@@ -5,17 +5,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../machine/datadir.h"
 #include "../scenario/sweep.h"
-#include "config.h"
 #include "groups.h"
 
 const char *scenario_path(const char *name, char *buf, size_t len)
 {
-	snprintf(buf, len, "scenarios/%s.scn", name);
-	if (access(buf, R_OK) == 0)
-		return buf;
-	snprintf(buf, len, "%s/scenarios/%s.scn", PCB_SOURCE_DIR, name);
-	return buf;
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "scenarios/%s.scn", name);
+	if (access(rel, R_OK) == 0)
+		return strcpy(buf, rel);
+	return pcb_data_path(rel, buf, len);
 }
 
 double scenario_seconds(const struct pcb_scenario *sc)

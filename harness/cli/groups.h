@@ -39,7 +39,7 @@ void group_free(struct scn_group *g);
 /* seconds the group's runs take, warm-up included */
 double group_seconds(const struct scn_group *g);
 double scenario_seconds(const struct pcb_scenario *sc);
-/* a scenario named without a path: scenarios/NAME.scn, from here or the source tree */
+/* a scenario named without a path: scenarios/NAME.scn, from here or the data directory */
 const char *scenario_path(const char *name, char *buf, size_t len);
 
 #endif

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "../../machine/datadir.h"
 #include "../write/textout.h"
 #include "plot.h"
 
@@ -109,7 +109,8 @@ int pcb_plot_env_find(struct pcb_plot_env *env, char *err, size_t errlen)
 			 "gnuplot-nox; PCPBENCH_GNUPLOT names another)", g);
 		return -1;
 	}
-	snprintf(env->scripts, sizeof(env->scripts), "%s", s && *s ? s : PCB_PLOTS_DIR);
+	snprintf(env->scripts, sizeof(env->scripts), "%s",
+		 s && *s ? s : pcb_data_path("plots", probe, sizeof(probe)));
 	snprintf(probe, sizeof(probe), "%s/common.gp", env->scripts);
 	if (access(probe, R_OK)) {
 		snprintf(err, errlen, "%s: the gnuplot scripts are not there (%s; PCPBENCH_PLOTS "
