@@ -1,7 +1,9 @@
 #!/bin/bash
 # Set up a Debian machine for pcpbench, build it into build/, then either run
 # the default scenario (run) or the tests (test). Installs only what is
-# missing, with apt-get, through sudo when not root.
+# missing, with apt-get, through sudo when not root; run installs and builds
+# only what pcpbench run needs (the program), test the rest (the tests, the
+# man pages, gnuplot for plot's tests, python3 for theirs).
 set -euo pipefail
 
 usage() {
@@ -16,7 +18,10 @@ case "$what" in run|test) ;; *) usage ;; esac
 
 cd "$(dirname "$0")/.."
 
-packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-dev libinih-dev libck-dev libpfm4-dev liburcu-dev gnuplot-nox scdoc python3)
+packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-dev libinih-dev libck-dev libpfm4-dev liburcu-dev)
+if [ "$what" = test ]; then
+	packages+=(gnuplot-nox scdoc python3)
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -32,11 +37,17 @@ fi
 if [ ! -f build/build.ninja ]; then
 	meson setup build >&2
 fi
-ninja -C build >&2
 
 if [ "$what" = run ]; then
+	ninja -C build pcpbench >&2
 	exec build/pcpbench run "$@"
 fi
+
+# scdoc may have come with the test packages since a run set build/ up without it
+if command -v scdoc >/dev/null && ! grep -q scdoc build/build.ninja; then
+	meson setup --reconfigure build >&2
+fi
+ninja -C build >&2
 
 status=0
 # the test logs of this invocation, counted at the end
