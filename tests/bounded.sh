@@ -96,10 +96,10 @@ import sys
 t = sys.argv[1]
 with open(t + "/cmp.csv", "w") as f:
     f.write("design,config,function,result,label,avg_cycles,stddev,runs,diff_cycles,"
-            "diff_pct,significant,test\n")
+            "diff_pct,significant,test,ci_level,ci_low_pct,ci_high_pct\n")
     for i in range(50000):
-        f.write("local_lock,,fn%d,0,A,3.0,0.1,6,,,,\n" % i)
-        f.write("local_lock,,fn%d,1,B,3.3,0.1,6,0.3,10.0,1,welch\n" % i)
+        f.write("local_lock,,fn%d,0,A,3.0,0.1,6,,,,,,,\n" % i)
+        f.write("local_lock,,fn%d,1,B,3.3,0.1,6,0.3,10.0,1,welch,0.95,5.1,15.2\n" % i)
 import os
 os.makedirs(t + "/nodes", exist_ok=True)
 with open(t + "/nodes/nodes.csv", "w") as f:

@@ -91,7 +91,7 @@ for timing in batch call; do
 	[ "$(grep -c '^local_lock,consume_stock' "$dir/runs.csv")" -eq 2 ] && ok || bad "runs.csv rows"
 	# raw figures: the timer included, the same from the run and from the result
 	expect_rc 0 "$pcpbench" report --raw "$dir"
-	grep -q "^local_lock  *Raw clk" "$tmp/out" && ok || bad "$timing: report --raw: $(cat "$tmp/out")"
+	grep -q "^local_lock  *Raw cycles" "$tmp/out" && ok || bad "$timing: report --raw: $(cat "$tmp/out")"
 	grep -q "included, not subtracted" "$tmp/out" && ok || bad "$timing: raw header"
 	# the runs alternated between the designs, and result.json says in which order
 	grep -q '"mode": "interleaved"' "$dir/result.json" && ok || bad "$timing: run_order"

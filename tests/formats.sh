@@ -27,12 +27,7 @@ python3 - "$ref" "$tmp/default-kvm-2cpu.kv" "$fix/drain-scaling/result.json" \
 	"$tmp/drain-scaling.kv" "$fix/contention/result.json" "$tmp/contention.kv" <<'PY' && ok ||
 import json, re, sys
 
-def name(*parts):
-    out = []
-    for p in parts:
-        p = re.sub(r"[^a-z0-9_. ]", "_", p.lower()).replace(" ", ".")
-        out += [x for x in p.split(".") if x]
-    return ".".join(out)
+from kvname import name
 
 def want(r):
     w = {}
@@ -146,7 +141,7 @@ for row, c in zip(rows, cont):
     for k in ("wait_avg_cycles", "hold_avg_cycles"):
         if row[k] != ("%.4f" % c[k] if k in c else ""):
             bad.append("contention.csv %s %s: %s, not %s" % (c["function"], k, row[k], c.get(k)))
-if "hold clk (avg)" not in tables:
+if "hold cycles (avg)" not in tables:
     bad.append("tables: no hold column")
 for b in bad:
     print(b, file=sys.stderr)
@@ -155,7 +150,7 @@ PY
 	bad "the zone lock's hold across result.json, the tables, contention.csv and kv"
 # without the key no hold is timed, and the tables have no hold column
 expect_rc 0 "$pcpbench" report "$fix/contention/result.json"
-grep -q "hold clk" "$tmp/out" && bad "a hold column without timed holds" || ok
+grep -q "hold cycles" "$tmp/out" && bad "a hold column without timed holds" || ok
 head -1 "$hold/contention.csv" | grep -qx 'design,function,side,calls,contended,wait_avg_cycles,wait_max_cycles,held,hold_avg_cycles,hold_max_cycles' &&
 	ok || bad "contention.csv header: $(head -1 "$hold/contention.csv")"
 

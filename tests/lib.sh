@@ -1,11 +1,13 @@
 # What the shell tests share: pass and fail counts, a private scratch
 # directory ($tmp, removed at exit), and expect_rc, which runs a command
 # with its stdout and stderr in $tmp/out and $tmp/err and checks its exit
-# status. Sourced after `set -u`; summary ends a test.
+# status. Sourced after `set -u`; summary ends a test. The python the tests
+# run finds tests/'s modules (kvname.py).
 pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }

@@ -12,25 +12,32 @@
 
 #include "testing.h"
 #include "../harness/output/present/tables.h"
+#include "../harness/output/read/query.h"
 #include "../harness/output/result.h"
 #include "../harness/output/write/json.h"
 #include "../harness/output/write/json_context.h"
 
-static char *tables_opts(json_t *result, int raw)
+static char *tables_of(json_t *result)
 {
-	struct pcb_table_opts opts = { .raw = raw };
 	char *buf = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	CHECK(pcb_tables_print_opts(f, result, &opts, err, sizeof(err)) == 0, "%s", err);
+	CHECK(pcb_tables_print(f, result, err, sizeof(err)) == 0, "%s", err);
 	fclose(f);
 	return buf;
 }
 
-static char *tables_of(json_t *result)
+/* the tables of a copy of result read raw, as run --raw and report --raw read one */
+static char *raw_tables_of(json_t *result)
 {
-	return tables_opts(result, 0);
+	json_t *raw = json_deep_copy(result);
+	char *t;
+
+	pcb_result_set_raw(raw);
+	t = tables_of(raw);
+	json_decref(raw);
+	return t;
 }
 
 static json_t *find_row(json_t *functions, const char *design, const char *fn)
@@ -136,7 +143,7 @@ static void check_drains(json_t *ctx, const struct pcb_scenario *sc,
 			   pass ? 455 : 1010.0 / 3, 1e-9);
 		notes = json_object_get(result, "notes");
 		json_array_foreach(notes, i, n)
-			noted |= strstr(json_string_value(n), "cost 100 ticks in a run of spinlock "
+			noted |= strstr(json_string_value(n), "cost 100 cycles in a run of spinlock "
 					"and 460 in one of spinlock") != NULL;
 		CHECK(noted == !pass, "pass %d: a line that %s", pass,
 		      pass ? "held is noted as moved" : "moved from 100 to 460 is not noted");
@@ -236,43 +243,49 @@ int main(void)
 
 	/* the tables, line by line where the figures are */
 	t1 = tables_of(result);
-	CHECK(strstr(t1, "local_lock              Average clk     STDDEV          Call Count\n"
+	CHECK(strstr(t1, "local_lock              Avg cycles      STDDEV          Call Count\n"
 			 "consume_stock:          52.00           2.00!           300\n"
 			 "refill_stock:           65.00           0.00            303\n"), "%s", t1);
-	CHECK(strstr(t1, "spinlock                Average clk     STDDEV          Call Count\n"
+	CHECK(strstr(t1, "spinlock                Avg cycles      STDDEV          Call Count\n"
 			 "consume_stock:          62.00           2.00!           300\n"), "%s", t1);
 	CHECK(strstr(t1, "! unstable: the run means' coefficient of variation is above "
 			 "run.max_cv (3%)"), "%s", t1);
 	/*
 	 * 10 cycles over a spread of 2 in 3 runs: t = 6.12, 4 df, p = 0.0036,
-	 * x 8 rows (Holm's first step) = 0.029, marked; refill: no difference.
-	 * The interval of 62 / 52 - 1 (python3): Var = (4/3) / 52^2 + 62^2 (4/3)
-	 * / 52^4, Welch-Satterthwaite 3.88 df, t(3) = 3.182: [8.24, 30.23];
-	 * 65.2, 64.8, 65.0 over 65 x 3: 4.303 x 0.2 / sqrt(3) / 65 = 0.76%.
-	 * geomean of 62/52 and seven ratios of 1: (62/52)^(1/8) - 1 = 2.22%.
+	 * below 0.05 / 8 (Holm's first step): marked, its interval at 99.375%;
+	 * the seven rows of no difference (p = 1) stop Holm at its second step,
+	 * each at 1 - 0.05 / 7. Computed apart (mpmath: Student's t by the
+	 * incomplete beta function, Fieller's quadratic): consume_stock's t is
+	 * 5.2611 (4 df), the Diff %'s interval [2.50, 39.26]; 65.2, 64.8, 65.0
+	 * over 65 x 3, 2 df, t = 11.769: [-2.09, 2.09]. geomean of 62/52 and
+	 * seven ratios of 1: (62/52)^(1/8) - 1 = 2.22%.
 	 */
-	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
-			 "consume_stock:          10.00           19.23*          [8.24, 30.23]\n"
-			 "refill_stock:           0.00            0.00            [-0.76, 0.76]\n"),
+	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
+			 "consume_stock:          10.00           19.23*          [2.50, 39.26]\n"
+			 "refill_stock:           0.00            0.00            [-2.09, 2.09]\n"),
 	      "%s", t1);
-	CHECK(strstr(t1, "try_charge_memcg:       0.00            0.00            [-0.76, 0.76]\n"
+	CHECK(strstr(t1, "try_charge_memcg:       0.00            0.00            [-2.09, 2.09]\n"
 			 "geomean:                -               2.22\n"), "%s", t1);
-	CHECK(strstr(t1, "* the run means differ at 95% confidence (Welch's t-test), "
-			 "Holm-Bonferroni-corrected over\n  the 8 differences above"), "footnote");
+	CHECK(strstr(t1, "* the difference is significant: Welch's test on the run means, Holm's "
+			 "step-down over the 8\n  differences above"), "footnote: %s", t1);
+	/* the levels, 1 - 0.05 / 7 and 1 - 0.05 / 8, wherever the legend's lines break */
+	CHECK(strstr(t1, "(99.29%") && strstr(t1, "99.38%)"), "the levels: %s", t1);
 	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
 	CHECK(strstr(t1, "timing: batch"), "timing mode named");
-	CHECK(strstr(t1, "(30.0 ticks of empty region subtracted per batch)"), "%s", t1);
+	CHECK(strstr(t1, "(30.0 cycles of empty region subtracted per batch)"), "%s", t1);
+	CHECK(strstr(t1, "cycles: TSC cycles at 2600.0 MHz (step 2); means net"), "%s", t1);
 	/* the run whose empty region moved by 3 ticks, more than the 2-tick step */
 	CHECK(strstr(t1, "local_lock: in 1 run(s) of a worker the empty timed region moved"),
 	      "overhead note: %s", t1);
 
-	/* raw: the timer included, as the seed's instrumentation read it */
-	t3 = tables_opts(result, 1);
-	CHECK(strstr(t3, "local_lock              Raw clk         STDDEV          Call Count\n"
+	/* raw: the timer included, as the seed's instrumentation read it (run --raw) */
+	t3 = raw_tables_of(result);
+	CHECK(strstr(t3, "local_lock              Raw cycles      STDDEV          Call Count\n"
 			 "consume_stock:          82.00           2.00!           300\n"), "%s", t3);
-	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %          95% CI\n"
+	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
 			 "consume_stock:          10.00           12.20*          ["), "%s", t3);
-	CHECK(strstr(t3, "ticks of empty region included, not subtracted"), "%s", t3);
+	CHECK(strstr(t3, "cycles of empty region included, not subtracted"), "%s", t3);
+	CHECK(strstr(t3, "means raw: the timer's empty region in them"), "%s", t3);
 	{
 		json_t *o = json_object_get(json_array_get(json_object_get(result, "designs"), 0),
 					    "overhead_ticks");
@@ -299,7 +312,7 @@ int main(void)
 		t2 = back ? tables_of(back) : strdup("");
 		CHECK(!strcmp(t1, t2), "report differs:\n%s\n---\n%s", t1, t2);
 		free(t2);
-		t2 = back ? tables_opts(back, 1) : strdup("");
+		t2 = back ? raw_tables_of(back) : strdup("");
 		CHECK(!strcmp(t3, t2), "raw report differs:\n%s\n---\n%s", t3, t2);
 		snprintf(file, sizeof(file), "%s/tables.txt", path);
 		f = fopen(file, "r");

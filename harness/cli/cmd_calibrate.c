@@ -123,7 +123,7 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 	double sub = pcb_mean(fr->run_sub_mean, res->runs);
 	char text[512];
 
-	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f ticks\n\n",
+	printf("calibration on CPU %d, TSC %.1f MHz, step %llu, empty region %.2f cycles\n\n",
 	       cpu, clk->tsc_hz / 1e6, (unsigned long long)clk->step,
 	       clk->overhead[PCB_TIMING_BATCH]);
 	snprintf(text, sizeof(text), "%s, %s", m->fn_name[m->calib->fn], m->calib->design);
@@ -134,7 +134,7 @@ static void print_calibration(const struct pcb_model *m, const struct pcb_clock 
 		       h - b);
 		printf("%-44s%-16.2f%-10.2f%+.2f\n", "harness, empty region subtracted:", sub,
 		       pcb_stddev(fr->run_sub_mean, res->runs), sub - b);
-		printf("\nfixed cost of a region, from the differencing: %.2f ticks "
+		printf("\nfixed cost of a region, from the differencing: %.2f cycles "
 		       "(empty region %.2f)\n", pcb_mean(fr->run_fixed, res->runs),
 		       res->overhead);
 	} else {

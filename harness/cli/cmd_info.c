@@ -44,10 +44,11 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 		printf("; kernel: %.3f MHz (%s)\n", clk->kernel_tsc_hz / 1e6, clk->kernel_tsc_source);
 	else
 		printf("; kernel's figure unknown\n");
-	printf("  TSC step:         %llu tick(s) (gcd of increments); back-to-back read %llu ticks\n",
+	printf("  TSC step:         %llu cycle(s) (gcd of increments); back-to-back read %llu "
+	       "cycles\n",
 	       (unsigned long long)clk->step, (unsigned long long)clk->read_min);
 	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++)
-		printf("  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence, per %s); "
+		printf("  empty region %-5s %.2f cycles (lfence;rdtsc .. rdtscp;lfence, per %s); "
 		       "after subtraction %+.2f +/- %.2f\n", pcb_timing_name(m),
 		       clk->overhead[m], m == PCB_TIMING_CALL ? "call" : "batch",
 		       clk->residual[m], clk->residual_stddev[m]);

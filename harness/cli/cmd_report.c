@@ -10,6 +10,7 @@
 #include "../output/present/letter.h"
 #include "../output/present/tables.h"
 #include "../output/read/load.h"
+#include "../output/read/query.h"
 #include "../output/write/kv.h"
 #include "cli.h"
 
@@ -59,10 +60,11 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	if (!file)
 		die_usage("report: give one RESULT.json (see pcpbench report --help)");
-	if (opts.raw && format != PCB_FORMAT_TEXT)
-		die_usage("report: --raw goes with the text format only");
 	if (pcb_result_load(file, &result, path, sizeof(path), err, sizeof(err)) < 0)
 		die_usage("%s", err);
+	/* every format then reads it raw, as a run --raw's is */
+	if (opts.raw)
+		pcb_result_set_raw(result);
 	if (format == PCB_FORMAT_TEXT)
 		rc = pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err));
 	else if (format == REPORT_KV)

@@ -10,6 +10,7 @@
 
 #include "../machine/aslr.h"
 #include "../machine/state.h"
+#include "../output/read/query.h"
 #include "../output/result.h"
 #include "../output/write/json.h"
 #include "../output/write/json_context.h"
@@ -154,11 +155,20 @@ int session_finish_result(struct scn_run *r, int rc)
 {
 	struct pcb_scenario *first = &r->cfg[0];
 	int broken = 0;
-	json_t *result;
+	json_t *result, *settled;
 
 	for (int d = 0; d < r->total; d++)
 		broken |= r->res[d].check_failed;
 	result = build_result(r);
+	/* run --raw: the result says so, and every reader reads it as run printed it */
+	if (r->ss->tables && r->ss->tables->raw)
+		pcb_result_set_raw(result);
+	/* printed as written, to the digit report will read back */
+	settled = pcb_result_settled(result);
+	if (settled) {
+		json_decref(result);
+		result = settled;
+	}
 	if (print_tables(r, result) < 0)
 		rc = EXIT_RUNTIME;
 	if (write_result(r, result) < 0)

@@ -127,6 +127,18 @@ bool pcb_tmpdir_ours(const char *path)
 	return lstat(mark, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
 }
 
+/* result.json as it is written: its reals to 10 significant digits */
+#define RESULT_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(10))
+
+json_t *pcb_result_settled(json_t *result)
+{
+	char *text = json_dumps(result, RESULT_JSON_FLAGS);
+	json_t *back = text ? json_loads(text, 0, NULL) : NULL;
+
+	free(text);
+	return back;
+}
+
 /* result.json, the CSV files and tables.txt into the new directory tmp */
 static int fill_dir(json_t *result, const char *tmp, char *err, size_t errlen)
 {
@@ -140,7 +152,7 @@ static int fill_dir(json_t *result, const char *tmp, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(jpath, sizeof(jpath), "%s/result.json", tmp);
-	if (json_dump_file(result, jpath, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) < 0) {
+	if (json_dump_file(result, jpath, RESULT_JSON_FLAGS) < 0) {
 		snprintf(err, errlen, "%s: cannot write", jpath);
 		goto fail;
 	}

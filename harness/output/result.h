@@ -14,9 +14,17 @@
 #include <jansson.h>
 
 /*
+ * The result as result.json gives it back (a new reference, NULL out of
+ * memory): what a run prints and writes, so that report, reading the file,
+ * prints exactly what the run printed
+ */
+json_t *pcb_result_settled(json_t *result);
+
+/*
  * Write DIR/<scenario>-<UTC timestamp>/ with result.json, functions.csv,
- * runs.csv, histogram.csv, counters.csv, drains.csv, contention.csv and
- * tables.txt. path receives the directory.
+ * runs.csv, histogram.csv, counters.csv, drains.csv, contention.csv,
+ * diffs.csv and tables.txt (from a settled result, pcb_result_settled(),
+ * exactly what report prints). path receives the directory.
  */
 int pcb_result_write(json_t *result, const char *dir, char *path, size_t pathlen,
 		     char *err, size_t errlen);

@@ -19,7 +19,7 @@
 
 #define RJ_KINDS(X) X(none) X(top) X(ctx) X(node) X(tov) X(mst) X(sc) X(design) X(work) \
 	X(worker) X(ovh) X(fn) X(fnrun) X(drain) X(drainrun) X(cont) X(irq) X(ctr) X(pcall) \
-	X(cmp) X(cmpres) X(cmpdiff) X(cmprow) X(cmpmiss)
+	X(diff) X(cmp) X(cmpres) X(cmpdiff) X(cmprow) X(cmpmiss)
 
 enum rj_kind {
 #define RJ_KIND_ENUM(k) RJ_K_##k,

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compare's rows: every (design, config, function) of any result, each
- * result's mean against the first's, significant at 95% by Welch's t-test
- * over the run means or, where both have PCB_MWU_MIN_RUNS runs or more, by
- * Mann-Whitney U, as Google Benchmark's compare.py (its U test wants 9
- * repetitions); and what differs in the results' context.
+ * result's mean against the first's, read as the first result is read (raw
+ * or net), each difference tested, given its intervals and marked by
+ * read/interval.h's procedure over every difference of the compare
+ * together, as the tables' are; and what differs in the results' context.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../measure/stats.h"
 #include "../../schema/schema.h"
 #include "../read/diffs.h"
 #include "../read/query.h"
@@ -146,61 +145,36 @@ static struct cmp_key *collect_keys(json_t **results, int n, size_t *nr)
 	return keys;
 }
 
+static const struct pcb_diff_fields cmprow_fields = {
+	RJ_F_cmprow_diff_cycles, RJ_F_cmprow_diff_pct, RJ_F_cmprow_ci_level,
+	RJ_F_cmprow_ci_low_cycles, RJ_F_cmprow_ci_high_cycles, RJ_F_cmprow_ci_low_pct,
+	RJ_F_cmprow_ci_high_pct, RJ_F_cmprow_p_value, RJ_F_cmprow_p_holm, RJ_F_cmprow_significant,
+};
+
+/* what is compared: results[i] named labels[i] */
+struct cmp_in {
+	json_t **results;
+	const char **labels;
+	int n;
+};
+
+/* the differences of a compare, a row each that has a baseline, marked together */
+struct cmp_diffs {
+	struct pcb_diff_fig *f;
+	json_t **row;			/* the compare row each is of */
+	size_t n;
+};
+
 /*
- * a difference's p-value and the 95% interval of its Diff % (the reader's
- * test: read/diffs.h); significant is set once every row's p is known
- * (holm_marks()). 0, or nonzero on a refused value
+ * a row of k for result r, read raw or net; its difference from A, where
+ * it has one, tested into the next of d. NULL where jansson refuses a
+ * string (not UTF-8) or memory runs out
  */
-static int diff_stats(json_t *o, const struct pcb_diff_test *t)
-{
-	int bad = 0;
-
-	bad |= rj_set_cmprow_p_value(o, t->p);
-	bad |= rj_set_cmprow_significant(o, t->p <= 0.05);
-	if (t->has_ci) {
-		bad |= rj_set_cmprow_ci_low_pct(o, t->lo);
-		bad |= rj_set_cmprow_ci_high_pct(o, t->hi);
-	} else {
-		bad |= rj_put(o, RJ_F_cmprow_ci_low_pct, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_ci_high_pct, json_null());
-	}
-	return bad;
-}
-
-/*
- * Holm-Bonferroni over every difference of the compare, so that results
- * of identical builds have at most a 5% chance of any mark: each row's
- * adjusted p, and significant where it is at most 5%; -1 out of memory
- */
-static int holm_marks(json_t *rows)
-{
-	size_t n = json_array_size(rows), k = 0, i;
-	double *p = calloc(n ? n : 1, sizeof(*p));
-	json_t *row;
-	int bad = 0;
-
-	if (!p)
-		return -1;
-	json_array_foreach(rows, i, row)
-		if (json_is_number(rj_get(row, RJ_F_cmprow_p_value)))
-			p[k++] = rj_cmprow_p_value(row);
-	pcb_holm_adjust(p, (int)k, p);
-	k = 0;
-	json_array_foreach(rows, i, row)
-		if (json_is_number(rj_get(row, RJ_F_cmprow_p_value))) {
-			bad |= rj_set_cmprow_p_holm(row, p[k]);
-			bad |= rj_set_cmprow_significant(row, p[k++] <= 0.05);
-		}
-	free(p);
-	return bad ? -1 : 0;
-}
-
-/* a row of k for result r; NULL where jansson refuses a string (not UTF-8) or memory runs out */
-static json_t *row_json(const struct cmp_key *k, int r, const char *label)
+static json_t *row_json(const struct cmp_key *k, int r, const char *label, int raw,
+			struct cmp_diffs *d)
 {
 	json_t *fj = k->fj[r], *base = k->fj[0];
 	json_t *o = json_object();
-	double x = rj_fn_avg_cycles(fj);
 	int bad = !o;
 
 	/* a setter fails on a NULL value: a failed json_string() is caught */
@@ -209,38 +183,39 @@ static json_t *row_json(const struct cmp_key *k, int r, const char *label)
 	bad |= rj_set_cmprow_function(o, k->function);
 	bad |= rj_set_cmprow_result(o, r);
 	bad |= rj_set_cmprow_label(o, label);
-	bad |= rj_set_cmprow_avg_cycles(o, x);
-	bad |= rj_set_cmprow_stddev(o, rj_fn_stddev(fj));
+	bad |= rj_put(o, raw ? RJ_F_cmprow_raw_avg_cycles : RJ_F_cmprow_avg_cycles,
+		      json_real(pcb_fn_mean(fj, raw)));
+	bad |= rj_put(o, raw ? RJ_F_cmprow_raw_stddev : RJ_F_cmprow_stddev,
+		      json_real(pcb_fn_stddev(fj, raw)));
 	bad |= rj_set_cmprow_runs(o, (json_int_t)json_array_size(rj_fn_runs(fj)));
 	if (r > 0 && base) {
-		static double va[PCB_MAX_RUNS], vb[PCB_MAX_RUNS];
-		double y = rj_fn_avg_cycles(base);
-		int na = pcb_run_means(fj, 0, va, PCB_MAX_RUNS);
-		int nb = pcb_run_means(base, 0, vb, PCB_MAX_RUNS);
-		struct pcb_diff_test t;
-
-		pcb_diff_test(va, na, vb, nb, &t);
-		bad |= rj_set_cmprow_diff_cycles(o, x - y);
-		/* no percentage of nothing: a base at or below the empty region */
-		bad |= rj_put(o, RJ_F_cmprow_diff_pct,
-			      y > 0 ? json_real(100 * (x - y) / y) : json_null());
-		bad |= diff_stats(o, &t);
-		bad |= rj_set_cmprow_test(o, t.mwu ? "mann-whitney" : "welch");
+		pcb_diff_fn_rows(fj, base, raw, &d->f[d->n]);
+		d->row[d->n++] = o;
+		bad |= rj_set_cmprow_test(o, "welch");
 	} else {
+		static const struct pcb_diff_fig none;
+
+		/* its figures null: written once the family is known (mark_diffs()) */
+		bad |= pcb_diff_fig_put(o, &none, &cmprow_fields);
 		bad |= rj_put(o, RJ_F_cmprow_diff_cycles, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_diff_pct, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_significant, json_null());
 		bad |= rj_put(o, RJ_F_cmprow_test, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_p_value, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_p_holm, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_ci_low_pct, json_null());
-		bad |= rj_put(o, RJ_F_cmprow_ci_high_pct, json_null());
 	}
 	if (bad) {
 		json_decref(o);
 		return NULL;
 	}
 	return o;
+}
+
+/* every difference of the compare marked together, its figures set in its row; -1 if refused */
+static int mark_diffs(struct cmp_diffs *d)
+{
+	int bad = 0;
+
+	pcb_diff_family(d->f, (int)d->n);
+	for (size_t i = 0; i < d->n; i++)
+		bad |= pcb_diff_fig_put(d->row[i], &d->f[i], &cmprow_fields);
+	return bad ? -1 : 0;
 }
 
 /* a machine figure as the tables print it, whole, as a JSON string */
@@ -349,6 +324,15 @@ static json_t *context_differences(json_t **results, int n)
 		else
 			drop_values(values, n);
 	}
+	/* the means each is read by on its own: compare reads them all as A is read */
+	if (!bad) {
+		for (int r = 0; r < n; r++)
+			values[r] = json_string(pcb_means_word(pcb_result_raw(results[r])));
+		if (values_differ(values, n))
+			bad = add_difference(diffs, "means", values, n);
+		else
+			drop_values(values, n);
+	}
 	/* scenario settings, every key any result has, in the order they first appear */
 	for (int r = 0; r < n && !bad; r++)
 		json_object_foreach(rj_sc_settings(rj_top_scenario(results[r])), key, v) {
@@ -406,6 +390,45 @@ static json_t *missing_row(const struct cmp_key *k, int r, const char *label)
 	return o;
 }
 
+/*
+ * the rows of every key, each result's read as A is, their differences
+ * marked together, or a missing row; -1 with err
+ */
+static int add_rows(const struct cmp_key *keys, size_t nr, const struct cmp_in *in,
+		    json_t *cmp, char *err, size_t errlen)
+{
+	json_t *rows = rj_cmp_rows(cmp), *missing = rj_cmp_missing(cmp);
+	const char **labels = in->labels;
+	int raw = pcb_result_raw(in->results[0]), bad = 0, n = in->n;
+	size_t most = nr * (size_t)n + 1;
+	struct cmp_diffs d = { calloc(most, sizeof(*d.f)), calloc(most, sizeof(*d.row)), 0 };
+
+	if (!d.f || !d.row || rj_set_cmp_means(cmp, pcb_means_word(raw))) {
+		snprintf(err, errlen, "out of memory");
+		bad = 1;
+	}
+	for (size_t k = 0; k < nr && !bad; k++)
+		for (int r = 0; r < n && !bad; r++) {
+			if (keys[k].fj[r])
+				bad = json_array_append_new(rows, row_json(&keys[k], r, labels[r],
+									   raw, &d));
+			else
+				bad = json_array_append_new(missing, missing_row(&keys[k], r,
+									 labels[r]));
+			if (bad)
+				snprintf(err, errlen, "%s %s %s: a row that jansson refused (not "
+					 "UTF-8, or out of memory)", keys[k].design, keys[k].config,
+					 keys[k].function);
+		}
+	if (!bad && mark_diffs(&d) < 0) {
+		snprintf(err, errlen, "out of memory");
+		bad = 1;
+	}
+	free(d.f);
+	free(d.row);
+	return bad;
+}
+
 json_t *pcb_compare_build(json_t **results, const char **labels, const char **paths, int n,
 			  char *err, size_t errlen)
 {
@@ -451,23 +474,9 @@ json_t *pcb_compare_build(json_t **results, const char **labels, const char **pa
 				 pcb_compare_letter(r));
 			bad = 1;
 		}
-	for (size_t k = 0; k < nr && !bad; k++)
-		for (int r = 0; r < n && !bad; r++) {
-			if (keys[k].fj[r])
-				bad = json_array_append_new(rows, row_json(&keys[k], r, labels[r]));
-			else
-				bad = json_array_append_new(missing, missing_row(&keys[k], r,
-									 labels[r]));
-			if (bad)
-				snprintf(err, errlen, "%s %s %s: a row that jansson refused (not "
-					 "UTF-8, or out of memory)", keys[k].design, keys[k].config,
-					 keys[k].function);
-		}
+	if (!bad)
+		bad = add_rows(keys, nr, &(struct cmp_in){ results, labels, n }, o, err, errlen);
 	free(keys);
-	if (!bad && holm_marks(rows) < 0) {
-		snprintf(err, errlen, "out of memory");
-		bad = 1;
-	}
 	if (bad) {
 		json_decref(o);
 		return NULL;

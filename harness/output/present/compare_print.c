@@ -83,15 +83,35 @@ static void format_pct(char *buf, size_t len, json_t *row, int markdown)
 		snprintf(buf, len, "%s%.2f%%", markdown ? "" : " ", json_number_value(pct));
 }
 
-/* a Diff %'s 95% interval, "[lo, hi]", or "-" where it has none */
+/* a Diff %'s interval, "[lo, hi]", "unbounded" (Fieller's), or "-" where it has none */
 static void format_ci(char *buf, size_t len, json_t *row)
 {
 	json_t *lo = rj_get(row, RJ_F_cmprow_ci_low_pct), *hi = rj_get(row, RJ_F_cmprow_ci_high_pct);
 
 	if (json_is_number(lo) && json_is_number(hi))
 		snprintf(buf, len, "[%.2f, %.2f]", json_number_value(lo), json_number_value(hi));
+	else if (json_is_number(rj_get(row, RJ_F_cmprow_ci_level)) &&
+		 json_is_number(rj_get(row, RJ_F_cmprow_diff_pct)))
+		snprintf(buf, len, "unbounded");
 	else
 		snprintf(buf, len, "-");
+}
+
+/* whether a compare reads raw means (the timer in them) */
+static int cmp_raw(json_t *cmp)
+{
+	return rj_cmp_has_means(cmp) && !strcmp(rj_cmp_means(cmp), "raw");
+}
+
+/* a compare row's mean and STDDEV, of the means it reads */
+static double row_mean(json_t *row, int raw)
+{
+	return raw ? rj_cmprow_raw_avg_cycles(row) : rj_cmprow_avg_cycles(row);
+}
+
+static double row_stddev(json_t *row, int raw)
+{
+	return raw ? rj_cmprow_raw_stddev(row) : rj_cmprow_stddev(row);
 }
 
 /*
@@ -134,7 +154,7 @@ static int block_has_diff(const struct cmp_block *b, int r)
 	return 0;
 }
 
-static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
+static void text_block(FILE *out, const struct cmp_block *b, int n, int width, int raw)
 {
 	struct pcb_table_opts opts = { .width = width };
 	int per = n, w;
@@ -151,8 +171,8 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 		w = pcb_title_col(out, b->title, COL * (to - from), &opts, &head);
 		fprintf(out, "%-*s", w, head);
 		for (int r = from; r < to; r++)
-			fprintf(out, "%c %-*s", pcb_compare_letter(r), r + 1 < to ? COL - 2 : 0,
-				r + 1 < to ? "Average clk" : "Average clk\n");
+			fprintf(out, "%c %-*s%s", pcb_compare_letter(r), r + 1 < to ? COL - 2 : 0,
+				pcb_mean_head(raw), r + 1 < to ? "" : "\n");
 		for (int j = 0; j < b->nr_lines; j++) {
 			char label[80];
 
@@ -163,8 +183,7 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 				char m[32] = "-";
 
 				if (row)
-					snprintf(m, sizeof(m), "%.2f",
-						 rj_cmprow_avg_cycles(row));
+					snprintf(m, sizeof(m), "%.2f", row_mean(row, raw));
 				fprintf(out, "%-*s%s", r + 1 < to ? COL : 0, m, r + 1 < to ? "" : "\n");
 			}
 		}
@@ -178,7 +197,7 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 		snprintf(title, sizeof(title), "%s: %c - A", b->title, pcb_compare_letter(r));
 		w = pcb_title_col(out, title, 2 * COL + 18, &opts, &head);
 		fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", COL, "Diff %",
-			"95% CI");
+			PCB_DIFF_CI_HEAD);
 		for (int j = 0; j < b->nr_lines; j++) {
 			json_t *row = b->line[j].row[r];
 			char label[80], pct[48], ci[64];
@@ -188,8 +207,8 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 			snprintf(label, sizeof(label), "%s:", b->line[j].function);
 			format_pct(pct, sizeof(pct), row, 0);
 			format_ci(ci, sizeof(ci), row);
-			fprintf(out, "%-*s%-*.2f%-*s%s\n", w, label, COL,
-				rj_cmprow_diff_cycles(row), COL, pct, ci);
+			fprintf(out, "%-*s%-*.2f", w, label, COL, rj_cmprow_diff_cycles(row));
+			pcb_pct_ci_cells(out, pct, ci, w + COL, &opts);
 		}
 		if (block_geomean(b, r, pct_geo, sizeof(pct_geo)))
 			fprintf(out, "%-*s%-*s%s\n", w, "geomean:", COL, "-", pct_geo);
@@ -197,52 +216,40 @@ static void text_block(FILE *out, const struct cmp_block *b, int n, int width)
 	}
 }
 
-/* which tests marked the rows, for the legend */
-static void tests_used(json_t *cmp, int *welch, int *mwu)
-{
-	json_t *row;
-	size_t i;
-
-	*welch = *mwu = 0;
-	json_array_foreach(rj_cmp_rows(cmp), i, row) {
-		*welch |= !strcmp(rj_cmprow_test(row), "welch");
-		*mwu |= !strcmp(rj_cmprow_test(row), "mann-whitney");
-	}
-}
-
-/* the rows Holm's correction went over: those with a p-value */
-static size_t nr_diffs(json_t *cmp)
+/* the rows Holm's procedure went over (those with a p-value), the levels of their intervals */
+static size_t nr_diffs(json_t *cmp, double *lo, double *hi)
 {
 	size_t i, n = 0;
 	json_t *row;
 
-	json_array_foreach(rj_cmp_rows(cmp), i, row)
-		n += json_is_number(rj_get(row, RJ_F_cmprow_p_value));
+	*lo = 1;
+	*hi = 0;
+	json_array_foreach(rj_cmp_rows(cmp), i, row) {
+		double level = rj_cmprow_ci_level(row);
+
+		if (!json_is_number(rj_get(row, RJ_F_cmprow_p_value)))
+			continue;
+		n++;
+		*lo = level < *lo ? level : *lo;
+		*hi = level > *hi ? level : *hi;
+	}
 	return n;
 }
 
-/* the threshold as the legend prints it, from the one that decides */
-#define MWU_RUNS_TEXT_(n) #n
-#define MWU_RUNS_TEXT(n) MWU_RUNS_TEXT_(n)
-
-static void legend(FILE *out, json_t *cmp, int markdown)
+/* the marks' and intervals' legend (read/interval.h), as the tables give it */
+static void legend(FILE *out, json_t *cmp, int markdown, int width)
 {
-	int welch, mwu;
+	struct pcb_diff_legend l = { .width = width, .star = markdown ? "\\*" : "*",
+				     .whom = "from A of this compare",
+				     .more = "geomean: of a block's ratios to A." };
+	json_t *row;
+	size_t i;
 
-	tests_used(cmp, &welch, &mwu);
-	fprintf(out, "%s the difference from A is significant at 95%%: %s%s%s%s\n",
-		markdown ? "\\*" : "*",
-		welch || !mwu ? "Welch's t-test over the run means" : "",
-		welch && mwu ? "; " : "",
-		mwu ? "Mann-Whitney U (two-sided, normal approximation) where both have " : "",
-		mwu ? MWU_RUNS_TEXT(PCB_MWU_MIN_RUNS) " runs or more" : "");
-	fprintf(out, "%sHolm-Bonferroni-corrected over the %zu differences of this compare: "
-		"results of\n%sidentical builds get a mark with at most a 5%% chance\n",
-		markdown ? "" : "  ", nr_diffs(cmp), markdown ? "" : "  ");
-	fprintf(out, "%s95%% CI: of each Diff %%, Welch's interval on the run means with the "
-		"ratio's standard\n%serror by the delta method (each row's own, not corrected); "
-		"geomean: of a block's\n%sratios to A\n", markdown ? "\n" : "",
-		markdown ? "" : "  ", markdown ? "" : "  ");
+	l.n = nr_diffs(cmp, &l.lo, &l.hi);
+	json_array_foreach(rj_cmp_rows(cmp), i, row)
+		l.any_sig |= json_is_true(rj_get(row, RJ_F_cmprow_significant));
+	if (l.n)
+		pcb_diff_legend(out, &l);
 }
 
 static void context_lines(FILE *out, json_t *cmp, int markdown)
@@ -288,6 +295,7 @@ static void missing_lines(FILE *out, json_t *cmp, int markdown)
 
 static void print_text(FILE *out, json_t *cmp, int width)
 {
+	int raw = cmp_raw(cmp);
 	json_t *rows = rj_cmp_rows(cmp);
 	int n = (int)json_array_size(rj_cmp_results(cmp));
 	struct cmp_block *b = malloc(sizeof(*b));
@@ -296,16 +304,16 @@ static void print_text(FILE *out, json_t *cmp, int width)
 	if (!b)
 		return;
 	while (next_block(rows, &at, b))
-		text_block(out, b, n, width);
+		text_block(out, b, n, width, raw);
 	free(b);
 	missing_lines(out, cmp, 0);
-	legend(out, cmp, 0);
+	legend(out, cmp, 0, width);
 }
 
 static void print_markdown_tables(FILE *out, json_t *cmp)
 {
 	json_t *rows = rj_cmp_rows(cmp);
-	int n = (int)json_array_size(rj_cmp_results(cmp));
+	int n = (int)json_array_size(rj_cmp_results(cmp)), raw = cmp_raw(cmp);
 	struct cmp_block *b = malloc(sizeof(*b));
 	size_t at = 0;
 
@@ -316,13 +324,13 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 
 		fprintf(out, "#### %s\n\n| function |", b->title);
 		for (int r = 0; r < n; r++)
-			fprintf(out, " %c Average clk |", pcb_compare_letter(r));
+			fprintf(out, " %c %s |", pcb_compare_letter(r), pcb_mean_head(raw));
 		/* a result with no difference from A in this block gets no Diff columns */
 		for (int r = 1; r < n; r++)
 			if (block_has_diff(b, r)) {
-				fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% | %c - A 95%% CI |",
+				fprintf(out, " %c - A Diff (cycles) | %c - A Diff %% | %c - A %s |",
 					pcb_compare_letter(r), pcb_compare_letter(r),
-					pcb_compare_letter(r));
+					pcb_compare_letter(r), PCB_DIFF_CI_HEAD);
 				cols += 3;
 			}
 		fprintf(out, "\n|---|");
@@ -335,9 +343,8 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 				json_t *row = b->line[j].row[r];
 
 				if (row)
-					fprintf(out, " %.2f ± %.2f |",
-						rj_cmprow_avg_cycles(row),
-						rj_cmprow_stddev(row));
+					fprintf(out, " %.2f ± %.2f |", row_mean(row, raw),
+						row_stddev(row, raw));
 				else
 					fprintf(out, " - |");
 			}
@@ -362,8 +369,9 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 	}
 	free(b);
 	missing_lines(out, cmp, 1);
-	fprintf(out, "Means in cycles ± the STDDEV of the run means.\n");
-	legend(out, cmp, 1);
+	fprintf(out, "Means in cycles (%s) ± the STDDEV of the run means.\n\n",
+		pcb_means_word(raw));
+	legend(out, cmp, 1, 0);
 }
 
 static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
@@ -408,7 +416,7 @@ static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 
 static int compare_print(FILE *out, json_t *cmp, json_t **results, int format)
 {
-	char *text = NULL;
+	char *text = NULL, cycles[256];
 	size_t size = 0;
 	FILE *m;
 
@@ -434,8 +442,9 @@ static int compare_print(FILE *out, json_t *cmp, json_t **results, int format)
 		return 0;
 	default:
 		context_lines(out, cmp, 0);
-		fprintf(out, "pcpbench compare: %s model, each result against A\n",
+		fprintf(out, "pcpbench compare: %s model, each result against A, read as A is\n",
 			rj_cmp_model(cmp));
+		fprintf(out, "%s\n", pcb_cycles_text(results[0], cycles, sizeof(cycles)));
 		results_key(out, cmp, 0);
 		print_text(out, cmp, 0);
 		return 0;

@@ -123,13 +123,13 @@ void pcb_letter_test_system(FILE *out, json_t *result, const char *title, int ma
 		fprintf(out, "; kernel: %.3f MHz\n", rj_ctx_kernel_tsc_hz(ctx) / 1e6);
 	else
 		fprintf(out, "; kernel's figure unknown\n");
-	fprintf(out, "  TSC step:         %" JSON_INTEGER_FORMAT " tick(s) (gcd of increments)\n",
+	fprintf(out, "  TSC step:         %" JSON_INTEGER_FORMAT " cycle(s) (gcd of increments)\n",
 		rj_ctx_tsc_step(ctx));
 	if (rj_tov_has_call(ovh))
-		fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
+		fprintf(out, "  empty region %-5s %.2f cycles (lfence;rdtsc .. rdtscp;lfence)\n",
 			"call", rj_tov_call(ovh));
 	if (rj_tov_has_batch(ovh))
-		fprintf(out, "  empty region %-5s %.2f ticks (lfence;rdtsc .. rdtscp;lfence)\n",
+		fprintf(out, "  empty region %-5s %.2f cycles (lfence;rdtsc .. rdtscp;lfence)\n",
 			"batch", rj_tov_batch(ovh));
 	machine_state(out, ctx);
 	fprintf(out, "  pcpbench:         %s\n", rj_ctx_version(ctx));
@@ -141,7 +141,7 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 	json_t *ctx = rj_top_context(result);
 	json_t *sc = rj_top_scenario(result);
 	const char *timing = rj_sc_timing(sc), *li = markdown ? "- " : "  ";
-	char sub[96], runs_buf[160];
+	char sub[96], runs_buf[160], cycles[256];
 	const char *ops = pcb_setting(result, K_RUN_OPS);
 	const char *runs = pcb_runs_setting(result, runs_buf, sizeof(runs_buf));
 	int batch = !strcmp(timing, "batch");
@@ -157,8 +157,10 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 		fprintf(out, "%sruns: %s of %s ms on CPU %s; a row is the mean of the run means, "
 			"STDDEV their standard deviation\n", li, runs,
 			pcb_setting(result, K_RUN_DURATION_MS), rj_sc_workers(sc));
-	fprintf(out, "%ssubtracted: the empty timed region each worker measured in its run, "
-		"%s ticks per %s\n", li, sub, batch ? "batch" : "call");
+	fprintf(out, "%s%s\n", li, pcb_cycles_text(result, cycles, sizeof(cycles)));
+	fprintf(out, "%sempty region: the empty timed region each worker measured in its run, "
+		"%s cycles per %s, %s\n", li, sub, batch ? "batch" : "call",
+		pcb_result_raw(result) ? "in the means" : "subtracted");
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "%sinterrupted: the result has only the runs that finished\n", li);
 	fprintf(out, "\n");

@@ -9,14 +9,15 @@
 
 #include "../../schema/schema.h"
 #include "../read/query.h"
+#include "layout.h"
 #include "nodes.h"
 
 void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 {
 	/* the columns and the functions, in the first result's order */
 	json_t *labels = json_array(), *fns = json_array(), *all[n], *fj;
+	int width = 20, raw = n > 0 && pcb_result_raw(results[0]);
 	size_t i, j;
-	int width = 20;
 
 	for (int k = 0; k < n; k++)
 		all[k] = pcb_function_and_drain_rows(results[k]);
@@ -37,8 +38,8 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 	json_array_foreach(labels, i, fj)
 		if ((int)strlen(json_string_value(fj)) + 2 > width)
 			width = (int)strlen(json_string_value(fj)) + 2;
-	fprintf(out, "Average clk per node (%s timing; drains per call)\n",
-		rj_fn_timing(json_array_get(all[0], 0)));
+	fprintf(out, "%s per node (%s timing; drains per call%s)\n", pcb_mean_head(raw),
+		rj_fn_timing(json_array_get(all[0], 0)), raw ? ", net as drains are timed" : "");
 	fprintf(out, "%-6s%-20s", "node", "function");
 	json_array_foreach(labels, i, fj)
 		fprintf(out, "%-*s", width, json_string_value(fj));
@@ -57,7 +58,8 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 				char v[32] = "-";
 
 				if (row)
-					snprintf(v, sizeof(v), "%.2f", rj_fn_avg_cycles(row));
+					snprintf(v, sizeof(v), "%.2f", pcb_fn_mean(row, raw &&
+						 rj_fn_has_raw_avg_cycles(row)));
 				fprintf(out, "%-*s", width, v);
 			}
 			fprintf(out, "\n");

@@ -49,8 +49,7 @@ static void print_old_workers(FILE *out, json_t *result, const char *ms)
  * results from before it and for rows whose regions are of one length,
  * the empty region subtracted.
  */
-static void print_batch_method(FILE *out, json_t *result, const char *sub,
-			       const struct pcb_table_opts *opts)
+static void print_batch_method(FILE *out, json_t *result, const char *sub, int raw)
 {
 	char rows[256] = "";
 	int differenced = 0, subtracted = 0;
@@ -69,19 +68,19 @@ static void print_batch_method(FILE *out, json_t *result, const char *sub,
 			len += (size_t)snprintf(rows + len, sizeof(rows) - len, "%s%s",
 						len ? ", " : "", fn);
 	}
-	if (opts->raw) {
+	if (raw) {
 		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
-			"(%s ticks of empty region included, not subtracted)\n", sub);
+			"(%s cycles of empty region included, not subtracted)\n", sub);
 		return;
 	}
 	if (!differenced) {
 		fprintf(out, "timing: batch, a batch of calls between two TSC reads "
-			"(%s ticks of empty region subtracted per batch)\n", sub);
+			"(%s cycles of empty region subtracted per batch)\n", sub);
 		return;
 	}
 	fprintf(out, "timing: batch, regions of N and N/2 calls in turn between two TSC "
 		"reads; a call costs their difference over N/2 (no empty region subtracted: "
-		"%s ticks)\n", sub);
+		"%s cycles)\n", sub);
 	if (subtracted)
 		fprintf(out, "        regions of one length, the empty region subtracted: %s\n",
 			rows);
@@ -106,7 +105,7 @@ static void print_untrustworthy(FILE *out, json_t *ctx)
 		fprintf(out, " (pcpbench check says why)\n");
 }
 
-static void print_header(FILE *out, json_t *result, const struct pcb_table_opts *opts)
+static void print_header(FILE *out, json_t *result)
 {
 	json_t *ctx = rj_top_context(result);
 	json_t *sc = rj_top_scenario(result);
@@ -114,25 +113,24 @@ static void print_header(FILE *out, json_t *result, const struct pcb_table_opts 
 	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
 	const char *ms = pcb_setting(result, K_RUN_OPS)[0] != '0' ? "?" :
 			 pcb_setting(result, K_RUN_DURATION_MS);
-	double hz = rj_ctx_tsc_hz(ctx);
-	char sub[96], runs[160];
+	int raw = pcb_result_raw(result);
+	char sub[96], runs[160], cycles[256];
 
 	fprintf(out, "pcpbench %s: %s\n", rj_sc_name(sc), *desc && strcmp(desc, "?") ? desc : "");
 	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
-		" NUMA node(s), kernel %s; TSC %.1f MHz, step %" JSON_INTEGER_FORMAT "\n",
-		rj_ctx_cpu_model(ctx), rj_ctx_cpus(ctx), rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx),
-		hz / 1e6, rj_ctx_tsc_step(ctx));
+		" NUMA node(s), kernel %s\n", rj_ctx_cpu_model(ctx), rj_ctx_cpus(ctx),
+		rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx));
+	fprintf(out, "%s\n", pcb_cycles_text(result, cycles, sizeof(cycles)));
 	print_untrustworthy(out, ctx);
 	pcb_subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	if (!strcmp(timing, "batch"))
-		print_batch_method(out, result, sub, opts);
+		print_batch_method(out, result, sub, raw);
 	else
-		fprintf(out, "timing: call, each call between two TSC reads (%s ticks of empty "
-			"region %s per call)\n", sub,
-			opts->raw ? "included, not subtracted" : "subtracted");
+		fprintf(out, "timing: call, each call between two TSC reads (%s cycles of empty "
+			"region per call %s)\n", sub,
+			raw ? "included, not subtracted" : "subtracted");
 	if (rj_sc_has_timer(sc) && strcmp(rj_sc_timer(sc), "harness"))
-		fprintf(out, "timer: %s, %s: means raw (the timer in them) as seed 000's "
-			"instrument printed them; percentiles net\n", rj_sc_timer(sc),
+		fprintf(out, "timer: %s, %s, seed 000's instrument\n", rj_sc_timer(sc),
 			rj_sc_has_timer_insns(sc) ? rj_sc_timer_insns(sc) : "?");
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "interrupted: the result has only the runs that finished "
@@ -189,18 +187,13 @@ static int tables_print(FILE *out, json_t *result, const struct pcb_table_opts *
 {
 	json_t *designs = rj_top_designs(result);
 	json_t *notes = rj_top_notes(result);
-	struct pcb_table_opts o = *opts;
 	json_t *dj;
 	size_t i;
 
 	/* a result just built has not been read back: it goes through the same check */
 	if (rj_check(result, RJ_K_top, err, errlen) < 0)
 		return -1;
-	/* the kernel's timer is the seed's instrument, read as the seed printed it */
-	if (pcb_result_raw(result))
-		o.raw = 1;
-	opts = &o;
-	print_header(out, result, opts);
+	print_header(out, result);
 
 	pcb_tables_functions(out, result, opts);
 

@@ -39,7 +39,7 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 	pcb_stddev_text(sdt, sizeof(sdt), rj_drain_stddev(x), rj_get(x, RJ_F_drain_unstable),
 			noisy);
 	fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10s%-12" JSON_INTEGER_FORMAT
-		"%-16s%-12s%-10.0f%-14s%-10s%-*s%s\n", pcb_first_col(d), d, rj_drain_count(x),
+		"%-16s%-12s%-13.0f%-17s%-13s%-*s%s\n", pcb_first_col(d), d, rj_drain_count(x),
 		rj_drain_avg_cycles(x), sdt, rj_drain_p99_cycles(x), comp50,
 		comp99, rj_drain_wake_cycles(x), walk, line, preempted ? 16 : 0, stranded,
 		preempted ? waited : "");
@@ -62,15 +62,16 @@ void pcb_tables_drains(FILE *out, json_t *result)
 	/* results that count the drains that waited on a preempted holder get their column */
 	json_array_foreach(drains, i, x)
 		preempted |= rj_drain_has_waited_preempted(x);
-	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-10s%-14s%-10s%s%s\n",
-		pcb_result_drain_name(result), "drains", "Average clk", "STDDEV", "p99 clk", "completion p50", "p99", "wake clk",
-		"walk clk/cpu", "line clk", preempted ? "stranded pages  " : "stranded pages",
+	fprintf(out, "%-24s%-10s%-14s%-10s%-12s%-16s%-12s%-13s%-17s%-13s%s%s\n",
+		pcb_result_drain_name(result), "drains", "Avg cycles", "STDDEV", "p99 cycles",
+		"completion p50", "p99", "wake cycles", "walk cycles/cpu", "line cycles",
+		preempted ? "stranded pages  " : "stranded pages",
 		preempted ? "waited on preempted" : "");
 	json_array_foreach(drains, i, x)
 		drain_line(out, x, preempted, &noisy);
 	fprintf(out, "\n");
 	if (noisy)
-		pcb_unstable_legend(out, result);
+		pcb_unstable_legend(out, result, 0);
 
 	/* seed 000's "cpus  Upstream  Patched  Diff" over the cache counts */
 	json_array_foreach(drains, i, x) {
@@ -139,9 +140,9 @@ static void print_contention_row(FILE *out, const char *d, json_t *c, int hold)
 	snprintf(label, sizeof(label), "%s (%s):", rj_cont_function(c), rj_cont_side(c));
 	if (rj_cont_has_calls(c))
 		snprintf(calls, sizeof(calls), "%" JSON_INTEGER_FORMAT, rj_cont_calls(c));
-	fprintf(out, "%-*s%-16s%-12" JSON_INTEGER_FORMAT "%-16.1f%-*" JSON_INTEGER_FORMAT,
+	fprintf(out, "%-*s%-16s%-12" JSON_INTEGER_FORMAT "%-19.1f%-*" JSON_INTEGER_FORMAT,
 		pcb_first_col(d) + 14, label, calls, rj_cont_contended(c),
-		rj_cont_wait_avg_cycles(c), hold ? 16 : 0, rj_cont_wait_max_cycles(c));
+		rj_cont_wait_avg_cycles(c), hold ? 19 : 0, rj_cont_wait_max_cycles(c));
 	if (hold && rj_cont_has_hold_avg_cycles(c))
 		fprintf(out, "%.1f", rj_cont_hold_avg_cycles(c));
 	else if (hold)
@@ -173,10 +174,10 @@ void pcb_tables_contention(FILE *out, json_t *result)
 				char title[160];
 
 				snprintf(title, sizeof(title), "%s contention", d);
-				fprintf(out, "%-*s%-16s%-12s%-16s%s%s\n", pcb_first_col(d) + 14,
-					title, "# calls", "contended", "wait clk (avg)",
-					hold ? "wait clk (max)  " : "wait clk (max)",
-					hold ? "hold clk (avg)" : "");
+				fprintf(out, "%-*s%-16s%-12s%-19s%s%s\n", pcb_first_col(d) + 14,
+					title, "# calls", "contended", "wait cycles (avg)",
+					hold ? "wait cycles (max)  " : "wait cycles (max)",
+					hold ? "hold cycles (avg)" : "");
 			}
 			print_contention_row(out, d, c, hold);
 		}

@@ -29,28 +29,30 @@ static void format_mean(char *buf, size_t len, double v, double res, int raw, in
 	}
 }
 
-/* the marks a function block made, for the legends under them */
+/* how the function blocks read a result, and the marks they made, for the legends under them */
 struct fn_marks {
+	double step;			/* the TSC's */
+	int raw;			/* the result's means raw */
 	int below;			/* ~ or <1 step: below the timer's resolution */
 	int unstable;			/* ! the noise gate's */
 };
 
 /* one block a design: mean, STDDEV, calls; what was set aside as interrupted */
-static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
+static void design_block(FILE *out, json_t *functions, json_t *dj,
 			 const struct pcb_table_opts *opts, struct fn_marks *mk)
 {
 	const char *d = rj_design_design(dj), *head;
-	int raw = opts->raw;
+	int raw = mk->raw;
 	json_t *rows[PCB_MAX_ROWS];
 	char aside[512] = "";
 	int w = pcb_title_col(out, d, 2 * COL + 16, opts, &head);
 	size_t n = pcb_design_function_rows(functions, d, rows, PCB_MAX_ROWS);
 
-	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, raw ? "Raw clk" : "Average clk", COL,
-		"STDDEV", "Call Count");
+	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, pcb_mean_head(raw), COL, "STDDEV",
+		"Call Count");
 	for (size_t j = 0; j < n; j++) {
 		int has_mean = raw ? rj_fn_has_raw_avg_cycles(rows[j]) : 1;
-		double sd = raw ? rj_fn_raw_stddev(rows[j]) : rj_fn_stddev(rows[j]);
+		double sd = pcb_fn_stddev(rows[j], raw);
 		json_int_t interrupted = rj_fn_interrupted(rows[j]);
 		char label[80], m[32], sdt[32];
 
@@ -59,7 +61,7 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 				&mk->unstable);
 		if (has_mean)
 			format_mean(m, sizeof(m), pcb_fn_mean(rows[j], raw),
-				    pcb_fn_resolution(rows[j], step), raw, &mk->below);
+				    pcb_fn_resolution(rows[j], mk->step), raw, &mk->below);
 		else
 			snprintf(m, sizeof(m), "-");
 		fprintf(out, "%-*s%-*s%-*s%" JSON_INTEGER_FORMAT "\n", w, label, COL, m, COL, sdt,
@@ -75,22 +77,22 @@ static void design_block(FILE *out, json_t *functions, json_t *dj, double step,
 	fprintf(out, "\n");
 }
 
-/* "[lo, hi]": the 95% interval of fj's Diff % over bf's, "-" where none */
-static void ci_text(char *buf, size_t len, json_t *fj, json_t *bf, int raw)
+/* "[lo, hi]": the interval of a row's Diff %, "unbounded" or "-" where it has none */
+static void ci_text(char *buf, size_t len, const struct pcb_diff_fig *f)
 {
-	double lo, hi;
-
-	if (pcb_diff_ci(fj, bf, raw, &lo, &hi) < 0)
+	if (!f->tested || !f->has_pct)
 		snprintf(buf, len, "-");
+	else if (!f->pct_bounded)
+		snprintf(buf, len, "unbounded");
 	else
-		snprintf(buf, len, "[%.2f, %.2f]", lo, hi);
+		snprintf(buf, len, "[%.2f, %.2f]", f->pct_lo, f->pct_hi);
 }
 
 /* a block's Diff rows, and their geometric mean */
 static void diff_block(FILE *out, const struct pcb_diffs *d, const struct pcb_diff_block *b,
 		       double step, const struct pcb_table_opts *opts)
 {
-	int raw = opts->raw, w, nratio = 0;
+	int w, nratio = 0;
 	double ratio[PCB_MAX_ROWS];
 	char title[400];
 	const char *head;
@@ -98,25 +100,26 @@ static void diff_block(FILE *out, const struct pcb_diffs *d, const struct pcb_di
 	snprintf(title, sizeof(title), "%s - %s", rj_design_design(b->dj),
 		 rj_design_design(b->base));
 	w = pcb_title_col(out, title, 2 * COL + 18, opts, &head);
-	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", COL, "Diff %", "95% CI");
+	fprintf(out, "%-*s%-*s%-*s%s\n", w, head, COL, "Diff (cycles)", COL, "Diff %",
+		PCB_DIFF_CI_HEAD);
 	for (size_t j = b->from; j < b->to; j++) {
-		const struct pcb_diff_row *r = &d->row[j];
-		double x = pcb_fn_mean(r->fj, raw), y = pcb_fn_mean(r->bf, raw);
+		const struct pcb_diff_fig *f = &d->row[j].f;
 		char label[80], pct[48], ci[64];
 
-		snprintf(label, sizeof(label), "%s:", rj_fn_function(r->fj));
-		fprintf(out, "%-*s%-*.2f", w, label, COL, x - y);
+		snprintf(label, sizeof(label), "%s:", rj_fn_function(d->row[j].fj));
+		fprintf(out, "%-*s%-*.2f", w, label, COL, f->diff);
 		/* no percentage of nothing: a base at or below the empty region */
-		if (!(y > 0)) {
+		if (!f->has_pct) {
 			fprintf(out, "-\n");
 			continue;
 		}
-		snprintf(pct, sizeof(pct), "%s%.2f%s", !raw && y < pcb_fn_resolution(r->bf, step) ?
-			 "~" : "", 100 * (x - y) / y, r->p <= 0.05 ? "*" : "");
-		ci_text(ci, sizeof(ci), r->fj, r->bf, raw);
-		fprintf(out, "%-*s%s\n", COL, pct, ci);
-		if (x > 0 && nratio < PCB_MAX_ROWS)
-			ratio[nratio++] = x / y;
+		snprintf(pct, sizeof(pct), "%s%.2f%s", !d->raw &&
+			 f->y < pcb_fn_resolution(d->row[j].bf, step) ? "~" : "", f->pct,
+			 f->significant ? "*" : "");
+		ci_text(ci, sizeof(ci), f);
+		pcb_pct_ci_cells(out, pct, ci, w + COL, opts);
+		if (f->x > 0 && nratio < PCB_MAX_ROWS)
+			ratio[nratio++] = f->x / f->y;
 	}
 	/* the block in one figure, as mmtests' --print-ratio and Google Benchmark's OVERALL_GEOMEAN */
 	if (nratio > 1)
@@ -125,36 +128,31 @@ static void diff_block(FILE *out, const struct pcb_diffs *d, const struct pcb_di
 	fprintf(out, "\n");
 }
 
-/* the Diff blocks' legend: the test, its correction, the interval, the geometric mean */
-static void diff_legend(FILE *out, int any_sig, size_t n)
-{
-	if (any_sig)
-		fprintf(out, "* the run means differ at 95%% confidence (Welch's t-test), "
-			"Holm-Bonferroni-corrected over\n  the %zu differences above\n", n);
-	else
-		fprintf(out, "no difference is significant at 95%% confidence (Welch's t-test "
-			"over run means,\n  Holm-Bonferroni-corrected over the %zu differences "
-			"above)\n", n);
-	fprintf(out, "95%% CI: of the Diff %%, Welch's interval on the run means, the ratio's "
-		"standard error by\n  the delta method (each row's own, not corrected); "
-		"geomean: of the rows' ratios\n\n");
-}
-
-/* every Diff block, marked as the reader corrected them (Holm-Bonferroni) */
+/* every Diff block, each row marked where its interval excludes 0 (read/interval.h) */
 static void diff_blocks(FILE *out, json_t *result, double step,
 			const struct pcb_table_opts *opts)
 {
+	struct pcb_diff_legend l = { .width = opts->width, .star = "*", .whom = "above",
+				     .more = "geomean: of the rows' ratios." };
 	struct pcb_diffs d;
-	int any_sig = 0;
 
-	if (pcb_result_diffs(result, opts->raw, &d) < 0)
+	if (pcb_result_diffs(result, &d) < 0)
 		return;
-	for (size_t i = 0; i < d.n; i++)
-		any_sig |= d.row[i].p <= 0.05;
+	l.lo = 1;
+	for (size_t i = 0; i < d.n; i++) {
+		const struct pcb_diff_fig *f = &d.row[i].f;
+
+		l.any_sig |= f->significant;
+		if (f->tested) {
+			l.lo = f->level < l.lo ? f->level : l.lo;
+			l.hi = f->level > l.hi ? f->level : l.hi;
+		}
+	}
 	for (size_t b = 0; b < d.nblocks; b++)
 		diff_block(out, &d, &d.block[b], step, opts);
-	if (d.n)
-		diff_legend(out, any_sig, d.n);
+	l.n = d.tested;
+	if (d.tested)
+		pcb_diff_legend(out, &l);
 	pcb_diffs_free(&d);
 }
 
@@ -189,17 +187,20 @@ void pcb_tables_functions(FILE *out, json_t *result, const struct pcb_table_opts
 	json_t *designs = rj_top_designs(result);
 	json_t *functions = rj_top_functions(result), *dj;
 	double step = (double)rj_ctx_tsc_step(rj_top_context(result));
-	struct fn_marks mk = { 0 };
+	struct fn_marks mk = { .step = step, .raw = pcb_result_raw(result) };
 	size_t i;
 
 	json_array_foreach(designs, i, dj)
-		design_block(out, functions, dj, step, opts, &mk);
-	if (mk.below)
-		fprintf(out, "~ below the timer's resolution: the TSC advances in steps of %.0f "
-			"tick(s), so a region reads to the step and the mean is an average of\n"
-			"  steps; <1 step: less than the empty region itself\n\n", step);
+		design_block(out, functions, dj, opts, &mk);
+	if (mk.below) {
+		pcb_paragraph(out, opts->width, "~ below the timer's resolution: the TSC advances "
+			      "in steps of %.0f cycle(s), so a region reads to the step and the mean "
+			      "is an average of steps; <1 step: less than the empty region itself",
+			      step);
+		fprintf(out, "\n");
+	}
 	if (mk.unstable)
-		pcb_unstable_legend(out, result);
+		pcb_unstable_legend(out, result, opts->width);
 
 	diff_blocks(out, result, step, opts);
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../read/query.h"
 #include "../read/scaling.h"
 #include "layout.h"
 #include "tables_scaling.h"
@@ -25,7 +26,8 @@ void pcb_tables_scaling(FILE *out, json_t *result)
 			snprintf(title, sizeof(title), "%s scaling", r->line);
 			w = pcb_first_col(title);
 			fprintf(out, "%s%-*s%-10s%-14s%-14s%s\n", i ? "\n" : "", w, title, "workers",
-				r->function ? "Average clk" : "value", "ideal", "efficiency");
+				r->function ? pcb_mean_head(pcb_result_raw(result)) : "value", "ideal",
+				"efficiency");
 			last = r->line;
 		}
 		snprintf(label, sizeof(label), "%s:", r->function ? r->function : "operations/s");
@@ -33,7 +35,10 @@ void pcb_tables_scaling(FILE *out, json_t *result)
 			"%-*s%-10d%-14.4g%-14.4g%.1f%%\n", w, label, r->workers, r->value, r->ideal,
 			100 * r->efficiency);
 	}
-	fprintf(out, "\nscaling: a function's ideal is the fewest workers' cycles a call (linear "
-		"scaling keeps a call's cost), its efficiency ideal over measured; operations/s "
-		"against the fewest workers' rate times the workers (will-it-scale's linear)\n\n");
+	fprintf(out, "\n");
+	pcb_paragraph(out, 0, "scaling: a function's ideal is the fewest workers' cycles a call "
+		      "(linear scaling keeps a call's cost), its efficiency ideal over measured; "
+		      "operations/s against the fewest workers' rate times the workers "
+		      "(will-it-scale's linear)");
+	fprintf(out, "\n");
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The differences a result's figures are read for, computed in one place:
- * each design against its baseline at the same configuration (or, for one
- * design over a sweep, each configuration against the sweep's first), a
- * row a function both have, with Welch's p over the run means corrected
- * together (Holm-Bonferroni) and the 95% interval of the Diff %; and the
- * test compare makes between two results' run means.
+ * The differences a result's figures are read for, computed in one place
+ * for every output: each design against its baseline at the same
+ * configuration (or, for one design over a sweep, each configuration
+ * against the sweep's first), a row a function both have, of the means the
+ * result is read by (pcb_result_raw()), each tested, marked and given its
+ * intervals by interval.h's procedure over all of them together.
  */
 #ifndef PCB_OUTPUT_READ_DIFFS_H
 #define PCB_OUTPUT_READ_DIFFS_H
@@ -14,10 +14,13 @@
 
 #include <jansson.h>
 
+#include "../../schema/schema.h"
+#include "interval.h"
+
 /* a function of a design and the same function of its baseline */
 struct pcb_diff_row {
 	json_t *fj, *bf;
-	double p;			/* Welch's two-sided p, Holm-adjusted over every row */
+	struct pcb_diff_fig f;
 };
 
 /* a design against its baseline: rows [from, to) */
@@ -30,16 +33,29 @@ struct pcb_diff_block {
 struct pcb_diffs {
 	struct pcb_diff_row *row;
 	size_t n;
+	size_t tested;			/* the rows the marks were corrected over */
 	struct pcb_diff_block *block;
 	size_t nblocks;
+	int raw;			/* of raw means (the timer included) */
 };
 
-/* every difference of a result, of raw or net means: 0, or -1 out of memory (none then) */
-int pcb_result_diffs(json_t *result, int raw, struct pcb_diffs *d);
+/* every difference of a result: 0, or -1 out of memory (none then) */
+int pcb_result_diffs(json_t *result, struct pcb_diffs *d);
 void pcb_diffs_free(struct pcb_diffs *d);
 
-/* the 95% interval of fj's Diff % over bf's run means (pcb_ratio_ci95()): 0, or -1 if none */
-int pcb_diff_ci(json_t *fj, json_t *bf, int raw, double *lo, double *hi);
+/* function row fj against bf, raw or net, tested alone (pcb_diff_family() to mark it) */
+void pcb_diff_fn_rows(json_t *fj, json_t *bf, int raw, struct pcb_diff_fig *f);
+
+/* where a difference's figures go in a row of JSON (a result's diff rows, compare's rows) */
+struct pcb_diff_fields {
+	enum rj_field diff_cycles, diff_pct, level, lo, hi, pct_lo, pct_hi, p, p_holm, significant;
+};
+extern const struct pcb_diff_fields pcb_diff_row_fields;
+
+/* f's figures set in o, null where it has none: 0, or -1 where jansson refused one */
+int pcb_diff_fig_put(json_t *o, const struct pcb_diff_fig *f, const struct pcb_diff_fields *k);
+/* a result's differences as rows of the schema's kind diff (a new array), NULL out of memory */
+json_t *pcb_result_diffs_json(json_t *result);
 
 /*
  * The configuration a sweep row is compared with: the same design with the
@@ -47,16 +63,5 @@ int pcb_diff_ci(json_t *fj, json_t *bf, int raw, double *lo, double *hi);
  * that row itself or where there is none
  */
 json_t *pcb_config_baseline(json_t *designs, json_t *dj);
-
-/* compare's test of run means x against a baseline's */
-struct pcb_diff_test {
-	double p;			/* two-sided, not corrected */
-	int mwu;			/* Mann-Whitney U (PCB_MWU_MIN_RUNS runs), else Welch */
-	int has_ci;
-	double lo, hi;			/* the 95% interval of the Diff %, when has_ci */
-};
-
-void pcb_diff_test(const double *x, int nx, const double *base, int nbase,
-		   struct pcb_diff_test *t);
 
 #endif

@@ -88,7 +88,19 @@ int pcb_result_raw(json_t *result)
 {
 	json_t *sc = rj_top_scenario(result);
 
+	if (rj_sc_has_means(sc))
+		return !strcmp(rj_sc_means(sc), "raw");
 	return rj_sc_has_timer(sc) && !strcmp(rj_sc_timer(sc), "kernel");
+}
+
+void pcb_result_set_raw(json_t *result)
+{
+	rj_set_sc_means(rj_top_scenario(result), "raw");
+}
+
+const char *pcb_means_word(int raw)
+{
+	return raw ? "raw" : "net";
 }
 
 json_t *pcb_design_row(json_t *result, const char *label)
@@ -159,6 +171,11 @@ int pcb_run_means(json_t *fj, int raw, double *v, int max)
 double pcb_fn_mean(json_t *fj, int raw)
 {
 	return raw ? rj_fn_raw_avg_cycles(fj) : rj_fn_avg_cycles(fj);
+}
+
+double pcb_fn_stddev(json_t *fj, int raw)
+{
+	return raw ? rj_fn_raw_stddev(fj) : rj_fn_stddev(fj);
 }
 
 double pcb_fn_resolution(json_t *fj, double step)

@@ -39,8 +39,17 @@ double pcb_timer_overhead(json_t *ctx, const char *timing);
  * result records them; else base, the machine's figure, for both
  */
 void pcb_result_subtracted(json_t *result, double base, double *lo, double *hi);
-/* whether a result's means are read raw: its timer is the kernel's, seed 000's instrument */
+/*
+ * Whether a result's means are read raw, the timer in them: as it says
+ * (scenario.means, which run --raw and report --raw set), else where its
+ * timer is the kernel's, seed 000's instrument. Every output reads a
+ * result's means, STDDEV, Diff and intervals so, and names them so.
+ */
 int pcb_result_raw(json_t *result);
+/* a result to be read raw from now on (scenario.means = "raw") */
+void pcb_result_set_raw(json_t *result);
+/* "raw" or "net" */
+const char *pcb_means_word(int raw);
 
 /* the design entry whose label (design and configuration) is label, NULL if none */
 json_t *pcb_design_row(json_t *result, const char *label);
@@ -57,8 +66,9 @@ int pcb_design_interruptions(json_t *result, const char *design, json_int_t *cou
 
 /* each run's mean of a function row, raw (timer included) or not, up to max; how many */
 int pcb_run_means(json_t *fj, int raw, double *v, int max);
-/* a function row's mean, raw (the timer included) or net */
+/* a function row's mean and STDDEV, raw (the timer included) or net */
 double pcb_fn_mean(json_t *fj, int raw);
+double pcb_fn_stddev(json_t *fj, int raw);
 /* what one call of a function row can be resolved to: the TSC step over its region's calls */
 double pcb_fn_resolution(json_t *fj, double step);
 

@@ -77,16 +77,17 @@ static void design_rows(struct pcb_scaling *s, json_t *result, json_t *dj, json_
 	json_t *functions = rj_top_functions(result), *fj;
 	int w = workers_of(dj), w0 = workers_of(base);
 	double rate = rate_of(dj), rate0 = rate_of(base);
+	int raw = pcb_result_raw(result);
 	struct pcb_scaling_row *r;
 	size_t i;
 
 	json_array_foreach(pcb_rows_where(functions, RJ_F_fn_design, rj_design_design(dj)), i, fj) {
 		json_t *b = pcb_function_row(functions, rj_design_design(base), rj_fn_function(fj));
-		if (!b || rj_fn_avg_cycles(fj) <= 0 || !(r = add_row(s, line, w)))
+		if (!b || pcb_fn_mean(fj, raw) <= 0 || !(r = add_row(s, line, w)))
 			continue;
 		r->function = rj_fn_function(fj);
-		r->value = rj_fn_avg_cycles(fj);
-		r->ideal = rj_fn_avg_cycles(b);
+		r->value = pcb_fn_mean(fj, raw);
+		r->ideal = pcb_fn_mean(b, raw);
 		r->efficiency = r->ideal / r->value;
 	}
 	if (rate > 0 && rate0 > 0 && (r = add_row(s, line, w))) {

@@ -51,7 +51,7 @@ static json_t *overhead_json(const struct pcb_design_result *r, json_t *notes)
 		}
 	if (moved) {
 		snprintf(note, sizeof(note), "%s: in %d run(s) of a worker the empty timed region "
-			 "moved by more than a TSC step (%.0f ticks) between the start and the end "
+			 "moved by more than a TSC step (%.0f cycles) between the start and the end "
 			 "of the run: the machine changed under the measurement", r->label, moved,
 			 step);
 		json_array_append_new(notes, json_string(note));

@@ -194,6 +194,8 @@ json_t *pcb_scenario_json(const struct pcb_scenario *sc)
 	rj_set_sc_timing(o, pcb_timing_name((enum pcb_timing)sc->timing));
 	rj_set_sc_timer(o, pcb_timer_name((enum pcb_timer)sc->timer));
 	rj_set_sc_timer_insns(o, pcb_timer_insns((enum pcb_timer)sc->timer));
+	/* the kernel's timer is seed 000's instrument, read as the seed printed it */
+	rj_set_sc_means(o, sc->timer == PCB_TIMER_KERNEL ? "raw" : "net");
 	pcb_cpuset_format(sc->workers, buf, sizeof(buf));
 	rj_set_sc_workers(o, buf);
 	return o;

@@ -191,7 +191,7 @@ void pcb_line_moved_note(json_t *notes, const struct pcb_design_result *res, int
 	}
 	if (lo > 0 && hi > LINE_MOVED * lo) {
 		snprintf(note, sizeof(note), "a line between the drainer's CPU and the worker's "
-			 "cost %.0f ticks in a run of %s and %.0f in one of %s: the two CPUs' "
+			 "cost %.0f cycles in a run of %s and %.0f in one of %s: the two CPUs' "
 			 "distance changed under the runs (on a guest, the host moved them), and "
 			 "the drains' run means with it", lo, lo_at, hi, hi_at);
 		json_array_append_new(notes, json_string(note));

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../../schema/schema.h"
+#include "../read/diffs.h"
 #include "../read/query.h"
 #include "columns.h"
 #include "kv.h"
@@ -14,11 +15,21 @@ struct kv_table {
 	enum rj_field part_field[2];	/* after part, each with a space before */
 	int nr_part_fields;
 	struct pcb_columns cols;
+	struct pcb_columns raw_cols;	/* a raw result's, where they differ */
 };
 
-/* a stat is written where the row has its figure */
+/* a stat is written where the row has its figure; a raw result's means under raw_ names */
 static const struct pcb_column fn_cols[] = {
 	{ RJ_F_fn_avg_cycles }, { RJ_F_fn_stddev }, { RJ_F_fn_p99 }, { RJ_F_fn_interrupted },
+};
+static const struct pcb_column raw_fn_cols[] = {
+	{ RJ_F_fn_raw_avg_cycles }, { RJ_F_fn_raw_stddev }, { RJ_F_fn_p99 },
+	{ RJ_F_fn_interrupted },
+};
+/* a design's difference from its baseline in a function, as the Diff blocks print it */
+static const struct pcb_column diff_cols[] = {
+	{ RJ_F_diff_diff_cycles }, { RJ_F_diff_diff_pct }, { RJ_F_diff_ci_low_pct },
+	{ RJ_F_diff_ci_high_pct }, { RJ_F_diff_significant },
 };
 static const struct pcb_column drain_cols[] = {
 	{ RJ_F_drain_avg_cycles }, { RJ_F_drain_completion_p99 }, { RJ_F_drain_wake_cycles },
@@ -33,7 +44,7 @@ static const struct pcb_column irq_cols[] = {
 
 static const struct kv_table kv_tables[] = {
 	{ RJ_F_top_functions, RJ_F_fn_design, "", { RJ_F_fn_function }, 1,
-	  PCB_COLUMNS(fn_cols) },
+	  PCB_COLUMNS(fn_cols), PCB_COLUMNS(raw_fn_cols) },
 	{ RJ_F_top_drains, RJ_F_drain_design, "drain", { 0 }, 0, PCB_COLUMNS(drain_cols) },
 	{ RJ_F_top_contention, RJ_F_cont_design, "contention",
 	  { RJ_F_cont_function, RJ_F_cont_side }, 2, PCB_COLUMNS(cont_cols) },
@@ -49,8 +60,8 @@ static void stat_prefix(const char *design, const char *part, char *buf, size_t 
 	snprintf(buf, len, "%s%s%s", d, *p ? "." : "", p);
 }
 
-/* a stat a column of row x of t */
-static void kv_row(FILE *out, const struct kv_table *t, json_t *x)
+/* a stat a column of row x of t, of a result read raw or not */
+static void kv_row(FILE *out, const struct kv_table *t, json_t *x, int raw)
 {
 	struct pcb_row r = { 0 };
 	char part[300], n[600];
@@ -64,7 +75,25 @@ static void kv_row(FILE *out, const struct kv_table *t, json_t *x)
 	}
 	stat_prefix(rj_get_str(x, t->design), part, n, sizeof(n));
 	r.obj[rj_fields[t->rows].rows] = x;
-	pcb_columns_stats(out, n, &t->cols, &r, 3);
+	pcb_columns_stats(out, n, raw && t->raw_cols.n ? &t->raw_cols : &t->cols, &r, 3);
+}
+
+/* "<design>.<function>.diff_pct: 535.560" ...: each difference from the design's baseline */
+static void kv_diffs(FILE *out, json_t *result)
+{
+	static const struct pcb_columns cols = PCB_COLUMNS(diff_cols);
+	json_t *diffs = pcb_result_diffs_json(result), *x;
+	size_t i;
+
+	json_array_foreach(diffs, i, x) {
+		struct pcb_row r = { 0 };
+		char n[600];
+
+		r.obj[RJ_K_diff] = x;
+		stat_prefix(rj_diff_design(x), rj_diff_function(x), n, sizeof(n));
+		pcb_columns_stats(out, n, &cols, &r, 3);
+	}
+	json_decref(diffs);
 }
 
 static void kv_interruptions(FILE *out, json_t *result)
@@ -108,27 +137,37 @@ static void kv_invariants(FILE *out, json_t *result)
 
 void pcb_kv_print(FILE *out, json_t *result)
 {
+	int raw = pcb_result_raw(result);
+
 	for (size_t t = 0; t < sizeof(kv_tables) / sizeof(kv_tables[0]); t++) {
 		json_t *x;
 		size_t i;
 
 		json_array_foreach(rj_get(result, kv_tables[t].rows), i, x)
-			kv_row(out, &kv_tables[t], x);
+			kv_row(out, &kv_tables[t], x, raw);
 	}
+	kv_diffs(out, result);
 	kv_interruptions(out, result);
 	kv_invariants(out, result);
 }
 
-/* a run mean: names as stats have them, the design's name and configuration from its entry */
-static const struct pcb_column mmtests_cols[] = {
-	{ RJ_F_fn_function }, { RJ_F_design_design_name, NULL, PCB_COL_ALT, RJ_F_fn_design },
-	{ RJ_F_design_config, .flags = PCB_COL_OPT }, { PCB_COL_INDEX, "run" },
-	{ RJ_F_fnrun_avg_cycles },
-};
+/*
+ * a run mean: names as stats have them, the design's name and configuration
+ * from its entry; raw where the result is read raw
+ */
+#define MMTESTS_COLS(mean)									\
+	{ RJ_F_fn_function }, { RJ_F_design_design_name, NULL, PCB_COL_ALT, RJ_F_fn_design },	\
+	{ RJ_F_design_config, .flags = PCB_COL_OPT }, { PCB_COL_INDEX, "run" }, { mean }
+static const struct pcb_column mmtests_cols[] = { MMTESTS_COLS(RJ_F_fnrun_avg_cycles) };
+static const struct pcb_column raw_mmtests_cols[] = { MMTESTS_COLS(RJ_F_fnrun_raw_avg_cycles) };
+#undef MMTESTS_COLS
 
 void pcb_mmtests_print(FILE *out, json_t *result)
 {
-	static const struct pcb_columns cols = PCB_COLUMNS(mmtests_cols);
+	static const struct pcb_columns both[2] = {
+		PCB_COLUMNS(mmtests_cols), PCB_COLUMNS(raw_mmtests_cols),
+	};
+	const struct pcb_columns cols = both[pcb_result_raw(result)];
 	static const struct pcb_cells cells = { '\t', 3, PCB_CELLS_NAMES };
 	size_t i, j;
 	json_t *fj, *run;

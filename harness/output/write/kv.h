@@ -5,9 +5,13 @@
  *
  *  kv       LKP-tests' stats format, one "name: value" line a figure, names
  *           of [a-z0-9_.] (a program's parse output, which LKP prefixes
- *           with the program's name), a broken invariant as a .fail stat
+ *           with the program's name), a raw result's means as raw_avg_cycles
+ *           and raw_stddev, each difference the Diff blocks print
+ *           (diff_cycles, diff_pct, its interval, significant), a broken
+ *           invariant as a .fail stat
  *  mmtests  one tab-separated row a run mean (function, design, config,
- *           run, cycles), what an mmtests extractor reads
+ *           run, cycles, raw where the result is read raw), what an
+ *           mmtests extractor reads
  */
 #ifndef PCB_OUTPUT_WRITE_KV_H
 #define PCB_OUTPUT_WRITE_KV_H
