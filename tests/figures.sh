@@ -4,7 +4,7 @@
 # --raw), and every output of the result read back against what the run
 # printed: report (exactly the run's text), report --format email and
 # markdown, functions.csv, runs.csv, diffs.csv, report --format kv and
-# mmtests, and compare. Each carries the terminal's means,
+# mmtests, compare and plot's data. Each carries the terminal's means,
 # STDDEV, Diff, Diff % and interval, named raw or net as the terminal
 # names them; and each mark agrees with its interval.
 set -u
@@ -244,6 +244,11 @@ for timing in call batch; do
 		expect_rc 0 "$pcpbench" compare "$dir" "$dir"
 		check "$what: compare" $means "$term" "$dir" "$tmp/out" compare && ok ||
 			bad "$what: compare"
+		if command -v gnuplot >/dev/null; then
+			expect_rc 0 "$pcpbench" plot "$dir"
+			check "$what: plot" $means "$term" "$dir" "$dir/plots/functions.dat" plot &&
+				ok || bad "$what: plot"
+		fi
 	done
 done
 

@@ -106,7 +106,9 @@ for ext in svg png; do
 	[ -s "$tmp/cmp/compare.$ext" ] && ok || bad "compare.$ext not written"
 done
 valid_images "$tmp/cmp" compare
-grep -q $'^consume_stock\t10.00\t1\t-20.00\t1$' "$tmp/cmp/compare.dat" && ok ||
+# each bar its Diff %, mark and interval (the whiskers); "?" where the interval is none
+grep -q $'^consume_stock\t10.00\t1\t6.50\t13.60\t-20.00\t1\t-21.20\t-18.75$' "$tmp/cmp/compare.dat" &&
+	grep -q $'^refill_stock\t-1.00\t0\t-3.10\t1.15\t1.00\t0\t?\t?$' "$tmp/cmp/compare.dat" && ok ||
 	bad "compare.dat: $(cat "$tmp/cmp/compare.dat")"
 
 # a series with no Diff % (no row in common with the baseline) is left out

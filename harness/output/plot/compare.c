@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare's CSV as bars: Diff % a function, a bar per design and result,
- * the significant ones starred as mmtests stars them.
+ * compare's CSV as bars: Diff % a function, a bar per design and result
+ * from zero, its interval (the tables' CI (Holm)) as whiskers, the marked
+ * ones starred as mmtests stars them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -78,7 +79,15 @@ static int compare_series(const struct pcb_csv *c, const struct pcb_csv_index *b
 	return n;
 }
 
-/* a row a function, each series' Diff % and significance beside it */
+/* a cell of the CSV as a data file's figure: "?" where it is empty */
+static const char *cell_or_missing(const struct pcb_csv *c, int row, int col)
+{
+	const char *v = pcb_csv_cell(c, row, col);
+
+	return *v ? v : "?";
+}
+
+/* a row a function, each series' Diff %, mark and interval beside it */
 static void compare_rows(FILE *f, const struct pcb_csv *c, const struct pcb_csv_index *x,
 			 const int *series, int ns)
 {
@@ -86,6 +95,7 @@ static void compare_rows(FILE *f, const struct pcb_csv *c, const struct pcb_csv_
 	int design = pcb_csv_col(h, "design"), config = pcb_csv_col(h, "config");
 	int res = pcb_csv_col(h, "result"), fn = pcb_csv_col(h, "function");
 	int sig = pcb_csv_col(h, "significant"), pct = pcb_csv_col(h, "diff_pct");
+	int lo = pcb_csv_col(h, "ci_low_pct"), hi = pcb_csv_col(h, "ci_high_pct");
 
 	for (int r = 0; r < c->nrows; r++) {
 		if (!pcb_csv_first_seen(&x[1], c, r))
@@ -100,13 +110,31 @@ static void compare_rows(FILE *f, const struct pcb_csv *c, const struct pcb_csv_
 			int at = pcb_csv_last_with(&x[2], v);
 
 			if (at < 0)
-				fputs("\t?\t0", f);
+				fputs("\t?\t0\t?\t?", f);
 			else
-				fprintf(f, "\t%s\t%s", pcb_csv_cell(c, at, pct),
-					*pcb_csv_cell(c, at, sig) ? pcb_csv_cell(c, at, sig) : "0");
+				fprintf(f, "\t%s\t%s\t%s\t%s", pcb_csv_cell(c, at, pct),
+					*pcb_csv_cell(c, at, sig) ? pcb_csv_cell(c, at, sig) : "0",
+					cell_or_missing(c, at, lo), cell_or_missing(c, at, hi));
 		}
 		fputc('\n', f);
 	}
+}
+
+/* the labels of the results compared with the baseline, "B, C" */
+static const char *others(const struct pcb_csv *c, char *buf, size_t len)
+{
+	int res = pcb_csv_col(c->header, "result"), lab = pcb_csv_col(c->header, "label");
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int r = 0; r < c->nrows && at < len; r++) {
+		const char *l = pcb_csv_cell(c, r, lab);
+
+		if (!strcmp(pcb_csv_cell(c, r, res), "0") || strstr(buf, l))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", l);
+	}
+	return buf;
 }
 
 static int compare_figure(struct pcb_csv *c, const char *name, const struct pcb_csv_index *x,
@@ -117,6 +145,7 @@ static int compare_figure(struct pcb_csv *c, const char *name, const struct pcb_
 	int design = pcb_csv_col(h, "design"), config = pcb_csv_col(h, "config");
 	int res = pcb_csv_col(h, "result"), lab = pcb_csv_col(h, "label");
 	const char *base = NULL;
+	char others_buf[160];
 	FILE *f;
 
 	for (int r = 0; r < c->nrows && !base; r++)
@@ -135,13 +164,15 @@ static int compare_figure(struct pcb_csv *c, const char *name, const struct pcb_
 		pcb_plot_label(f, label);
 		fputs(": ", f);
 		pcb_plot_label(f, pcb_csv_cell(c, series[k], lab));
-		fputs("\t-", f);
+		fputs("\t-\t-\t-", f);
 	}
 	fputc('\n', f);
 	compare_rows(f, c, x, series, ns);
 	set->plot[set->n - 1].series = ns;
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-		 "Diff %% against %s (* significant)", base ? base : "the baseline");
+		 "%s against %s: Diff %% of %s cycles, whiskers its CI (Holm), * marked",
+		 others(c, others_buf, sizeof(others_buf)), base ? base : "the baseline",
+		 c->raw ? "raw" : "net");
 	return pcb_plot_close(set, f, o->err, o->errlen);
 }
 

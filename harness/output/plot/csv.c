@@ -102,6 +102,44 @@ oom:
 	return -1;
 }
 
+/* header's raw form into buf: each column avg_cycles or stddev as raw_avg_cycles, raw_stddev */
+static void raw_form(const char *header, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (const char *h = header; *h && at < len; ) {
+		size_t n = strcspn(h, ",");
+		int mean = (n == 10 && !strncmp(h, "avg_cycles", n)) ||
+			   (n == 6 && !strncmp(h, "stddev", n));
+
+		at += (size_t)snprintf(buf + at, len - at, "%s%s%.*s", at ? "," : "",
+				       mean ? "raw_" : "", (int)n, h);
+		h += n + (h[n] == ',');
+	}
+}
+
+/* the header line of a table: c's, or its raw form (c->raw then); -1 with err */
+static int check_header(struct pcb_csv *c, const char *line, char *err, size_t errlen)
+{
+	if (!strcmp(line, c->header))
+		return 0;
+	raw_form(c->header, c->raw_header, sizeof(c->raw_header));
+	if (!strcmp(line, c->raw_header)) {
+		c->header = c->raw_header;
+		c->raw = 1;
+		return 0;
+	}
+	snprintf(err, errlen, "%s:1: header is not \"%s\" (nor its raw form)", c->path,
+		 c->header);
+	return -1;
+}
+
+const char *pcb_csv_mean_col(const struct pcb_csv *c)
+{
+	return c->raw ? "raw_avg_cycles" : "avg_cycles";
+}
+
 /* every line of f after the header into c; -1 with err */
 static int read_rows(struct pcb_csv *c, FILE *f, char *err, size_t errlen)
 {
@@ -113,10 +151,7 @@ static int read_rows(struct pcb_csv *c, FILE *f, char *err, size_t errlen)
 		lineno++;
 		line[strcspn(line, "\r\n")] = 0;
 		if (lineno == 1) {
-			if (strcmp(line, c->header)) {
-				snprintf(err, errlen, "%s:1: header is not \"%s\"", c->path, c->header);
-				rc = -1;
-			}
+			rc = check_header(c, line, err, errlen);
 			continue;
 		}
 		if (*line)

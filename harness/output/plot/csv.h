@@ -16,18 +16,26 @@
 struct pcb_csv {
 	char path[4096];
 	const char *header;		/* the one pcpbench writes */
+	int raw;			/* of raw means: the header's avg_cycles and stddev raw_ */
+	char raw_header[1024];
 	int ncols, nrows, cap;		/* cap: the rows cell and line have room for */
 	char **cell;			/* nrows x ncols */
 	int *line;			/* each row's line in the file */
 };
 
-/* path read as a table of header's columns; NULL with err naming the file (and line) */
+/*
+ * path read as a table of header's columns, or of its raw form (a raw
+ * result's: raw_avg_cycles and raw_stddev for avg_cycles and stddev), then
+ * the header; NULL with err naming the file (and line)
+ */
 struct pcb_csv *pcb_csv_load(const char *path, const char *header, char *err, size_t errlen);
 void pcb_csv_free(struct pcb_csv *c);
 /* the cell of a row and column */
 const char *pcb_csv_cell(const struct pcb_csv *c, int row, int col);
 /* the column called name in a header, -1 if none */
 int pcb_csv_col(const char *header, const char *name);
+/* the mean's column: avg_cycles, or raw_avg_cycles where the table is of raw means */
+const char *pcb_csv_mean_col(const struct pcb_csv *c);
 /* the cell of row and column name, a finite number into *v; -1 with the file and line */
 int pcb_csv_number(const struct pcb_csv *c, int row, const char *name, double *v, char *err,
 		   size_t errlen);

@@ -23,9 +23,11 @@ struct sweep_lines {
 };
 
 /* each function of dj against the same function of base, Diff %, a line a function */
-static int gain_points(json_t *functions, json_t *dj, json_t *base, const char *line, double v,
+static int gain_points(json_t *result, json_t *dj, json_t *base, const char *line, double v,
 		       struct pcb_lines *gain)
 {
+	json_t *functions = rj_top_functions(result);
+	int raw = pcb_result_raw(result);
 	char name[400];
 	json_t *x, *y;
 	size_t j, k;
@@ -34,12 +36,12 @@ static int gain_points(json_t *functions, json_t *dj, json_t *base, const char *
 	json_array_foreach(pcb_rows_where(functions, RJ_F_fn_design, rj_design_design(dj)), j, x) {
 		json_array_foreach(pcb_rows_where2(functions, RJ_F_fn_design, rj_design_design(base),
 						   RJ_F_fn_function, rj_fn_function(x)), k, y) {
-			double b = rj_fn_avg_cycles(y);
+			double b = pcb_fn_mean(y, raw);
 
 			if (b == 0)
 				continue;
 			snprintf(name, sizeof(name), "%s %s", line, rj_fn_function(x));
-			rc |= pcb_lines_add(gain, name, v, 100 * (rj_fn_avg_cycles(x) - b) / fabs(b),
+			rc |= pcb_lines_add(gain, name, v, 100 * (pcb_fn_mean(x, raw) - b) / fabs(b),
 					    0);
 		}
 	}
@@ -71,7 +73,7 @@ static int sweep_points(json_t *result, const struct pcb_model_plot *p, struct s
 						    0);
 		}
 		if (p->gain_var && base)
-			rc |= gain_points(rj_top_functions(result), dj, base, line, v, &sl->gain);
+			rc |= gain_points(result, dj, base, line, v, &sl->gain);
 	}
 	return rc;
 }
@@ -120,8 +122,14 @@ static int model_plot_data(json_t *result, const struct pcb_model_plot *p, const
 
 		if (f) {
 			set->plot[set->n - 1].series = write_sweep(f, &sl, p, &set->plot[set->n - 1]);
-			snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title), "%s",
-				 p->title);
+			json_t *ctx = rj_top_context(result);
+
+			/* the run and the means its Diff % are of, before the model's words */
+			snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+				 "%s, %s, %s: %s (Diff %% of %s cycles)",
+				 rj_sc_name(rj_top_scenario(result)), rj_ctx_host(ctx),
+				 rj_ctx_started(ctx), p->title,
+				 pcb_means_word(pcb_result_raw(result)));
 			rc = pcb_plot_close(set, f, err, errlen);
 		} else {
 			rc = -1;

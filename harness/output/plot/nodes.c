@@ -15,13 +15,13 @@ int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
 
 	for (int r = 0; r < c->nrows; r++) {
 		if (pcb_csv_number(c, r, "node", &v, err, errlen) < 0 ||
-		    pcb_csv_number(c, r, "avg_cycles", &v, err, errlen) < 0)
+		    pcb_csv_number(c, r, pcb_csv_mean_col(c), &v, err, errlen) < 0)
 			return -1;
 		const char *n = pcb_csv_cell(c, r, node);
 
 		if (v < 0 || strspn(n, "0123456789") != strlen(n)) {
-			snprintf(err, errlen, "%s:%d: node '%s' or avg_cycles is negative",
-				 c->path, c->line[r], pcb_csv_cell(c, r, node));
+			snprintf(err, errlen, "%s:%d: node '%s' or %s is negative",
+				 c->path, c->line[r], pcb_csv_cell(c, r, node), pcb_csv_mean_col(c));
 			return -1;
 		}
 	}
@@ -41,7 +41,7 @@ static int nodes_figure(struct pcb_csv *c, int r, struct pcb_csv_index *x,
 	const char *h = c->header;
 	int node = pcb_csv_col(h, "node"), design = pcb_csv_col(h, "design");
 	int config = pcb_csv_col(h, "config"), fn = pcb_csv_col(h, "function");
-	int avg = pcb_csv_col(h, "avg_cycles"), nodes = 0, cols = 0;
+	int avg = pcb_csv_col(h, pcb_csv_mean_col(c)), nodes = 0, cols = 0;
 	struct pcb_csv_index *by_dc = &x[0], *by_node = &x[1], *by_cell = &x[2];
 	char name[128], label[512];
 	FILE *f;
@@ -82,9 +82,10 @@ static int nodes_figure(struct pcb_csv *c, int r, struct pcb_csv_index *x,
 	}
 	set->plot[set->n - 1].series = cols;
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-		 "%s: cycles per call on each node", pcb_csv_cell(c, r, fn));
+		 "%s: %s cycles per call on each node", pcb_csv_cell(c, r, fn),
+		 c->raw ? "raw" : "net");
 	snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-		 "ncols=%d; nrows=%d", cols, nodes);
+		 "ncols=%d; nrows=%d; means='%s'", cols, nodes, c->raw ? "raw" : "net");
 	return pcb_plot_close(set, f, o->err, o->errlen);
 }
 

@@ -30,48 +30,140 @@ static const char *text(json_t *o, enum rj_field f)
 	return json_string_value(rj_get(o, f)) ?: "";
 }
 
-/* cycles per call: functions on the axis, a bar a design, the run means' spread */
+/* the run a figure is of, for its title: "default, host, 2026-01-01T12:00:00Z" */
+static const char *run_name(json_t *result, char *buf, size_t len)
+{
+	json_t *ctx = rj_top_context(result);
+
+	snprintf(buf, len, "%s, %s, %s", text(rj_top_scenario(result), RJ_F_sc_name),
+		 text(ctx, RJ_F_ctx_host), text(ctx, RJ_F_ctx_started));
+	return buf;
+}
+
+/* the values of field f over the design entries, each once, in order: a new array */
+static json_t *distinct(json_t *designs, enum rj_field f)
+{
+	json_t *out = json_array(), *dj, *v, *x;
+	size_t i, j;
+
+	json_array_foreach(designs, i, dj) {
+		int seen = 0;
+
+		v = rj_get(dj, f);
+		if (!v)
+			v = json_string("");
+		else
+			json_incref(v);
+		json_array_foreach(out, j, x)
+			seen |= json_equal(x, v);
+		if (seen)
+			json_decref(v);
+		else
+			json_array_append_new(out, v);
+	}
+	return out;
+}
+
+/* the function row of a design at a configuration, NULL where the result has none */
+static json_t *row_at(json_t *result, const char *design, const char *config, const char *fn)
+{
+	json_t *dj;
+	size_t i;
+
+	json_array_foreach(pcb_rows_where(rj_top_designs(result), RJ_F_design_design_name, design),
+			   i, dj)
+		if (!strcmp(text(dj, RJ_F_design_config), config))
+			return pcb_function_row(rj_top_functions(result), rj_design_design(dj), fn);
+	return NULL;
+}
+
+/*
+ * a bar group: one function at one configuration, a bar a design; its
+ * label's length, 0 where no design has it
+ */
+static int bar_group(FILE *f, json_t *result, json_t *names, const char *fn, const char *config)
+{
+	int raw = pcb_result_raw(result), any = 0;
+	char label[400];
+	json_t *name;
+	size_t k;
+
+	json_array_foreach(names, k, name)
+		any |= row_at(result, json_string_value(name), config, fn) != NULL;
+	if (!any)
+		return 0;
+	snprintf(label, sizeof(label), "%s%s%s", fn, *config ? " " : "", config);
+	pcb_plot_label(f, label);
+	json_array_foreach(names, k, name) {
+		json_t *row = row_at(result, json_string_value(name), config, fn);
+
+		if (row)
+			fprintf(f, "\t%.10g\t%.10g", pcb_fn_mean(row, raw), pcb_fn_stddev(row, raw));
+		else
+			fputs("\t?\t?", f);
+	}
+	fputc('\n', f);
+	return (int)strlen(label);
+}
+
+/*
+ * cycles per call: a group of bars a function (and configuration, in a
+ * sweep: a function's configurations side by side), a bar a design in its
+ * colour, the run means' spread
+ */
 static int functions_data(json_t *result, const char *dir, struct pcb_plot_set *set,
 			  char *err, size_t errlen)
 {
-	json_t *designs = rj_top_designs(result);
-	json_t *functions = rj_top_functions(result), *x, *dj;
-	size_t i, k;
+	json_t *functions = rj_top_functions(result), *designs = rj_top_designs(result), *x, *c;
+	json_t *names = distinct(designs, RJ_F_design_design_name);
+	json_t *configs = distinct(designs, RJ_F_design_config);
+	int raw = pcb_result_raw(result), groups = 0, longest = 0;
+	char run[512];
+	size_t i, j, k;
 	FILE *f;
 
-	if (!json_array_size(functions))
+	if (!json_array_size(functions)) {
+		json_decref(names);
+		json_decref(configs);
 		return 0;
-	f = pcb_plot_add(set, dir, "functions", "functions", err, errlen);
-	if (!f)
-		return -1;
-	fputs("function", f);
-	json_array_foreach(designs, k, dj) {
-		fputc('\t', f);
-		pcb_plot_label(f, rj_design_design(dj));
-		fputs("\t-", f);
 	}
-	fputc('\n', f);
-	json_array_foreach(functions, i, x) {
-		if (pcb_row_where(functions, RJ_F_fn_function, rj_fn_function(x)) != x)
-			continue;
-		pcb_plot_label(f, rj_fn_function(x));
-		json_array_foreach(designs, k, dj) {
-			json_t *rows = pcb_rows_where2(functions, RJ_F_fn_function, rj_fn_function(x),
-						       RJ_F_fn_design, rj_design_design(dj));
-			json_t *row = json_array_get(rows, json_array_size(rows) - 1);
-
-			if (row)
-				fprintf(f, "\t%.10g\t%.10g", rj_fn_avg_cycles(row), rj_fn_stddev(row));
-			else
-				fputs("\t?\t?", f);
+	f = pcb_plot_add(set, dir, "functions", "functions", err, errlen);
+	if (f) {
+		fputs("function", f);
+		json_array_foreach(names, k, x) {
+			fputc('\t', f);
+			pcb_plot_label(f, json_string_value(x));
+			fputs("\t-", f);
 		}
 		fputc('\n', f);
+		json_array_foreach(functions, i, x) {
+			if (pcb_row_where(functions, RJ_F_fn_function, rj_fn_function(x)) != x)
+				continue;
+			/* a sweep's functions apart: an empty group between them */
+			if (groups && json_array_size(configs) > 1) {
+				fputs("\"\"", f);
+				for (k = 0; k < json_array_size(names); k++)
+					fputs("\t?\t?", f);
+				fputc('\n', f);
+			}
+			json_array_foreach(configs, j, c) {
+				int len = bar_group(f, result, names, rj_fn_function(x),
+						    json_string_value(c));
+
+				groups += len > 0;
+				longest = len > longest ? len : longest;
+			}
+		}
+		set->plot[set->n - 1].series = (int)json_array_size(names);
+		snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
+			 "%s: %s cycles per call (mean of the run means, error bar their STDDEV)",
+			 run_name(result, run, sizeof(run)), pcb_means_word(raw));
+		snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
+			 "means='%s'; labw=%d", pcb_means_word(raw), longest);
 	}
-	set->plot[set->n - 1].series = json_array_size(designs);
-	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
-		 "%s: cycles per call (mean of the run means, error bar their stddev)",
-		 text(rj_top_scenario(result), RJ_F_sc_name));
-	return pcb_plot_close(set, f, err, errlen);
+	json_decref(names);
+	json_decref(configs);
+	return f ? pcb_plot_close(set, f, err, errlen) : -1;
 }
 
 /* drain cost against the caches walked, a line a design (seed 000's drain table) */
@@ -101,8 +193,10 @@ static int drains_data(json_t *result, const char *dir, struct pcb_plot_set *set
 		const char *caches = pcb_model_output(m).caches_name;
 		struct pcb_lines_fig fig = { .name = "drains", .script = "drains" };
 
-		snprintf(fig.title, sizeof(fig.title), "%s(): cycles per drain against %s",
-			 *fn ? fn : "drain", caches);
+		char run[512];
+
+		snprintf(fig.title, sizeof(fig.title), "%s: %s(), net cycles per drain against %s",
+			 run_name(result, run, sizeof(run)), *fn ? fn : "drain", caches);
 		snprintf(fig.vars, sizeof(fig.vars), "xname='%s'", caches);
 		rc = pcb_lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
@@ -153,8 +247,11 @@ static int contention_data(json_t *result, const struct sweep_axis *ax, const ch
 		struct pcb_lines_fig fig = { .script = "contention" };
 
 		snprintf(fig.name, sizeof(fig.name), "contention-%s", key);
+		char run[512];
+
 		snprintf(fig.title, sizeof(fig.title),
-			 "contended lock acquisitions per drain against %s", axis);
+			 "%s: contended lock acquisitions per drain against %s",
+			 run_name(result, run, sizeof(run)), axis);
 		snprintf(fig.vars, sizeof(fig.vars), "logx=%d; xname='%s'", xmin > 0, axis);
 		rc = pcb_lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
@@ -217,9 +314,11 @@ static int interruptions_data(json_t *result, const char *dir, struct pcb_plot_s
 	if (!rc && l.ns) {
 		struct pcb_lines_fig fig = { .name = "interruptions", .script = "interruptions" };
 
+		char run[512];
+
 		snprintf(fig.title, sizeof(fig.title),
-			 "interruptions of %s worker: count per latency bucket",
-			 only_isolated ? "the isolated" : "each");
+			 "%s: interruptions of %s worker, count per latency bucket",
+			 run_name(result, run, sizeof(run)), only_isolated ? "the isolated" : "each");
 		rc = pcb_lines_figure(set, dir, &fig, &l, err, errlen);
 	} else if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -249,9 +348,11 @@ static int scaling_data(json_t *result, const char *dir, struct pcb_plot_set *se
 	if (rc) {
 		snprintf(err, errlen, "out of memory");
 	} else {
+		char run[512];
+
 		snprintf(fig.title, sizeof(fig.title),
-			 "%s: scaling efficiency against the workers (100%%: linear)",
-			 text(rj_top_scenario(result), RJ_F_sc_name));
+			 "%s: scaling efficiency of %s cycles against the workers (100%%: linear)",
+			 run_name(result, run, sizeof(run)), pcb_means_word(pcb_result_raw(result)));
 		rc = pcb_lines_figure(set, dir, &fig, &l, err, errlen);
 	}
 	pcb_lines_free(&l);
