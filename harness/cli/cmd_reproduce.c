@@ -247,6 +247,7 @@ static void evaluate_claims(struct repro *rp)
 		reproduce_evaluate(&rp->cl.c[i], rp->s[k].json, rp, &rp->res[i]);
 		rp->dirs[i] = rp->s[k].result[0] ? rp->s[k].result : NULL;
 	}
+	reproduce_mark(rp);
 	if (session_interrupted()) {
 		int ran = 0;
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../measure/realop.h"
+#include "../output/read/interval.h"
 #include "../scenario/claims.h"
 #include "groups.h"
 
@@ -30,8 +31,11 @@ struct outcome {
 	double here;
 	int ok;			/* the figure exists */
 	int agrees;
-	int tested;		/* a and b have run means: Welch's t-test over them */
+	int tested;		/* a test applies: Welch's over run means, or a count's interval */
 	int significant;
+	/* Welch's test of a's run means against b's, marked with the other claims' (welch) */
+	int welch;
+	struct pcb_diff_fig f;
 	char why[256];		/* what is missing when !ok */
 };
 
@@ -56,6 +60,11 @@ struct repro {
 /* claim c's figure from its scenario's result (NULL: none) into o */
 void reproduce_evaluate(const struct pcb_claim *c, json_t *result, const struct repro *rp,
 			struct outcome *o);
+/*
+ * the claims Welch's test applies to, marked together as the tables' Diff
+ * rows are (read/interval.h): each one's significant set
+ */
+void reproduce_mark(struct repro *rp);
 /* the table: this machine, the real operations, a line a claim, the legend */
 void reproduce_print_table(FILE *f, const struct repro *rp);
 /* DIR/reproduce-<ts>/ with reproduce.txt and reproduce.csv, renamed into place: 0 or -1 */

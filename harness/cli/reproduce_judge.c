@@ -3,11 +3,13 @@
  * A claim judged on this machine's result: its figure (a value, a
  * difference, a ratio, or a share of a real operation timed here),
  * whether its direction agrees with the seed's, and whether the run
- * means settle it (Welch's t-test, or a count's Poisson interval).
+ * means settle it (Welch's test, marked with every other claim so tested
+ * as the tables' Diff rows are, or a count's Poisson interval).
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../measure/stats.h"
@@ -29,9 +31,23 @@ static int add_runs(json_t *result, const char *sel, double count, double *sum, 
 }
 
 /*
+ * a's run means against b's, as the tables test a difference (read/interval.h):
+ * marked with every other claim's so tested (mark_claims())
+ */
+static void welch_test(struct outcome *o, const double *a, int na, const double *b, int nb)
+{
+	const struct pcb_runs x = { a, na, na ? pcb_mean(a, na) : 0 };
+	const struct pcb_runs y = { b, nb, nb ? pcb_mean(b, nb) : 0 };
+
+	pcb_diff_fig_test(&o->f, &x, &y);
+	o->welch = o->f.tested;
+	o->tested = o->f.tested;
+}
+
+/*
  * A share: the modeled difference of one real operation, over what it
- * costs here. Its direction is tested as a Diff's, Welch's t-test over
- * the runs' sums of count x mean, a against b.
+ * costs here. Its direction is tested as a Diff's, Welch's over the runs'
+ * sums of count x mean, a against b.
  */
 static void evaluate_share(const struct pcb_claim *c, json_t *result,
 			   const struct repro *rp, struct outcome *o)
@@ -53,8 +69,7 @@ static void evaluate_share(const struct pcb_claim *c, json_t *result,
 		na = add_runs(result, sa, c->op[i].n, ra, na);
 		nb = add_runs(result, sb, c->op[i].n, rb, nb);
 	}
-	o->tested = na >= 2 && nb >= 2;
-	o->significant = o->tested && pcb_welch_significant(ra, na, rb, nb);
+	welch_test(o, ra, na, rb, nb);
 	if (rp->real_err[c->real][0] || !(real > 0)) {
 		snprintf(o->why, sizeof(o->why), "%s not timed here: %s", c->v[CK_REAL],
 			 rp->real_err[c->real][0] ? rp->real_err[c->real] : "no figure");
@@ -100,8 +115,7 @@ void reproduce_evaluate(const struct pcb_claim *c, json_t *result, const struct 
 		int na = pcb_figure_runs(result, c->v[CK_A], ra, PCB_MAX_RUN_MEANS);
 		int nb = pcb_figure_runs(result, c->v[CK_B], rb, PCB_MAX_RUN_MEANS);
 
-		o->tested = na >= 2 && nb >= 2;
-		o->significant = o->tested && pcb_welch_significant(ra, na, rb, nb);
+		welch_test(o, ra, na, rb, nb);
 	}
 	if (c->expect == PCB_EXPECT_BELOW && c->value == PCB_CLAIM_RATIO &&
 	    !strncmp(c->v[CK_A], "contention:", 11) && a >= 0 && b > 0) {
@@ -109,9 +123,29 @@ void reproduce_evaluate(const struct pcb_claim *c, json_t *result, const struct 
 		double lo, hi;
 
 		pcb_poisson_interval((uint64_t)(a + 0.5), &lo, &hi);
+		o->welch = 0;
 		o->tested = 1;
 		o->significant = hi / b < c->limit || lo / b > c->limit;
 	}
 	o->agrees = c->expect == PCB_EXPECT_POSITIVE ? o->here > 0 :
 		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
+}
+
+void reproduce_mark(struct repro *rp)
+{
+	struct pcb_diff_fig *f = calloc((size_t)rp->cl.n + 1, sizeof(*f));
+	int n = 0, k = 0;
+
+	if (!f)
+		return;
+	for (int i = 0; i < rp->cl.n; i++)
+		if (rp->res[i].welch)
+			f[n++] = rp->res[i].f;
+	pcb_diff_family(f, n);
+	for (int i = 0; i < rp->cl.n; i++)
+		if (rp->res[i].welch) {
+			rp->res[i].f = f[k++];
+			rp->res[i].significant = rp->res[i].f.significant;
+		}
+	free(f);
 }

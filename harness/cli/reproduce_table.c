@@ -1,38 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reproduce's table: a line a claim with the seed's figure and machine,
- * this machine's figure, whether its direction agrees and its size
- * against the seed's, the result it came from; on stdout and, with its
- * CSV, in DIR/reproduce-<UTC timestamp>/.
+ * reproduce's table, within 100 columns: a claim's words beside the
+ * seed's figure and this machine's (4 significant digits), whether its
+ * direction agrees and its size against the seed's, the seed's own words
+ * under them; the results once; on stdout and, with its CSV, in
+ * DIR/reproduce-<UTC timestamp>/.
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../output/present/layout.h"
 #include "../output/result.h"
 #include "../schema/schema.h"
 #include "reproduce.h"
 #include "session.h"
 
+/* the table's width */
+#define PCB_REPRO_WIDTH 100
+
+/* the seed's words: its figures at 4 significant digits, its unit, where it is, its machine */
 static void seed_text(const struct pcb_claim *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s %s [%.3s:%d]", c->v[CK_FIGURE],
-		 c->v[CK_BASE_FIGURE] ? " vs " : "", c->v[CK_BASE_FIGURE] ? c->v[CK_BASE_FIGURE] : "",
-		 c->v[CK_UNIT] ? c->v[CK_UNIT] : "", c->v[CK_SEED], c->seed_line);
+	char base[48] = "";
+
+	if (c->v[CK_BASE_FIGURE])
+		snprintf(base, sizeof(base), " vs %.4g", strtod(c->v[CK_BASE_FIGURE], NULL));
+	snprintf(buf, len, "[%.3s:%d] %.4g%s %s, %s", c->v[CK_SEED], c->seed_line,
+		 strtod(c->v[CK_FIGURE], NULL), base, c->v[CK_UNIT] ? c->v[CK_UNIT] : "",
+		 c->v[CK_MACHINE]);
+}
+
+/* a figure of the claim's value (this machine's, or the seed's made the same), 4 digits */
+static void value_text(const struct pcb_claim *c, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (c->value == PCB_CLAIM_DIFF_PCT || c->value == PCB_CLAIM_SHARE)
+		snprintf(buf, len, "%+.4g %%", v);
+	else if (c->value == PCB_CLAIM_DIFF)
+		snprintf(buf, len, "%+.4g", v);
+	else
+		snprintf(buf, len, "%.4g", v);
 }
 
 static void here_text(const struct pcb_claim *c, const struct outcome *o, char *buf, size_t len)
 {
 	if (!o->ok)
 		snprintf(buf, len, "n/a");
-	else if (c->value == PCB_CLAIM_DIFF_PCT || c->value == PCB_CLAIM_SHARE)
-		snprintf(buf, len, "%+.2f %%", o->here);
-	else if (c->value == PCB_CLAIM_DIFF)
-		snprintf(buf, len, "%+.2f", o->here);
 	else
-		snprintf(buf, len, "%.4g", o->here);
+		value_text(c, o->here, buf, len);
 }
 
 static const char *verdict(const struct pcb_claim *c, const struct outcome *o, char *buf,
@@ -63,29 +84,6 @@ static const char *size_text(const struct pcb_claim *c, const struct outcome *o,
 	return pcb_claim_size(c, &h, buf, len, why);
 }
 
-/* the widths of the table's columns: claim, seed, this machine, agrees?, size */
-static void column_widths(const struct repro *rp, int *w)
-{
-	char s[512], h[64], v[64];
-	const char *why;
-
-	for (int i = 0; i < rp->cl.n; i++) {
-		const struct pcb_claim *c = &rp->cl.c[i];
-		int l = (int)strlen(c->v[CK_CLAIM]);
-
-		w[0] = l > w[0] ? l : w[0];
-		seed_text(c, s, sizeof(s));
-		l = (int)strlen(s) + 3 + (int)strlen(c->v[CK_MACHINE]);
-		w[1] = l > w[1] ? l : w[1];
-		here_text(c, &rp->res[i], h, sizeof(h));
-		w[2] = (int)strlen(h) > w[2] ? (int)strlen(h) : w[2];
-		verdict(c, &rp->res[i], v, sizeof(v));
-		w[3] = (int)strlen(v) > w[3] ? (int)strlen(v) : w[3];
-		l = (int)strlen(size_text(c, &rp->res[i], v, sizeof(v), &why));
-		w[4] = l > w[4] ? l : w[4];
-	}
-}
-
 /* this machine, as the first result describes it */
 static void print_machine(FILE *f, json_t *context)
 {
@@ -110,7 +108,7 @@ static void print_realops(FILE *f, const struct repro *rp)
 		if (!rp->real_want[k])
 			continue;
 		if (!any++)
-			fprintf(f, "real operations here, the base of the shares (TSC ticks, mean "
+			fprintf(f, "real operations here, the base of the shares (cycles, mean "
 				"of the runs' means, STDDEV):\n");
 		if (rp->real_err[k][0])
 			fprintf(f, "  %-12s not timed: %s\n", pcb_realop_desc[k].name, rp->real_err[k]);
@@ -123,43 +121,112 @@ static void print_realops(FILE *f, const struct repro *rp)
 		fprintf(f, "\n");
 }
 
+/* the table's columns: claim, seed, this machine, agrees?, size: 100 columns in all */
+enum { W_CLAIM = 45, W_SEED = 10, W_HERE = 10, W_AGREES = 13, W_SIZE = 14 };
+
+/* the claim's words to width w, by words; the rest of them, or NULL when they all fit */
+static const char *claim_words(FILE *f, const char *s, int w)
+{
+	int n = (int)strlen(s);
+
+	if (n > w) {
+		n = w;
+		while (n > 0 && s[n] != ' ')
+			n--;
+		if (!n)
+			n = w;
+	}
+	fprintf(f, "%-*.*s", w, n, s);
+	s += n;
+	s += strspn(s, " ");
+	return *s ? s : NULL;
+}
+
+/* a claim's lines: the figures beside its words, then the seed's, then why */
+static void print_claim(FILE *f, const struct repro *rp, int i)
+{
+	const struct pcb_claim *c = &rp->cl.c[i];
+	const struct outcome *o = &rp->res[i];
+	char s[700], h[64], v[64], z[64], seed[64];
+	const char *why, *size = size_text(c, o, z, sizeof(z), &why);
+	const char *rest = claim_words(f, c->v[CK_CLAIM], W_CLAIM);
+
+	/* the seed's figure where it is this machine's quantity; its own words under it */
+	if (c->same_quantity)
+		value_text(c, c->seed_figure, seed, sizeof(seed));
+	else
+		snprintf(seed, sizeof(seed), "-");
+	here_text(c, o, h, sizeof(h));
+	fprintf(f, "  %-*s  %-*s  %-*s  %s\n", W_SEED, seed, W_HERE, h, W_AGREES,
+		verdict(c, o, v, sizeof(v)), size);
+	while (rest) {
+		fprintf(f, "  ");
+		rest = claim_words(f, rest, W_CLAIM - 2);
+		fprintf(f, "\n");
+	}
+	seed_text(c, s, sizeof(s));
+	pcb_paragraph(f, PCB_REPRO_WIDTH, "  %s; scenario %s", s, c->v[CK_SCENARIO]);
+	if (!o->ok && o->why[0])
+		pcb_paragraph(f, PCB_REPRO_WIDTH, "  (n/a: %s)", o->why);
+	if (why)
+		pcb_paragraph(f, PCB_REPRO_WIDTH, "  (%s: %s)", size, why);
+}
+
+/* the results the claims' figures came from, a line a scenario */
+static void print_results(FILE *f, const struct repro *rp)
+{
+	fprintf(f, "\nresults:\n");
+	for (int k = 0; k < rp->ns; k++)
+		fprintf(f, "  %-24s %s\n", rp->s[k].name, rp->s[k].result[0] ? rp->s[k].result :
+			"-");
+}
+
+/* the claims tested by Welch's test, and the lowest and highest level of their intervals */
+static int welch_family(const struct repro *rp, double *lo, double *hi)
+{
+	int n = 0;
+
+	*lo = 1;
+	*hi = 0;
+	for (int i = 0; i < rp->cl.n; i++)
+		if (rp->res[i].welch) {
+			n++;
+			*lo = fmin(*lo, rp->res[i].f.level);
+			*hi = fmax(*hi, rp->res[i].f.level);
+		}
+	return n;
+}
+
 void reproduce_print_table(FILE *f, const struct repro *rp)
 {
-	int w[5] = { 5, 4, 12, 7, 4 };
-	char s[512], h[64], v[64], z[64];
-	const char *why, *size;
+	double lo, hi;
+	int n = welch_family(rp, &lo, &hi);
+	char levels[80];
 
-	column_widths(rp, w);
 	if (rp->context)
 		print_machine(f, rp->context);
 	if (rp->note[0])
 		fprintf(f, "%s\n\n", rp->note);
 	print_realops(f, rp);
-	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], "claim", w[1],
-		"seed (figure [seed:line], machine)", w[2], "this machine", w[3], "agrees?", w[4],
-		"size", "result");
-	for (int i = 0; i < rp->cl.n; i++) {
-		const struct pcb_claim *c = &rp->cl.c[i];
-		const struct outcome *o = &rp->res[i];
-		char seed[700];
-
-		seed_text(c, s, sizeof(s));
-		snprintf(seed, sizeof(seed), "%s, %s", s, c->v[CK_MACHINE]);
-		here_text(c, o, h, sizeof(h));
-		size = size_text(c, o, z, sizeof(z), &why);
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], c->v[CK_CLAIM], w[1], seed,
-			w[2], h, w[3], verdict(c, o, v, sizeof(v)), w[4], size,
-			rp->dirs[i] ? rp->dirs[i] : "-");
-		if (!o->ok && o->why[0])
-			fprintf(f, "%-*s  (n/a: %s)\n", w[0], "", o->why);
-		if (why)
-			fprintf(f, "%-*s  (%s: %s)\n", w[0], "", size, why);
-	}
-	fprintf(f, "\nn.s.: the two rows' run means do not differ at 95%% confidence (Welch's "
-		"t-test), or a count's exact Poisson 95%% interval straddles its bound: this run "
-		"settles no direction; more runs (without --quick) may\n"
-		"size: where this machine's figure is the seed's quantity, its ratio to the "
-		"seed's (within 2x: a factor of 2 either way)\n");
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", W_CLAIM, "claim", W_SEED, "seed", W_HERE,
+		"here", W_AGREES, "agrees?", "size");
+	for (int i = 0; i < rp->cl.n; i++)
+		print_claim(f, rp, i);
+	print_results(f, rp);
+	fprintf(f, "\n");
+	pcb_paragraph(f, PCB_REPRO_WIDTH, "seed: the seed's figure made the quantity this "
+		      "machine's is (here), 4 significant digits (- where it is another); under "
+		      "it the seed's own figures, where they are printed and the machine they "
+		      "were measured on");
+	pcb_paragraph(f, PCB_REPRO_WIDTH, "n.s.: the difference of the two rows' run means is "
+		      "not significant: its interval includes 0 (Welch's, at the confidence "
+		      "Holm's step-down over the %d claim(s) so tested gives it, %s, as the "
+		      "tables' Diff rows are marked), or a count's exact Poisson 95%% interval "
+		      "straddles its bound: this run settles no direction; more runs (without "
+		      "--quick) may", n, n ? pcb_levels_text(levels, sizeof(levels), lo, hi) :
+		      "none");
+	pcb_paragraph(f, PCB_REPRO_WIDTH, "size: where this machine's figure is the seed's "
+		      "quantity, its ratio to the seed's (within 2x: a factor of 2 either way)");
 }
 
 static void csv_field(FILE *f, const char *s, const char *sep)
