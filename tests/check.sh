@@ -1,7 +1,8 @@
 #!/bin/bash
 # pcpbench check on fixture trees (tests/fixtures/machine/: a tuned
 # bare-metal box, a laptop with powersave and turbo, a VM without
-# cpufreq), a tree with a broken file and a 128-CPU tree made here: the
+# cpufreq or PMU, a busy VM), a tree with a broken file and a 128-CPU
+# tree made here: the
 # settings printed and the exit status. Then a short run on the laptop's
 # tree: each bad setting warned once, all of them in result.json's
 # context, the tables and the Test System block. PCPBENCH_SYSROOT and
@@ -53,6 +54,10 @@ has_row isolation ok "CPU 2-3: isolcpus, nohz_full, rcu_nocbs"
 has_row aslr ok "off \(randomize_va_space 0\)"
 has_row thp ok never
 has_row perf_event_paranoid ok -1
+has_row pmu ok cpu
+has_row load ok "CPU 2-3: idle"
+has_row steal ok "CPU 2-3: 0%"
+has_row runnable ok "load average 0.10 on 4 CPUs"
 grep -q "^nothing here makes figures untrustworthy" "$tmp/out" && ok || bad "tuned: verdict"
 # two workers on one core
 check 1 "$fx/tuned" none "core:2 pu:2" --cpus 0,2
@@ -82,7 +87,21 @@ said "no $fx/vm/sys/devices/system/cpu/cpuN/cpufreq: the host"
 has_row boost unknown absent
 has_row smt ok "CPU 0-1: no sibling"
 has_row isolation ok "CPU 0-1: none"
-[ "$(grep -c '^ *does: ' "$tmp/out")" -eq 11 ] && ok || bad "vm: not a does: line a setting"
+# no PMU: said so, and what perf_event_paranoid still governs
+has_row pmu note none
+said "has no CPU PMU: hardware events cannot be counted here"
+said "user-mode counting only, of software events: no PMU"
+has_row runnable unknown absent
+[ "$(grep -c '^ *does: ' "$tmp/out")" -eq 13 ] && ok || bad "vm: not a does: line a setting"
+
+# a busy VM: load average 11 on 2 CPUs, 12 tasks runnable, the worker's CPU busy, steal
+check 1 "$fx/busy" KVMKVMKVM "core:2 pu:1" --cpus 1
+has_row load bad "CPU 1: 59% busy"
+has_row steal bad "CPU 1: 4%"
+has_row runnable bad "11 task\(s\) runnable beside pcpbench, load average 11.02 on 2 CPUs"
+said "other tasks ran 59% of its ticks since boot"
+grep -q "^untrustworthy here: load 59% busy (CPU 1), steal 4% (CPU 1), runnable 11 task" \
+	"$tmp/out" && ok || bad "busy: $(tail -1 "$tmp/out")"
 
 # a broken file is named, and its setting unknown
 cp -r "$fx/vm" "$tmp/broken"

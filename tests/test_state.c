@@ -3,7 +3,9 @@
  * The machine's state read from fixture trees (tests/fixtures/machine/):
  * a tuned bare-metal box (performance, boost off, CPUs 2-3 isolated, SMT
  * pairs 0,2 and 1,3), a laptop (intel_pstate powersave, turbo on, one
- * core of two threads) and a VM (no cpufreq, no boost, no SMT). Nothing
+ * core of two threads), a VM (no cpufreq, no boost, no SMT, no PMU) and
+ * a busy VM (load average 11 on 2 CPUs, a worker's CPU busy, steal).
+ * Nothing
  * here reads this machine: the root is a fixture, and PCPBENCH_HYPERVISOR
  * stands in for CPUID.
  */
@@ -84,7 +86,14 @@ static void test_tuned(void)
 	expect(&st, "aslr", -1, "off (randomize_va_space 0)", PCB_STATE_OK);
 	expect(&st, "thp", -1, "never", PCB_STATE_OK);
 	expect(&st, "perf_event_paranoid", -1, "-1", PCB_STATE_OK);
-	expect(&st, "tsc_step", -1, "1 tick", PCB_STATE_OK);
+	expect(&st, "pmu", -1, "cpu", PCB_STATE_OK);
+	expect(&st, "tsc_step", -1, "1 cycle", PCB_STATE_OK);
+	/* a fixture's /proc/stat since boot: 152 of 2654 ticks busy, no steal */
+	expect(&st, "load", 3, "idle", PCB_STATE_OK);
+	expect_cpus(&st, "load", 0, "0-3");
+	expect(&st, "steal", 1, "0%", PCB_STATE_OK);
+	/* every CPU a worker's: load 0.10 must run on one of them, but less than a CPU's worth */
+	expect(&st, "runnable", -1, "load average 0.10 on 4 CPUs", PCB_STATE_NOTE);
 	CHECK(pcb_state_nr_bad(&st) == 1, "%d bad, expected the SMT one", pcb_state_nr_bad(&st));
 	pcb_state_free(&st);
 
@@ -113,7 +122,14 @@ static void test_laptop(void)
 	expect(&st, "perf_event_paranoid", -1, "4", PCB_STATE_NOTE);
 	/* a fixture is not this machine: personality is not tried, run would re-execute */
 	expect(&st, "aslr", -1, "on (randomize_va_space 2)", PCB_STATE_NOTE);
-	expect(&st, "tsc_step", -1, "20 ticks", PCB_STATE_NOTE);
+	expect(&st, "tsc_step", -1, "20 cycles", PCB_STATE_NOTE);
+	/* a hybrid's core PMU */
+	expect(&st, "pmu", -1, "cpu_core", PCB_STATE_OK);
+	/* 1785 of 21885 ticks: 8% */
+	expect(&st, "load", 1, "idle", PCB_STATE_OK);
+	/* procs_running 2: pcpbench and one more, for the CPU that runs no worker */
+	expect(&st, "runnable", -1, "1 task(s) runnable beside pcpbench, load average 0.62 on 2 "
+	       "CPUs", PCB_STATE_OK);
 	CHECK(pcb_state_nr_bad(&st) == 2, "%d bad, expected governor and boost",
 	      pcb_state_nr_bad(&st));
 	pcb_state_free(&st);
@@ -123,7 +139,10 @@ static void test_laptop(void)
 		return;
 	expect(&st, "smt", 0, "a sibling is a worker", PCB_STATE_BAD);
 	expect(&st, "aslr", -1, "on (randomize_va_space 2)", PCB_STATE_BAD);
-	CHECK(pcb_state_nr_bad(&st) == 4, "%d bad", pcb_state_nr_bad(&st));
+	/* no CPU left without a worker: the other runnable task runs on one of theirs */
+	expect(&st, "runnable", -1, "1 task(s) runnable beside pcpbench, load average 0.62 on 2 "
+	       "CPUs", PCB_STATE_BAD);
+	CHECK(pcb_state_nr_bad(&st) == 5, "%d bad", pcb_state_nr_bad(&st));
 	pcb_state_free(&st);
 
 	if (load(&st, "laptop", "1", "disabled by re-exec", 0) < 0)
@@ -153,8 +172,60 @@ static void test_vm(void)
 	expect(&st, "isolation", 0, "none", PCB_STATE_OK);
 	expect(&st, "thp", -1, "madvise", PCB_STATE_OK);
 	expect(&st, "perf_event_paranoid", -1, "2", PCB_STATE_NOTE);
+	/* no PMU: said so, and paranoid no longer blamed for the hardware events */
+	expect(&st, "pmu", -1, "none", PCB_STATE_NOTE);
+	it = pcb_state_find(&st, "perf_event_paranoid", -1);
+	CHECK(it && strstr(it->note, "no PMU"), "paranoid's note: '%s'", it ? it->note : "");
+	/* no /proc/stat nor /proc/loadavg: unknown, never an error */
+	expect(&st, "runnable", -1, "absent", PCB_STATE_UNKNOWN);
 	CHECK(pcb_state_nr_bad(&st) == 0, "%d bad", pcb_state_nr_bad(&st));
 	pcb_state_free(&st);
+
+	/* the busy VM: load average 11 on 2 CPUs, 12 runnable, CPU 1 59% busy, 4% stolen */
+	if (load(&st, "busy", "1", NULL, 1) < 0)
+		return;
+	expect(&st, "load", 1, "59% busy", PCB_STATE_BAD);
+	expect(&st, "steal", 1, "4%", PCB_STATE_BAD);
+	expect(&st, "runnable", -1, "11 task(s) runnable beside pcpbench, load average 11.02 on "
+	       "2 CPUs", PCB_STATE_BAD);
+	CHECK(pcb_state_nr_bad(&st) == 3, "%d bad, expected load, steal and runnable",
+	      pcb_state_nr_bad(&st));
+	pcb_state_free(&st);
+}
+
+/* a period over the runs, its samples made by hand: steal on a worker CPU, the load average */
+static void test_run_load(void)
+{
+	struct pcb_load_sample a = { .stat = "cpu1 100 0 0 100 0 0 0 10 0 0\n", .load1 = 1,
+				     .running = 1 };
+	struct pcb_load_sample b = { .stat = "cpu1 180 0 0 100 0 0 0 30 0 0\n", .load1 = 1.5,
+				     .running = 1 };
+	hwloc_bitmap_t workers = hwloc_bitmap_alloc();
+	struct pcb_load_period p = { .before = &a, .after = &b, .seconds = 2, .workers = workers,
+				     .online = 2, .ours = 1, .run = 1 };
+	struct pcb_state st;
+	char err[256];
+
+	hwloc_bitmap_set(workers, 1);
+	/* 20 of 100 ticks stolen; a load of 1.5 with the worker's 1 in it: half a CPU's of others */
+	CHECK(pcb_state_init(&st, "/", err, sizeof(err)) == 0, "%s", err);
+	pcb_state_load_items(&st, &p);
+	expect(&st, "run.steal", 1, "20%", PCB_STATE_BAD);
+	expect(&st, "run.load", -1, "load average 1.50 on 2 CPUs", PCB_STATE_OK);
+	CHECK(pcb_state_find(&st, "load", 1) == NULL, "no busy share of a worker's own CPU");
+	pcb_state_free(&st);
+	/* others' load 2.3 against the 1 CPU without a worker: a CPU's worth on the worker's */
+	b.load1 = 3.3;
+	CHECK(pcb_state_init(&st, "/", err, sizeof(err)) == 0, "%s", err);
+	pcb_state_load_items(&st, &p);
+	expect(&st, "run.load", -1, "load average 3.30 on 2 CPUs", PCB_STATE_BAD);
+	pcb_state_free(&st);
+	b.load1 = 2.5;
+	CHECK(pcb_state_init(&st, "/", err, sizeof(err)) == 0, "%s", err);
+	pcb_state_load_items(&st, &p);
+	expect(&st, "run.load", -1, "load average 2.50 on 2 CPUs", PCB_STATE_NOTE);
+	pcb_state_free(&st);
+	hwloc_bitmap_free(workers);
 }
 
 static void test_busy(void)
@@ -179,6 +250,13 @@ static void test_busy(void)
 	      pcb_state_busy_pct(before, after, 1));
 	CHECK(pcb_state_busy_pct(before, after, 12) == -1, "cpu12: no tick");
 	CHECK(pcb_state_busy_pct(before, after, 2) == -1, "cpu2: absent");
+	/* steal: cpu1's 10 of 30 ticks; since boot (no text before) none of cpu0's */
+	CHECK(pcb_state_steal_pct(before, after, 1) == 33, "cpu1 steal %d%%",
+	      pcb_state_steal_pct(before, after, 1));
+	CHECK(pcb_state_steal_pct(NULL, after, 0) == 0, "cpu0 steal since boot");
+	CHECK(pcb_state_busy_pct(NULL, after, 0) == 40, "cpu0 busy since boot %d%%",
+	      pcb_state_busy_pct(NULL, after, 0));
+	CHECK(pcb_state_stat_cpus(after) == 3, "three CPU lines");
 	/* "cpu1" is not "cpu12" */
 	CHECK(pcb_state_busy_pct("cpu12 1 1 1 1\n", "cpu12 2 2 2 2\n", 1) == -1, "cpu1 vs cpu12");
 }
@@ -209,6 +287,7 @@ int main(void)
 	test_laptop();
 	test_vm();
 	test_busy();
+	test_run_load();
 	test_root();
 	return check_summary();
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../machine/state.h"
 #include "../output/write/json_context.h"
 #include "cli.h"
 
@@ -16,7 +17,7 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	json_t *perf = json_object_get(info, "perf"), *events = json_object_get(perf, "events");
 	const char *name;
 	json_t *v;
-	char buf[1024];
+	char buf[1024], pmu[32];
 
 	printf("Test System\n");
 	printf("  host:             %s\n", json_string_value(json_object_get(info, "host")));
@@ -52,9 +53,14 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 		       "after subtraction %+.2f +/- %.2f\n", pcb_timing_name(m),
 		       clk->overhead[m], m == PCB_TIMING_CALL ? "call" : "batch",
 		       clk->residual[m], clk->residual_stddev[m]);
-	printf("  perf events:      hardware %s (paranoid %d)\n",
-	       json_is_true(json_object_get(perf, "hardware_events")) ? "available" : "not available",
-	       pcb_perf_paranoid());
+	if (!pcb_state_pmu("/", pmu, sizeof(pmu)))
+		printf("  perf events:      no PMU here (no CPU PMU in "
+		       "/sys/bus/event_source/devices): software events only; paranoid %d\n",
+		       pcb_perf_paranoid());
+	else
+		printf("  perf events:      hardware %s on PMU %s (paranoid %d)\n",
+		       json_is_true(json_object_get(perf, "hardware_events")) ? "available" :
+		       "not available", pmu, pcb_perf_paranoid());
 	json_object_foreach(events, name, v)
 		printf("    %-16s %s\n", name, json_string_value(v));
 	json_decref(info);

@@ -72,6 +72,41 @@ void session_record_state(struct scn_run *r)
 	}
 	hwloc_bitmap_free(workers);
 }
+void session_record_run_load(struct scn_run *r)
+{
+	hwloc_bitmap_t workers = hwloc_bitmap_alloc();
+	struct pcb_load_sample after;
+	struct pcb_load_period p = { .before = &r->load, .after = &after, .run = 1,
+				     .workers = workers, .seconds = now_s() - r->load_at };
+	struct pcb_state st;
+	json_t *items, *it;
+	char err[PATH_MAX + 64];
+	int drains = 0;
+	size_t i;
+
+	if (!workers || !r->load.stat || pcb_state_init(&st, NULL, err, sizeof(err)) < 0) {
+		hwloc_bitmap_free(workers);
+		return;
+	}
+	for (int c = 0; c < r->ncfg; c++) {
+		hwloc_bitmap_or(workers, workers, r->cfg[c].workers);
+		drains |= r->cfg[c].drain_rate_hz > 0 || r->cfg[c].drain_count > 0;
+	}
+	/* busy through the runs: the workers, and the coordinator where one drains */
+	p.ours = hwloc_bitmap_weight(workers) + drains;
+	pcb_load_sample_take(&after, st.root);
+	p.online = pcb_state_stat_cpus(after.stat);
+	pcb_state_load_items(&st, &p);
+	items = pcb_state_json(&st);
+	json_array_foreach(items, i, it)
+		json_array_append(rj_ctx_machine_state(r->context), it);
+	warn_state(r->ss->once, &st);
+	json_decref(items);
+	pcb_state_free(&st);
+	pcb_load_sample_free(&after);
+	hwloc_bitmap_free(workers);
+}
+
 /* a note a bad setting of the machine's state, as the run warned */
 static void state_notes(json_t *notes, json_t *context)
 {

@@ -12,6 +12,7 @@
 #include "../output/result.h"
 #include "../output/write/json_context.h"
 #include "../run/runner.h"
+#include "../schema/schema.h"
 #include "cli.h"
 #include "session_run.h"
 
@@ -243,6 +244,7 @@ static void keep_finished(struct scn_run *r)
 static void free_run(struct scn_run *r)
 {
 	json_decref(r->runs);
+	pcb_load_sample_free(&r->load);
 	for (int d = 0; d < r->total; d++)
 		pcb_design_result_free(&r->res[d]);
 	free(r->res);
@@ -269,12 +271,17 @@ int run_scenario(const struct session *ss, struct pcb_scenario *cfg, int ncfg,
 	r.runs = json_array();
 	pg->scenario = cfg[0].name;
 	pg->result[0] = 0;
+	/* the machine's load from here to the last run's end: steal, the load average */
+	pcb_load_sample_take(&r.load, rj_ctx_has_machine_root(r.context) ?
+			     rj_ctx_machine_root(r.context) : "/");
+	r.load_at = now_s();
 	if (rc == 0)
 		rc = run_in_order(&r);
 	if (rc == 0 && r.interrupted < 0)
 		rc = run_more(&r);
 	if (pg->tty)
 		fprintf(stderr, "\r\033[K");
+	session_record_run_load(&r);
 	if (rc == 0 && r.interrupted >= 0) {
 		keep_finished(&r);
 		rc = EXIT_RUNTIME;

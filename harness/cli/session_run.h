@@ -7,6 +7,7 @@
 #ifndef PCB_CLI_SESSION_RUN_H
 #define PCB_CLI_SESSION_RUN_H
 
+#include "../machine/state.h"
 #include "session.h"
 
 /* one design of one configuration, and the runs it has */
@@ -28,6 +29,8 @@ struct scn_run {
 	int interrupted;		/* the run a stop came before, -1 if none */
 	char busy[512];			/* CPUs another pcpbench holds */
 	json_t *context, *runs;		/* the result's context and run order */
+	struct pcb_load_sample load;	/* the machine's load as the runs began */
+	double load_at;			/* when (now_s()) */
 };
 
 /*
@@ -36,6 +39,12 @@ struct scn_run {
  * once a session
  */
 void session_record_state(struct scn_run *r);
+/*
+ * The machine's load over the runs (steal on the workers' CPUs, the load
+ * average) from r->load to now, into r's context as items of its state;
+ * each bad one warned of once a session
+ */
+void session_record_run_load(struct scn_run *r);
 /* the result of what ran, printed and written: rc, else EXIT_RUNTIME if that or a check failed */
 int session_finish_result(struct scn_run *r, int rc);
 

@@ -24,7 +24,7 @@ static const struct {
 	  "drain and wake figures are the host's as much as the model's" },
 	{ "cpufreq.driver", "what sets the frequency (intel_pstate, amd-pstate, acpi-cpufreq); "
 	  "absent: the host or the firmware, unseen from here" },
-	{ "cpufreq.governor", "figures are TSC ticks, which do not follow the core clock: a "
+	{ "cpufreq.governor", "figures are TSC cycles, which do not follow the core clock: a "
 	  "governor that moves the frequency (any but performance, unless min = max) moves "
 	  "every figure with the load" },
 	{ "cpufreq.min_max", "the range the governor moves the frequency in; min = max holds it" },
@@ -32,6 +32,16 @@ static const struct {
 	  "figure moves with the other CPUs' load and from one run to the next" },
 	{ "smt", "a worker whose SMT sibling runs shares its core's pipelines, L1 and L2: its "
 	  "figures rise by what the sibling does" },
+	{ "load", "a task that runs on a worker's CPU takes its turns from the worker: the "
+	  "worker loses time to it, and its caches and TLB come back cold" },
+	{ "steal", "a host that runs other guests on a worker's vCPU stops it for that long: "
+	  "interruptions the guest cannot see, in every figure they fall in" },
+	{ "runnable", "tasks runnable beyond the CPUs that run no worker (or a load average "
+	  "above them) run on the workers' CPUs: each run loses time to them" },
+	{ "run.steal", "the same, over the runs: the host's share of each worker CPU while it "
+	  "was measured" },
+	{ "run.load", "the load average at the end of the runs, the workers in it: above the "
+	  "CPUs, other tasks shared the workers' CPUs while they were measured" },
 	{ "isolation", "isolcpus, nohz_full and rcu_nocbs keep other tasks, the tick and RCU "
 	  "callbacks off a worker: fewer interruptions; designs that skip cpu_is_isolated() "
 	  "CPUs drain them differently" },
@@ -41,7 +51,10 @@ static const struct {
 	  "model's page-fault and munmap figures then count fewer, larger faults" },
 	{ "perf_event_paranoid", "2: hardware counters count user mode only (counters.kernel "
 	  "is dropped); 3 or more: a user opens no counters, which print <not supported>" },
-	{ "tsc_step", "the TSC's resolution: above 1 tick (some VMs) a short region reads as "
+	{ "pmu", "the CPU's performance monitoring unit: without one (many VMs) no hardware "
+	  "event (cycles, instructions, cache-misses) is counted, whatever "
+	  "perf_event_paranoid says; software events still are" },
+	{ "tsc_step", "the TSC's resolution: above 1 cycle (some VMs) a short region reads as "
 	  "one step or the next; a mean below a step prints as ~x.xx" },
 };
 
@@ -195,7 +208,7 @@ static void read_tsc_step(struct pcb_state *st, uint64_t step)
 
 	if (!step)
 		return;
-	snprintf(value, sizeof(value), "%llu tick%s", (unsigned long long)step,
+	snprintf(value, sizeof(value), "%llu cycle%s", (unsigned long long)step,
 		 step == 1 ? "" : "s");
 	pcb_state_add(st, "tsc_step", -1, step == 1 ? PCB_STATE_OK : PCB_STATE_NOTE, value,
 		      "gcd of observed increments (struct pcb_clock step)");
@@ -226,14 +239,22 @@ static int set_root(struct pcb_state *st, const struct pcb_state_opts *o, char *
 	return 0;
 }
 
+int pcb_state_init(struct pcb_state *st, const char *root, char *err, size_t errlen)
+{
+	const struct pcb_state_opts o = { .root = root };
+
+	memset(st, 0, sizeof(*st));
+	return set_root(st, &o, err, errlen);
+}
+
 int pcb_state_read(struct pcb_state *st, const struct pcb_state_opts *o, char *err,
 		   size_t errlen)
 {
-	memset(st, 0, sizeof(*st));
-	if (set_root(st, o, err, errlen) < 0)
+	if (pcb_state_init(st, o->root, err, errlen) < 0)
 		return -1;
 	read_hypervisor(st);
 	pcb_state_read_cpus(st, o);
+	pcb_state_read_load(st, o);
 	pcb_state_read_kernel(st, o);
 	read_tsc_step(st, o->tsc_step);
 	if (st->failed) {

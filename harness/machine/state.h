@@ -5,9 +5,10 @@
  * cpufreq before it runs and Google Benchmark records cpu_scaling_enabled
  * and aslr_enabled: for each worker CPU its cpufreq driver, governor and
  * frequency range, its SMT siblings and whether one is busy, its
- * isolation (isolcpus, nohz_full, rcu_nocbs); for the machine boost,
- * ASLR, transparent huge pages, the hypervisor (CPUID), perf_event_paranoid
- * and the TSC step. Each setting is an item with a value and a verdict;
+ * isolation (isolcpus, nohz_full, rcu_nocbs), the share other tasks and
+ * the hypervisor took of it; for the machine boost, ASLR, transparent huge
+ * pages, the hypervisor (CPUID), perf_event_paranoid, the PMU, the tasks
+ * runnable against the CPUs and the TSC step. Each setting is an item with a value and a verdict;
  * a file that is absent (a VM has no cpufreq) makes its item unknown, with
  * a note naming the file, never an error.
  */
@@ -50,8 +51,10 @@ struct pcb_state {
 	struct pcb_state_item *item;
 };
 
-/* a share of ticks above this, a sibling of a worker is busy */
+/* a share of ticks above this, a sibling of a worker, or a worker's CPU before a run, is busy */
 #define PCB_STATE_BUSY_PCT 10
+/* a share of a worker CPU's time above this, the host stole too much of it */
+#define PCB_STATE_STEAL_PCT 2
 
 /*
  * The state under o->root of o->workers into st: 0, or -1 with err when
@@ -60,6 +63,8 @@ struct pcb_state {
 int pcb_state_read(struct pcb_state *st, const struct pcb_state_opts *o, char *err,
 		   size_t errlen);
 void pcb_state_free(struct pcb_state *st);
+/* st empty, its root as pcb_state_read() finds it (NULL: PCPBENCH_SYSROOT, else "/"): 0 or -1 */
+int pcb_state_init(struct pcb_state *st, const char *root, char *err, size_t errlen);
 /* items of verdict BAD */
 int pcb_state_nr_bad(const struct pcb_state *st);
 /* the first item of setting about cpu (-1: the machine's), NULL if none */
@@ -71,10 +76,52 @@ const char *pcb_state_verdict_name(enum pcb_state_verdict v);
 
 /*
  * The share (percent) of cpu's ticks that were busy (user, nice, system,
- * irq, softirq; steal left out) between two /proc/stat texts; -1 when
- * either lacks the CPU or no tick passed.
+ * irq, softirq; steal left out) between two /proc/stat texts (before
+ * NULL: since boot); -1 when either lacks the CPU or no tick passed.
  */
 int pcb_state_busy_pct(const char *before, const char *after, unsigned int cpu);
+/* the share (percent) of cpu's time the hypervisor stole (the steal column), likewise */
+int pcb_state_steal_pct(const char *before, const char *after, unsigned int cpu);
+/* the CPUs a /proc/stat text has a line of */
+int pcb_state_stat_cpus(const char *stat);
+
+/* /proc/stat and /proc/loadavg under a root at one moment */
+struct pcb_load_sample {
+	char *stat;			/* /proc/stat, NULL where it cannot be read */
+	double load1;			/* the 1-minute load average, -1 where unread */
+	int running;			/* procs_running: tasks runnable now, -1 where unread */
+};
+
+/* a sample under root ("/" or "ROOT/", as struct pcb_state's); pcb_load_sample_free() it */
+void pcb_load_sample_take(struct pcb_load_sample *s, const char *root);
+void pcb_load_sample_free(struct pcb_load_sample *s);
+
+/* a period between two samples, and what of it is pcpbench's own */
+struct pcb_load_period {
+	const struct pcb_load_sample *before;	/* NULL: since boot */
+	const struct pcb_load_sample *after;
+	double seconds;			/* how long it was */
+	hwloc_const_bitmap_t workers;
+	int online;			/* the CPUs */
+	/* pcpbench's tasks: at its end (before a run, 1), or busy through it (over the runs) */
+	int ours;
+	int run;			/* over the runs: the workers ran on their CPUs */
+};
+
+/*
+ * The items judging a period: before a run, others' share of each worker
+ * CPU (load), the host's (steal) and the tasks runnable against the CPUs
+ * (runnable); over the runs, run.steal and run.load, the load average
+ * with the workers in it
+ */
+void pcb_state_load_items(struct pcb_state *st, const struct pcb_load_period *p);
+
+/*
+ * The CPU's performance monitoring unit under root ("/" or "ROOT/"), as
+ * perf lists it in sys/bus/event_source/devices: 1 with its name in buf,
+ * 0 ("none") where the machine has none (many VMs)
+ */
+int pcb_state_pmu(const char *root, char *name, size_t len);
 
 /*
  * CPUID's hypervisor bit (leaf 1, ECX bit 31) and vendor (leaf

@@ -183,8 +183,7 @@ static void read_boost(struct pcb_state *st, hwloc_const_bitmap_t workers)
 				      "no cpuN/cpufreq/boost");
 	} hwloc_bitmap_foreach_end();
 }
-/* "cpuN a b c ..." of cpu in a /proc/stat text: the first 8 fields, 0 if absent */
-static int stat_line(const char *text, unsigned int cpu, unsigned long long f[8])
+int pcb_state_stat_line(const char *text, unsigned int cpu, unsigned long long f[8])
 {
 	char tag[24];
 	size_t n = (size_t)snprintf(tag, sizeof(tag), "cpu%u ", cpu);
@@ -201,9 +200,11 @@ static int stat_line(const char *text, unsigned int cpu, unsigned long long f[8]
 
 int pcb_state_busy_pct(const char *before, const char *after, unsigned int cpu)
 {
-	unsigned long long a[8], b[8], busy = 0, total = 0;
+	unsigned long long a[8] = { 0 }, b[8], busy = 0, total = 0;
 
-	if (!stat_line(before, cpu, a) || !stat_line(after, cpu, b))
+	/* no text before: the counters since boot */
+	if ((before && !pcb_state_stat_line(before, cpu, a)) ||
+	    !pcb_state_stat_line(after, cpu, b))
 		return -1;
 	/* user nice system idle iowait irq softirq steal: steal is the host's, not the core's */
 	for (int i = 0; i < 7; i++) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aslr.h"
 #include "state.h"
@@ -176,7 +177,38 @@ static void read_thp(struct pcb_state *st)
 		      open + 1, note);
 }
 
-static void read_paranoid(struct pcb_state *st)
+/* the CPU's PMUs as perf names them (x86's cpu, a hybrid's cpu_core and cpu_atom, arm's) */
+static const char *const pmus[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0", NULL };
+
+int pcb_state_pmu(const char *root, char *name, size_t len)
+{
+	char path[PATH_MAX + 96];
+	struct stat sb;
+
+	for (int i = 0; pmus[i]; i++) {
+		snprintf(path, sizeof(path), "%ssys/bus/event_source/devices/%s", root, pmus[i]);
+		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			snprintf(name, len, "%s", pmus[i]);
+			return 1;
+		}
+	}
+	snprintf(name, len, "none");
+	return 0;
+}
+
+static void read_pmu(struct pcb_state *st, int *pmu)
+{
+	char name[32], note[320];
+
+	*pmu = pcb_state_pmu(st->root, name, sizeof(name));
+	snprintf(note, sizeof(note), "%ssys/bus/event_source/devices/%s%s", st->root,
+		 *pmu ? name : "", *pmu ? "" : " has no CPU PMU: hardware events cannot be "
+		 "counted here; software events can");
+	pcb_state_add(st, "pmu", -1, *pmu ? PCB_STATE_OK : PCB_STATE_NOTE,
+		      *pmu ? name : "none", note);
+}
+
+static void read_paranoid(struct pcb_state *st, int pmu)
 {
 	static const char rel[] = "proc/sys/kernel/perf_event_paranoid";
 	char note[320], value[32];
@@ -187,15 +219,20 @@ static void read_paranoid(struct pcb_state *st)
 		return;
 	}
 	snprintf(value, sizeof(value), "%ld", v);
+	/* without a PMU it governs the software events alone */
 	pcb_state_add(st, "perf_event_paranoid", -1, v >= 2 ? PCB_STATE_NOTE : PCB_STATE_OK, value,
 		      v >= 3 ? "no perf events for a user without CAP_PERFMON" :
+		      v == 2 && !pmu ? "user-mode counting only, of software events: no PMU" :
 		      v == 2 ? "user-mode counting only" : "");
 }
 
 void pcb_state_read_kernel(struct pcb_state *st, const struct pcb_state_opts *o)
 {
+	int pmu;
+
 	read_isolation(st, o->workers);
 	read_aslr(st, o->aslr);
 	read_thp(st);
-	read_paranoid(st);
+	read_pmu(st, &pmu);
+	read_paranoid(st, pmu);
 }

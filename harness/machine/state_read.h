@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What state.c, state_cpu.c and state_kernel.c share, inside machine/:
+ * What state.c, state_cpu.c, state_kernel.c and state_load.c share,
+ * inside machine/:
  * an item added, a file under the root read, and the readers of each
  * part of the state.
  */
@@ -20,9 +21,14 @@ int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, 
 int pcb_state_file_long(const struct pcb_state *st, const char *rel, long *v, char *note,
 			size_t len);
 
+/* "cpuN a b c ..." of cpu in a /proc/stat text: its first 8 fields, 0 if absent */
+int pcb_state_stat_line(const char *text, unsigned int cpu, unsigned long long f[8]);
+
 /* each worker's cpufreq, boost and SMT siblings (state_cpu.c) */
 void pcb_state_read_cpus(struct pcb_state *st, const struct pcb_state_opts *o);
-/* isolation, ASLR, THP, perf_event_paranoid (state_kernel.c) */
+/* isolation, ASLR, THP, perf_event_paranoid, the PMU (state_kernel.c) */
 void pcb_state_read_kernel(struct pcb_state *st, const struct pcb_state_opts *o);
+/* others' load on the workers' CPUs, steal, runnable tasks, over a sample (state_load.c) */
+void pcb_state_read_load(struct pcb_state *st, const struct pcb_state_opts *o);
 
 #endif

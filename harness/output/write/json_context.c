@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "config.h"
+#include "../../machine/state.h"
 #include "../../measure/counters.h"
 #include "../../schema/schema.h"
 #include "json_context.h"
@@ -32,16 +33,21 @@ static const char *const probe_events[] = {
 static json_t *perf_json(void)
 {
 	json_t *o = json_object(), *events = json_object();
-	int hw = 0;
+	char pmu[32];
+	int hw = 0, has_pmu = pcb_state_pmu("/", pmu, sizeof(pmu));
 
 	for (int i = 0; probe_events[i]; i++) {
 		int rc = pcb_counters_probe(probe_events[i]);
 
-		json_object_set_new(events, probe_events[i], json_string(rc ? strerror(-rc) : "ok"));
+		/* the first four are hardware events: without a PMU there are none to open */
+		json_object_set_new(events, probe_events[i], json_string(
+				    !rc ? "ok" : i < 4 && rc == -ENOENT && !has_pmu ? "no PMU here" :
+				    strerror(-rc)));
 		if (!rc && i < 4)
 			hw = 1;
 	}
 	json_object_set_new(o, "hardware_events", json_boolean(hw));
+	json_object_set_new(o, "pmu", json_string(pmu));
 	json_object_set_new(o, "paranoid", json_integer(pcb_perf_paranoid()));
 	json_object_set_new(o, "events", events);
 	return o;

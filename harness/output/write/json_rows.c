@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../machine/state.h"
 #include "../../measure/counters.h"
 #include "../../schema/schema.h"
 #include "json_rows.h"
@@ -26,6 +27,20 @@ json_t *pcb_histogram_json(const struct pcb_hist *h)
 			json_array_append_new(a, pair);
 		}
 	return a;
+}
+
+/*
+ * Why an event did not open: a hardware event on a machine with no PMU
+ * (many VMs) is said to be so, not perf_event_open()'s ENOENT
+ */
+static const char *counter_error(const struct pcb_event_spec *ev, int status)
+{
+	char pmu[32];
+
+	if (status == -ENOENT && ev->attr.type != PERF_TYPE_SOFTWARE &&
+	    !pcb_state_pmu("/", pmu, sizeof(pmu)))
+		return "no PMU here: hardware events cannot be counted";
+	return strerror(-status);
 }
 
 static json_t *counter_json(const char *design, int cpu, const struct pcb_event_spec *ev,
@@ -47,7 +62,7 @@ static json_t *counter_json(const char *design, int cpu, const struct pcb_event_
 	rj_set_ctr_pfm_name(o, ev->fstr);
 	rj_set_ctr_status(o, st ? st : "counted");
 	if (v->status)
-		rj_set_ctr_error(o, strerror(-v->status));
+		rj_set_ctr_error(o, counter_error(ev, v->status));
 	rj_set_ctr_value(o, (json_int_t)v->value);
 	rj_set_ctr_enabled_ns(o, (json_int_t)v->enabled_ns);
 	rj_set_ctr_running_ns(o, (json_int_t)v->running_ns);
