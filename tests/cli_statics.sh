@@ -23,7 +23,9 @@ NF >= 2 {
 	sec = w[n]
 	name = $2
 	sub(/^[0-9a-f]+ +/, "", name)
-	if (name == sec || $1 ~ / df /)
+	# __odr_asan.X: the one-byte ODR indicator AddressSanitizer emits
+	# beside each global X, not state of the program
+	if (name == sec || $1 ~ / df / || name ~ /^__odr_asan\./)
 		next
 	if ((sec ~ /^\.(data|bss|tdata|tbss)(\.|$)/ && sec !~ /^\.data\.rel\.ro/) || sec == "*COM*")
 		printf "%s: %s (%s)\n", obj, name, sec
