@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * local_trylock_t on !PREEMPT_RT (include/linux/local_lock_internal.h): a
- * one-byte owner flag beside local_irq_save(). local_lock_irqsave() sets the
- * flag without testing it; local_trylock_irqsave() fails when this CPU
+ * one-byte owner flag beside local_irq_save(), or beside the preempt count
+ * alone in the forms that do not mask interrupts. local_lock_irqsave() sets
+ * the flag without testing it; local_trylock_irqsave() fails when this CPU
  * already holds the lock (an interrupt arrived inside the section).
  */
 #ifndef PCB_LOCKS_LOCAL_TRYLOCK_H
@@ -49,6 +50,40 @@ static inline void local_trylock_unlock_irqrestore(struct pcb_cpu *this, local_t
 	WRITE_ONCE(lock->acquired, 0);
 	irq_standin_enable(this);
 	local_irq_restore_model(this, flags);
+}
+
+/*
+ * The forms without interrupt masking (__local_trylock(), __local_lock(),
+ * __local_unlock() of v6.16's local_lock_internal.h, which SLUB's percpu
+ * sheaves take): the preempt count and the owner flag, no atomics.
+ */
+/* __local_trylock() with the preempt count already raised; dropped again if it fails */
+static inline bool local_trylock_acquire(struct pcb_cpu *this, local_trylock_t *lock)
+{
+	if (unlikely(READ_ONCE(lock->acquired))) {
+		preempt_enable(this);
+		return false;
+	}
+	WRITE_ONCE(lock->acquired, 1);
+	return true;
+}
+
+static inline bool local_trylock(struct pcb_cpu *this, local_trylock_t *lock)
+{
+	preempt_disable(this);
+	return local_trylock_acquire(this, lock);
+}
+
+static inline void local_lock(struct pcb_cpu *this, local_trylock_t *lock)
+{
+	preempt_disable(this);
+	WRITE_ONCE(lock->acquired, 1);
+}
+
+static inline void local_unlock(struct pcb_cpu *this, local_trylock_t *lock)
+{
+	WRITE_ONCE(lock->acquired, 0);
+	preempt_enable(this);
 }
 
 #endif

@@ -126,6 +126,49 @@ static inline void pcb_spin_unlock(spinlock_t *lock)
 	arch_spin_unlock(lock);
 }
 
+/*
+ * spin_trylock(): _raw_spin_trylock() (__raw_spin_trylock()), out of line
+ * on x86, with its own preempt count
+ */
+static __attribute__((noinline, unused)) bool _raw_spin_trylock(struct pcb_cpu *this,
+								spinlock_t *lock)
+{
+	preempt_disable(this);
+	if (likely(arch_spin_trylock(lock))) {
+		pcb_tsan_acquire(lock);
+		return true;
+	}
+	preempt_enable(this);
+	return false;
+}
+
+/*
+ * spin_trylock() on a hot path that falls back when it fails: the failure
+ * counted under fn as a contention that waited for nothing
+ */
+static inline bool spin_trylock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	if (likely(_raw_spin_trylock(this, lock)))
+		return true;
+	pcb_contended(this, fn, 0);
+	return false;
+}
+
+/* spin_lock() (_raw_spin_lock(), out of line): the preempt count, the lock counted under fn */
+static __attribute__((noinline, unused)) void spin_lock_cc(struct pcb_cpu *this, spinlock_t *lock,
+							   const char *fn)
+{
+	preempt_disable(this);
+	pcb_spin_lock(this, lock, fn);
+}
+
+/* spin_unlock(): inline, the one-byte release and preempt_enable() */
+static inline void spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
+{
+	pcb_spin_unlock(lock);
+	preempt_enable(this);
+}
+
 /* spin_lock_irqsave() (_raw_spin_lock_irqsave()), counted under fn when contended */
 static __attribute__((noinline, unused)) unsigned long
 spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)

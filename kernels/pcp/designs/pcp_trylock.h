@@ -34,19 +34,6 @@
 
 typedef spinlock_t pcp_lock_t;
 
-/* _raw_spin_trylock() (__raw_spin_trylock()): out of line, its own preempt count */
-static __attribute__((noinline, unused)) bool _raw_spin_trylock(struct pcb_cpu *this,
-								spinlock_t *lock)
-{
-	preempt_disable(this);
-	if (likely(arch_spin_trylock(lock))) {
-		pcb_tsan_acquire(lock);
-		return true;
-	}
-	preempt_enable(this);
-	return false;
-}
-
 /* pcp_spin_trylock(): pcpu_task_pin(), then spin_trylock(); no irq save */
 static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
 {
