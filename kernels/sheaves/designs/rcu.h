@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu: the RFC seed 004 links, asked of the sheaves: the owner keeps the
+ * kernel's local_trylock_t (whose owner flag the sheaves need against a
+ * nested kmalloc_nolock() whatever the flush does), and reaches its
+ * struct slub_percpu_sheaves through an RCU-protected pointer; a cache's
+ * flush swaps each CPU's sheaves for its spare set (an empty main sheaf,
+ * no spare), waits for a grace period and flushes the old set from the
+ * calling CPU, which then becomes the CPU's spare. No work, no lock on
+ * the owner but its own, and a grace period a flush. liburcu QSBR here
+ * (owners report a quiescent state between operations); in a kernel,
+ * synchronize_rcu() over the preempt-disabled sections.
+ */
+#ifndef PCB_SHEAVES_DESIGN_RCU_H
+#define PCB_SHEAVES_DESIGN_RCU_H
+
+#include "../../locks/local_trylock.h"
+
+#define DESIGN_SUMMARY "local_trylock_t on sheaves reached through an RCU pointer; a cache's " \
+		       "flush swaps in the spare set, waits a grace period, flushes the old"
+#define DESIGN_FOLLOWS "seed 004's RCU-based remote drain RFC on mm/slub.c's sheaves, with " \
+		       "liburcu QSBR"
+#define DESIGN_PROMISE "every CPU's sheaves empty when kmem_cache_shrink() returns"
+#define DESIGN_UNAVAILABLE sheaves_unavailable
+
+#define SHEAVES_DRAIN_HEADER "drain_qsbr.h"
+
+typedef local_trylock_t pcs_lock_t;
+#define PCS_LOCK_NAME "local_trylock_t"
+
+#define pcs_lock_init(cpu, pcs) ((void)(cpu), local_trylock_init(&(pcs)->lock))
+#define pcs_trylock(this, pcs) local_trylock(this, &(pcs)->lock)
+#define pcs_lock(this, pcs) local_lock(this, &(pcs)->lock)
+#define pcs_unlock(this, pcs) local_unlock(this, &(pcs)->lock)
+
+/*
+ * The owner's: the preempt count first, the read-side section a kernel's
+ * synchronize_rcu() waits for, then rcu_dereference() of its sheaves,
+ * then the owner flag in them
+ */
+#define pcs_trylock_this(this) ({						\
+	struct slub_percpu_sheaves *pcs_;					\
+	preempt_disable(this);							\
+	pcs_ = this_cpu_pcs(this);						\
+	local_trylock_acquire(this, &pcs_->lock) ? pcs_ : NULL; })
+#define pcs_lock_this(this) ({							\
+	struct slub_percpu_sheaves *pcs_;					\
+	preempt_disable(this);							\
+	pcs_ = this_cpu_pcs(this);						\
+	WRITE_ONCE(pcs_->lock.acquired, 1);					\
+	pcs_; })
+
+#endif
