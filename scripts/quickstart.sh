@@ -59,9 +59,9 @@ if [ "${PCPBENCH_TSAN:-1}" != 0 ] && [ $# -eq 0 ]; then
 	if [ ! -f build-tsan/build.ninja ]; then
 		meson setup build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized >&2
 	fi
-	ninja -C build-tsan tests/test_invariant tests/test_pcp >&2
+	ninja -C build-tsan tests/test_invariant tests/test_pcp tests/test_sheaves >&2
 	logs+=(build-tsan/meson-logs/testlog.json)
-	meson test -C build-tsan --no-rebuild --print-errorlogs invariant pcp || status=$?
+	meson test -C build-tsan --no-rebuild --print-errorlogs invariant pcp sheaves || status=$?
 fi
 
 # the tests and a quick run of the default scenario again, under AddressSanitizer
