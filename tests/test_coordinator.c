@@ -20,6 +20,7 @@
 #include "../harness/run/cpu_area.h"
 #include "../kernels/memcg/memcg_model.h"
 #include "../kernels/pcp/pcp_model.h"
+#include "../kernels/sheaves/sheaves_model.h"
 #include "pcb/registry.h"
 
 static void scripted_gaps(void)
@@ -164,14 +165,15 @@ static unsigned long helper_work(const struct pcb_design *d, const struct pcb_co
 }
 
 /*
- * Seed 000's drain shape, for every design of both models, on a synthetic
- * two-node machine: 16 CPUs online, 12 holding charges, a quarter
- * isolated, stood in for by `helpers` threads (unpinned: the machine is
- * synthetic), which refill them before each drain and, where the drain
- * flushes its work and they are on no worker's CPU, run it inside the
- * drain, in parallel. No charge may be lost or left on a CPU the design
- * drains; every work item a flushing drain queued to an idle CPU runs on
- * its helper, or, where the helpers share a worker's CPU, on the drainer.
+ * Seed 000's drain shape, for every design of the three models, on a
+ * synthetic two-node machine: 16 CPUs online, 12 holding charges, a
+ * quarter isolated, stood in for by `helpers` threads (unpinned: the
+ * machine is synthetic), which refill them before each drain and, where
+ * the drain flushes its work and they are on no worker's CPU, run it
+ * inside the drain, in parallel. No charge, page or object may be lost or
+ * left on a CPU the design drains; every work item a flushing drain queued
+ * to an idle CPU runs on its helper, or, where the helpers share a
+ * worker's CPU, on the drainer.
  */
 static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, const void *cfg,
 			const struct pcb_clock *clk, int helpers, int helpers_share)
@@ -285,6 +287,8 @@ int main(void)
 	struct pcp_config pcp_cfg = { .workload = PCP_WL_ALLOC_FREE, .timing = PCB_TIMING_CALL,
 				      .batch = 7, .high = 40, .zone_pages = 4096, .burst = 1,
 				      .map_pages = 100, .accounting = PCP_ACCT_MEMCG, .depth = 3 };
+	struct sheaves_config sheaves_cfg = { .workload = SHEAVES_WL_ALLOC_FREE, .object_size = 64,
+					      .pool_mib = 4, .burst = 1 };
 	struct pcb_clock clk;
 
 	scripted_gaps();
@@ -297,6 +301,9 @@ int main(void)
 				    share ? 1 : 4, share);
 		for (int i = 0; pcp_model.designs[i]; i++)
 			fixed_count(&pcp_model, pcp_model.designs[i], &pcp_cfg, &clk,
+				    share ? 1 : 4, share);
+		for (int i = 0; sheaves_model.designs[i]; i++)
+			fixed_count(&sheaves_model, sheaves_model.designs[i], &sheaves_cfg, &clk,
 				    share ? 1 : 4, share);
 	}
 	return check_summary();

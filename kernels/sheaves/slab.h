@@ -40,7 +40,7 @@
 #endif
 
 #define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
+#define PAGE_SIZE		4096UL	/* 1 << PAGE_SHIFT, as the other models spell it */
 #define SLUB_MAX_ORDER		3	/* slub_max_order: PAGE_ALLOC_COSTLY_ORDER */
 #define MAX_OBJS_PER_PAGE	32767	/* slab.objects is u15 */
 
