@@ -304,6 +304,23 @@ static inline void __pcs_install_empty_sheaf(struct pcb_cpu *this, struct kmem_c
 }
 
 /*
+ * Under the sheaves' lock: the main sheaf's last PCS_BATCH_MAX objects (or
+ * fewer) moved to objects[], as sheaf_flush_main() and
+ * sheaf_try_flush_main() take them; how many were moved, *remaining left
+ */
+static __always_inline unsigned int sheaf_take_batch(struct slub_percpu_sheaves *pcs,
+						     void **objects, unsigned int *remaining)
+{
+	struct slab_sheaf *sheaf = pcs->main;
+	unsigned int batch = pcb_min(PCS_BATCH_MAX, sheaf->size);
+
+	*remaining = sheaf->size - batch;
+	__builtin_memcpy(objects, sheaf->objects + *remaining, batch * sizeof(void *));
+	WRITE_ONCE(sheaf->size, *remaining);
+	return batch;
+}
+
+/*
  * sheaf_try_flush_main(): the main sheaf to its slabs, PCS_BATCH_MAX
  * objects at a time moved to the stack under the trylock; true if at
  * least part was flushed
@@ -316,15 +333,10 @@ static inline bool sheaf_try_flush_main(struct pcb_cpu *this, struct kmem_cache 
 
 	do {
 		struct slub_percpu_sheaves *pcs = pcs_trylock_this(this);
-		struct slab_sheaf *sheaf;
 
 		if (!pcs)
 			return ret;
-		sheaf = pcs->main;
-		batch = pcb_min(PCS_BATCH_MAX, sheaf->size);
-		remaining = sheaf->size - batch;
-		__builtin_memcpy(objects, sheaf->objects + remaining, batch * sizeof(void *));
-		WRITE_ONCE(sheaf->size, remaining);
+		batch = sheaf_take_batch(pcs, objects, &remaining);
 		pcs_unlock(this, pcs);
 		__kmem_cache_free_bulk(this, s, batch, &objects[0]);
 		slub_stat_add(this, SHEAVES_EV_SHEAF_FLUSH, batch);
@@ -501,14 +513,8 @@ static inline void sheaf_flush_main(struct pcb_cpu *this, struct kmem_cache *s,
 	unsigned int batch, remaining;
 
 	do {
-		struct slab_sheaf *sheaf;
-
 		pcs_lock(this, pcs);
-		sheaf = pcs->main;
-		batch = pcb_min(PCS_BATCH_MAX, sheaf->size);
-		remaining = sheaf->size - batch;
-		__builtin_memcpy(objects, sheaf->objects + remaining, batch * sizeof(void *));
-		WRITE_ONCE(sheaf->size, remaining);
+		batch = sheaf_take_batch(pcs, objects, &remaining);
 		pcs_unlock(this, pcs);
 		__kmem_cache_free_bulk(this, s, batch, &objects[0]);
 		slub_stat_add(this, SHEAVES_EV_SHEAF_FLUSH, batch);
