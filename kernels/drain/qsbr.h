@@ -6,7 +6,7 @@
  * one. A worker is a registered reader, online while its loop runs and
  * offline otherwise, and reports a quiescent state between two operations.
  * A model's drain_qsbr.h includes this and defines its drain with
- * qsbr_swap_in_spare() and qsbr_take_old().
+ * qsbr_swap_in_spare() and qsbr_wait_swapped().
  */
 #ifndef PCB_DRAIN_QSBR_H
 #define PCB_DRAIN_QSBR_H
@@ -61,6 +61,22 @@ static inline void *qsbr_swap_in_spare(struct pcb_cpu *cpu)
 static inline void qsbr_take_old(struct pcb_cpu *cpu)
 {
 	pcb_tsan_acquire(&cpu->preempt_count);
+}
+
+/*
+ * synchronize_rcu() for the caches swapped out of swapped[0..n): every
+ * owner passed a quiescent state, and each old cache is the drainer's, a
+ * remote drain each
+ */
+static inline void qsbr_wait_swapped(struct pcb_cpu *this, struct pcb_cpu *const *swapped, int n)
+{
+	if (!n)
+		return;
+	synchronize_rcu();
+	for (int i = 0; i < n; i++) {
+		qsbr_take_old(swapped[i]);
+		this->h.remote_drains++;
+	}
 }
 
 static inline void pcb_drain_between_ops(struct pcb_cpu *this)

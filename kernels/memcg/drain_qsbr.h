@@ -30,15 +30,10 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		old[n] = qsbr_swap_in_spare(cpu);
 		swapped[n++] = cpu;
 	}
-	if (n) {
-		/* every owner passed a quiescent state: the old stocks are private */
-		synchronize_rcu();
-		for (int i = 0; i < n; i++) {
-			qsbr_take_old(swapped[i]);
-			this->h.remote_drains++;
-			drain_stock_from(this, old[i], this_cpu_stock(this));
-			swapped[i]->stock_spare = old[i];
-		}
+	qsbr_wait_swapped(this, swapped, n);
+	for (int i = 0; i < n; i++) {
+		drain_stock_from(this, old[i], this_cpu_stock(this));
+		swapped[i]->stock_spare = old[i];
 	}
 	pthread_mutex_unlock(&percpu_charge_mutex);
 }

@@ -29,16 +29,11 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		old[n] = qsbr_swap_in_spare(cpu);
 		swapped[n++] = cpu;
 	}
-	if (n) {
-		/* every owner passed a quiescent state: the old lists are private */
-		synchronize_rcu();
-		for (int i = 0; i < n; i++) {
-			qsbr_take_old(swapped[i]);
-			this->h.remote_drains++;
-			if (old[i]->count)
-				free_pcppages_bulk(this, zone, old[i]->count, old[i]);
-			swapped[i]->stock_spare = old[i];
-		}
+	qsbr_wait_swapped(this, swapped, n);
+	for (int i = 0; i < n; i++) {
+		if (old[i]->count)
+			free_pcppages_bulk(this, zone, old[i]->count, old[i]);
+		swapped[i]->stock_spare = old[i];
 	}
 	pthread_mutex_unlock(&pcpu_drain_mutex);
 }

@@ -29,15 +29,10 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 		old[n] = qsbr_swap_in_spare(cpu);
 		swapped[n++] = cpu;
 	}
-	if (n) {
-		/* every owner passed a quiescent state: the old sheaves are private */
-		synchronize_rcu();
-		for (int i = 0; i < n; i++) {
-			qsbr_take_old(swapped[i]);
-			this->h.remote_drains++;
-			__pcs_flush_all_cpu(this, s, old[i]);
-			swapped[i]->stock_spare = old[i];
-		}
+	qsbr_wait_swapped(this, swapped, n);
+	for (int i = 0; i < n; i++) {
+		__pcs_flush_all_cpu(this, s, old[i]);
+		swapped[i]->stock_spare = old[i];
 	}
 	mutex_unlock(this, &s->flush_lock);
 }
