@@ -12,7 +12,7 @@
 #ifndef PCB_SHEAVES_DESIGN_LOCAL_TRYLOCK_H
 #define PCB_SHEAVES_DESIGN_LOCAL_TRYLOCK_H
 
-#include "../../locks/local_trylock.h"
+#include "../pcs_trylock.h"
 
 #define DESIGN_SUMMARY "local_trylock_t in slub_percpu_sheaves; a cache's flush queues work " \
 		       "on each CPU with sheaves and flushes it"
@@ -22,13 +22,5 @@
 #define DESIGN_UNAVAILABLE sheaves_unavailable
 
 #define SHEAVES_DRAIN_HEADER "drain_work.h"
-
-typedef local_trylock_t pcs_lock_t;
-#define PCS_LOCK_NAME "local_trylock_t"
-
-#define pcs_lock_init(cpu, pcs) ((void)(cpu), local_trylock_init(&(pcs)->lock))
-#define pcs_trylock(this, pcs) local_trylock(this, &(pcs)->lock)
-#define pcs_lock(this, pcs) local_lock(this, &(pcs)->lock)
-#define pcs_unlock(this, pcs) local_unlock(this, &(pcs)->lock)
 
 #endif

@@ -14,7 +14,7 @@
 #ifndef PCB_SHEAVES_DESIGN_RCU_H
 #define PCB_SHEAVES_DESIGN_RCU_H
 
-#include "../../locks/local_trylock.h"
+#include "../pcs_trylock.h"
 
 #define DESIGN_SUMMARY "local_trylock_t on sheaves reached through an RCU pointer; a cache's " \
 		       "flush swaps in the spare set, waits a grace period, flushes the old"
@@ -24,14 +24,6 @@
 #define DESIGN_UNAVAILABLE sheaves_unavailable
 
 #define SHEAVES_DRAIN_HEADER "drain_qsbr.h"
-
-typedef local_trylock_t pcs_lock_t;
-#define PCS_LOCK_NAME "local_trylock_t"
-
-#define pcs_lock_init(cpu, pcs) ((void)(cpu), local_trylock_init(&(pcs)->lock))
-#define pcs_trylock(this, pcs) local_trylock(this, &(pcs)->lock)
-#define pcs_lock(this, pcs) local_lock(this, &(pcs)->lock)
-#define pcs_unlock(this, pcs) local_unlock(this, &(pcs)->lock)
 
 /*
  * The owner's: the preempt count first, the read-side section a kernel's
