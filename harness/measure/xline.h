@@ -17,7 +17,10 @@
 #define PCB_XLINE_BATCHES	31
 #define PCB_XLINE_ROUNDS	256
 
-/* ticks per transfer between CPUs a and b; -1 if a thread could not run on one */
+/*
+ * ticks per transfer between CPUs a and b; -1 if a thread could not run on
+ * one, or the probe could not finish in its limit (xline.c)
+ */
 double pcb_xline_ticks(const struct pcb_topo *topo, unsigned int a, unsigned int b,
 		       double tsc_hz);
 
