@@ -2,8 +2,8 @@
 /*
  * libFuzzer: the input as a result.json read back, as `report` reads it:
  * parsed, checked by pcb_result_check(), and its tables printed, net and
- * raw, into /dev/null; then as `report --format email|markdown` prints it,
- * and as `compare` reads it, against itself, in every format.
+ * raw, into /dev/null; then as `report --format email|markdown|kv|mmtests`
+ * prints it, and as `compare` reads it, against itself, in every format.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,9 +11,12 @@
 
 #include <jansson.h>
 
-#include "harness/output/compare.h"
-#include "harness/output/letter.h"
-#include "harness/output/result.h"
+#include "harness/output/present/compare.h"
+#include "harness/output/present/compare_print.h"
+#include "harness/output/present/letter.h"
+#include "harness/output/present/tables.h"
+#include "harness/output/read/load.h"
+#include "harness/output/write/kv.h"
 
 static FILE *sink;
 
@@ -43,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pcb_tables_print_opts(sink, result, &raw, err, sizeof(err));
 		pcb_letter_report(sink, result, 0, err, sizeof(err));
 		pcb_letter_report(sink, result, 1, err, sizeof(err));
+		pcb_kv_print(sink, result);
+		pcb_mmtests_print(sink, result);
 		{
 			json_t *both[2] = { result, result }, *cmp;
 			const char *names[2] = { "a", "b" };
