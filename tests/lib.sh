@@ -5,6 +5,13 @@
 # run finds tests/'s modules (kvname.py).
 pass=0
 fail=0
+# Run from a git hook or `git rebase --exec`, the caller's GIT_DIR,
+# GIT_WORK_TREE, GIT_INDEX_FILE and the like are in the environment, and
+# every git command of a test (and of what it runs) would act on the
+# caller's repository instead of the test's own: none of them reach a test.
+for v in $(compgen -e GIT_); do
+	unset "$v"
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
