@@ -144,6 +144,25 @@ has_row perf_event_paranoid unknown absent
 check 0 "$big" none "numa:2 core:32 pu:2" --cpus "$(seq -s, 64 2 126)"
 has_row smt unknown "CPU 64,66,68,70,.*: siblings not sampled"
 
+# every other CPU of 600: the lists, longer than any line's buffer, whole
+huge=$tmp/huge
+for c in $(seq 0 599); do
+	d=$huge/sys/devices/system/cpu/cpu$c
+	mkdir -p "$d/cpufreq"
+	echo performance >"$d/cpufreq/scaling_governor"
+	echo 1 >"$d/cpufreq/boost"
+done
+mkdir -p "$huge/proc"
+echo "root=/dev/sda1" >"$huge/proc/cmdline"
+even=$(seq -s, 0 2 598)
+check 1 "$huge" none "numa:2 core:300 pu:1" --cpus "$even"
+grep -Eqx "Machine state for workers on CPU $even, read under $huge/?" "$tmp/out" && ok ||
+	bad "huge: the workers' list cut: $(head -1 "$tmp/out")"
+has_row cpufreq.governor ok "CPU $even: performance"
+has_row boost bad "CPU $even: on"
+grep -q "^untrustworthy here: boost on (CPU $even)\$" "$tmp/out" && ok ||
+	bad "huge: the untrustworthy line cut: $(grep untrustworthy "$tmp/out")"
+
 # a run on the laptop's tree: each bad setting warned once, over two
 # scenarios; recorded in the context, the tables and the Test System
 export PCPBENCH_LOCK_DIR=$tmp

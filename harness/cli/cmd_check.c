@@ -39,28 +39,37 @@ static void print_folded(const char *text)
 	}
 }
 
+/* a CPU list as long as the set: hundreds of CPUs do not fit a line's buffer */
+static char *cpus_string(hwloc_const_bitmap_t set)
+{
+	char *s = pcb_cpuset_string(set);
+
+	if (!s) {
+		fprintf(stderr, "%s: check: out of memory\n", prog);
+		exit(EXIT_RUNTIME);
+	}
+	return s;
+}
+
 static void print_item(const struct pcb_state_item *it, int first_of_setting)
 {
-	char cpus[256] = "";
+	char *cpus = it->cpus ? cpus_string(it->cpus) : NULL;
 
-	if (it->cpus) {
-		snprintf(cpus, sizeof(cpus), "CPU ");
-		pcb_cpuset_format(it->cpus, cpus + 4, sizeof(cpus) - 4);
-		strcat(cpus, ": ");
-	}
-	printf("  %-22s %-8s %s%s\n", first_of_setting ? it->setting : "",
-	       pcb_state_verdict_name(it->verdict), cpus, it->value);
+	printf("  %-22s %-8s %s%s%s%s\n", first_of_setting ? it->setting : "",
+	       pcb_state_verdict_name(it->verdict), cpus ? "CPU " : "", cpus ? cpus : "",
+	       cpus ? ": " : "", it->value);
+	free(cpus);
 	if (*it->note)
 		print_folded(it->note);
 }
 
 static void print_state(const struct pcb_state *st, hwloc_const_bitmap_t workers)
 {
-	char buf[1024];
+	char *list = cpus_string(workers);
 	int bad = 0;
 
-	pcb_cpuset_format(workers, buf, sizeof(buf));
-	printf("Machine state for workers on CPU %s, read under %s\n\n", buf, st->root);
+	printf("Machine state for workers on CPU %s, read under %s\n\n", list, st->root);
+	free(list);
 	printf("  %-22s %-8s %s\n", "setting", "verdict", "value");
 	for (int i = 0; i < st->nr; i++) {
 		const struct pcb_state_item *it = &st->item[i];
@@ -85,8 +94,9 @@ static void print_state(const struct pcb_state *st, hwloc_const_bitmap_t workers
 			printf("untrustworthy here:");
 		printf("%s %s %s", bad > 1 ? "," : "", it->setting, it->value);
 		if (it->cpus) {
-			pcb_cpuset_format(it->cpus, buf, sizeof(buf));
-			printf(" (CPU %s)", buf);
+			list = cpus_string(it->cpus);
+			printf(" (CPU %s)", list);
+			free(list);
 		}
 	}
 	if (bad)

@@ -232,6 +232,15 @@ void pcb_cpuset_format(hwloc_const_bitmap_t set, char *buf, size_t len)
 		hwloc_bitmap_list_snprintf(buf, len, set);
 }
 
+char *pcb_cpuset_string(hwloc_const_bitmap_t set)
+{
+	char *s = NULL;
+
+	if (hwloc_bitmap_iszero(set))
+		return strdup("none");
+	return hwloc_bitmap_list_asprintf(&s, set) < 0 ? NULL : s;
+}
+
 static int parse_uint(const char *s, const char **end, unsigned int *out)
 {
 	char *e;

@@ -66,6 +66,8 @@ const struct pcb_topo_cpu *pcb_topo_cpu(const struct pcb_topo *t, unsigned int o
 int pcb_topo_pin(const struct pcb_topo *t, unsigned int os);
 /* a list such as "0-7,64-71" */
 void pcb_cpuset_format(hwloc_const_bitmap_t set, char *buf, size_t len);
+/* the same, in a string of its own length (free() it); NULL if out of memory */
+char *pcb_cpuset_string(hwloc_const_bitmap_t set);
 
 /* node-local memory, first touched by the caller; size a multiple of 64 */
 void *pcb_alloc_on_node(size_t size, int node);
