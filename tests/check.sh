@@ -38,6 +38,9 @@ grep -q "^usage: pcpbench check" "$tmp/out" && ok || bad "check --help has no us
 expect_rc 2 "$pcpbench" check --frobnicate
 expect_rc 2 "$pcpbench" check extra
 expect_rc 2 "$pcpbench" check --cpus "node:99"
+# a set that leaves no CPU is refused, as run refuses it, not taken for all
+expect_rc 2 "$pcpbench" --topology "numa:1 core:4 pu:1" check --cpus '1,!1'
+grep -q "leaves no CPU" "$tmp/err" && ok || bad "an empty --cpus: $(cat "$tmp/err")"
 check 2 /nonexistent/pcpbench-root none "core:2 pu:1" --cpus 0
 grep -q "PCPBENCH_SYSROOT /nonexistent/pcpbench-root: not a directory" "$tmp/err" && ok ||
 	bad "a missing root is not named: $(cat "$tmp/err")"

@@ -105,7 +105,7 @@ static void print_state(const struct pcb_state *st, hwloc_const_bitmap_t workers
 		printf("nothing here makes figures untrustworthy\n");
 }
 
-/* --cpus resolved on the topology, as cpus.workers is; exit 2 on a bad one */
+/* --cpus resolved on the topology, as cpus.workers is; exit 2 on a bad one or none */
 static void parse_workers(struct pcb_topo *topo, const char *expr, hwloc_bitmap_t workers)
 {
 	char err[512];
@@ -114,9 +114,15 @@ static void parse_workers(struct pcb_topo *topo, const char *expr, hwloc_bitmap_
 		pcb_topo_destroy(topo);
 		die_usage("check: --cpus %s", err);
 	}
-	/* cpus.workers' default leaves no CPU on a machine of one */
-	if (hwloc_bitmap_iszero(workers))
+	if (!hwloc_bitmap_iszero(workers))
+		return;
+	/* cpus.workers' default leaves no CPU on a machine of one: check them all */
+	if (!strcmp(expr, pcb_harness_keys[K_CPUS_WORKERS].def)) {
 		hwloc_bitmap_copy(workers, topo->all);
+		return;
+	}
+	pcb_topo_destroy(topo);
+	die_usage("check: --cpus '%s' leaves no CPU", expr);
 }
 
 int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
