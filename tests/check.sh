@@ -147,6 +147,17 @@ has_row perf_event_paranoid unknown absent
 check 0 "$big" none "numa:2 core:32 pu:2" --cpus "$(seq -s, 64 2 126)"
 has_row smt unknown "CPU 64,66,68,70,.*: siblings not sampled"
 
+# a FIFO or a directory at proc/cmdline (and no sysfs list): not waited
+# on, not read as an empty command line, but no file
+for kind in fifo dir; do
+	r=$tmp/$kind
+	cp -r "$fx/laptop" "$r" && rm "$r/proc/cmdline" "$r/sys/devices/system/cpu/isolated"
+	if [ $kind = fifo ]; then mkfifo "$r/proc/cmdline"; else mkdir "$r/proc/cmdline"; fi
+	expect_rc 1 timeout 60 env PCPBENCH_SYSROOT="$r" PCPBENCH_HYPERVISOR=none \
+		"$pcpbench" --topology "core:1 pu:2" check --cpus 1
+	has_row isolation unknown absent
+done
+
 # every other CPU of 600: the lists, longer than any line's buffer, whole
 huge=$tmp/huge
 for c in $(seq 0 599); do

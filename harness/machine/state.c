@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "state.h"
 #include "state_read.h"
@@ -117,6 +119,29 @@ void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_
 	st->nr++;
 }
 
+FILE *pcb_state_fopen(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) < 0)
+		e = errno;
+	else if (!S_ISREG(sb.st_mode))
+		e = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
+	if (e) {
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX + 256];
@@ -124,7 +149,7 @@ int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, 
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s%s", st->root, rel);
-	f = fopen(path, "r");
+	f = pcb_state_fopen(path);
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, len - 1, f);

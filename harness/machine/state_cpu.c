@@ -31,7 +31,7 @@ static char *read_all(const struct pcb_state *st, const char *rel)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s%s", st->root, rel);
-	f = fopen(path, "r");
+	f = pcb_state_fopen(path);
 	if (!f)
 		return NULL;
 	for (;;) {

@@ -24,7 +24,7 @@ static char *file_all(const char *root, const char *rel)
 	int c;
 
 	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "r");
+	f = pcb_state_fopen(path);
 	if (!f)
 		return NULL;
 	m = open_memstream(&buf, &len);

@@ -9,12 +9,19 @@
 #define PCB_STATE_READ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "state.h"
 
 /* an item of setting about cpu (-1: the machine), merged with one of the same verdict and text */
 void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_state_verdict v,
 		   const char *value, const char *note);
+/*
+ * path opened for reading only if it is a regular file (a FIFO or a
+ * directory under a fixture root would block a read or read as empty),
+ * never waiting on the open itself; NULL with errno set otherwise
+ */
+FILE *pcb_state_fopen(const char *path);
 /* the file rel under the root, its trailing blanks cut: 0, or -errno */
 int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, size_t len);
 /* a number in the file rel: 0, or -1 with note naming the file and what is wrong */
