@@ -24,8 +24,9 @@ has "node 7 (8/8): workers 112-127 (16 CPUs), coordinator CPU 0 (node 0)" "node 
 # every worker on the node; the coordinator's node chosen, and moved off it on its own run
 expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node --coordinator-node 5 \
 	--set cpus.workers=all scenarios/drain-scaling.scn
-has "node 0 (1/8): workers 0-15 (16 CPUs), coordinator CPU 80 (node 5)" "coordinator-node 5, node 0"
-has "node 5 (6/8): workers 80-95 (16 CPUs), coordinator CPU 0 (node 0)" "coordinator-node 5, its own run"
+has "node 0 (1/8): workers 0 (1 CPU), coordinator CPU 80 (node 5)" "coordinator-node 5, node 0"
+has "  stocks=64: workers 0-15 (16 CPUs)" "coordinator-node 5, node 0, stocks=64"
+has "node 5 (6/8): workers 80 (1 CPU), coordinator CPU 0 (node 0)" "coordinator-node 5, its own run"
 # the drainer is no isolated CPU: node 1's CPUs all isolated, node 0's run drains from node 2
 expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node --set cpus.isolated=16-31 \
 	scenarios/contention.scn
@@ -40,6 +41,24 @@ has "node 3 (1/1): workers 48-63 (16 CPUs), coordinator CPU 0 (node 0)" "--node 
 expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node --set cpus.workers=0-20
 has "node 2 (3/8): no worker of cpus.workers there; skipped" "skipped node"
 has "node 1 (2/8): workers 16-20 (5 CPUs), coordinator CPU 0 (node 0)" "partial node"
+
+# drain.stocks below the workers asked: only the first drain.stocks run, the
+# plan says so, each node's run of its own CPUs; with no drains, all run
+expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run scenarios/drain-scaling.scn
+[ "$(grep -E '^scenario drain-scaling \(|^  workers:' "$tmp/out" | tr -s ' \n' ' ')" = \
+  "scenario drain-scaling (scenarios/drain-scaling.scn): stocks=1 workers: 1 on CPUs 1 \
+scenario drain-scaling (scenarios/drain-scaling.scn): stocks=8 workers: 8 on CPUs 1-8 \
+scenario drain-scaling (scenarios/drain-scaling.scn): stocks=64 workers: 64 on CPUs 1-64 \
+scenario drain-scaling (scenarios/drain-scaling.scn): stocks=128 workers: 127 on CPUs 1-127 " ] && ok ||
+	bad "drain.stocks' workers: $(grep -E '^scenario|workers:' "$tmp/out")"
+expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node scenarios/drain-scaling.scn
+has "node 3 (4/8): workers 48 (1 CPU), coordinator CPU 0 (node 0)" "stocks=1 on node 3"
+has "  stocks=8: workers 48-55 (8 CPUs)" "stocks=8 on node 3"
+has "  stocks=64: workers 48-63 (16 CPUs)" "stocks=64 on node 3"
+expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --set drain.rate_hz=0 \
+	scenarios/drain-scaling.scn
+[ "$(grep -c "^  workers: 127 on CPUs 1-127$" "$tmp/out")" -eq 4 ] && ok ||
+	bad "no drains, yet workers left idle: $(grep workers: "$tmp/out")"
 
 # bad input: exit 2, nothing written
 expect_rc 2 "$pcpbench" --topology "$topo" run --dry-run --node 9

@@ -103,7 +103,8 @@ static void plan_node(const struct pcb_topo *topo, const struct scn_group *g, in
 	p->empty = 0;
 	for (int c = 0; c < g->n; c++) {
 		p->workers[c] = hwloc_bitmap_alloc();
-		hwloc_bitmap_and(p->workers[c], g->cfg[c].workers, topo->node[i].cpus);
+		/* each node's own first drain.stocks, once its run is finished */
+		hwloc_bitmap_and(p->workers[c], g->cfg[c].workers_asked, topo->node[i].cpus);
 		hwloc_bitmap_clr(p->workers[c], (unsigned int)p->coord_cpu);
 		p->empty |= hwloc_bitmap_iszero(p->workers[c]);
 	}
@@ -116,21 +117,35 @@ static void free_plan(struct node_plan *p, int ncfg)
 	free(p->workers);
 }
 
+/* the node's workers as configuration c runs them: drain.stocks may leave some idle */
+static hwloc_bitmap_t node_runs(const struct scn_group *g, const struct node_plan *p, int c)
+{
+	hwloc_bitmap_t w = hwloc_bitmap_dup(p->workers[c]);
+
+	pcb_scenario_charged_workers(&g->cfg[c], w);
+	return w;
+}
+
 static void print_node(const struct scn_group *g, const struct node_plan *p, int k, int n)
 {
+	hwloc_bitmap_t first = node_runs(g, p, 0);
 	char buf[4096];
 
-	pcb_cpuset_format(p->workers[0], buf, sizeof(buf));
+	pcb_cpuset_format(first, buf, sizeof(buf));
 	printf("node %d (%d/%d): workers %s (%d CPU%s), coordinator CPU %d (node %d)\n", p->os,
-	       k + 1, n, buf, hwloc_bitmap_weight(p->workers[0]),
-	       hwloc_bitmap_weight(p->workers[0]) == 1 ? "" : "s", p->coord_cpu, p->coord_os);
-	for (int c = 1; c < g->n; c++)
-		if (!hwloc_bitmap_isequal(p->workers[c], p->workers[0])) {
-			pcb_cpuset_format(p->workers[c], buf, sizeof(buf));
+	       k + 1, n, buf, hwloc_bitmap_weight(first),
+	       hwloc_bitmap_weight(first) == 1 ? "" : "s", p->coord_cpu, p->coord_os);
+	for (int c = 1; c < g->n; c++) {
+		hwloc_bitmap_t w = node_runs(g, p, c);
+
+		if (!hwloc_bitmap_isequal(w, first)) {
+			pcb_cpuset_format(w, buf, sizeof(buf));
 			printf("  %s: workers %s (%d CPU%s)\n", g->cfg[c].label, buf,
-			       hwloc_bitmap_weight(p->workers[c]),
-			       hwloc_bitmap_weight(p->workers[c]) == 1 ? "" : "s");
+			       hwloc_bitmap_weight(w), hwloc_bitmap_weight(w) == 1 ? "" : "s");
 		}
+		hwloc_bitmap_free(w);
+	}
+	hwloc_bitmap_free(first);
 }
 
 /* a node whose run was cut short says so under the table */

@@ -230,6 +230,24 @@ static int get_counters(struct pcb_scenario *sc, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * drain.stocks is how many CPUs hold charges when a drain comes (seed
+ * 000's "cpus" column: 1, 8, 128), and every worker's stock does: fewer
+ * than the workers runs the first drain.stocks of them, the others idle.
+ */
+void pcb_scenario_charged_workers(const struct pcb_scenario *sc, hwloc_bitmap_t workers)
+{
+	int keep = sc->drain_stocks;
+	unsigned int cpu;
+
+	if ((sc->drain_rate_hz <= 0 && sc->drain_count <= 0) || keep <= 0)
+		return;
+	hwloc_bitmap_foreach_begin(cpu, workers) {
+		if (keep-- <= 0)
+			hwloc_bitmap_clr(workers, cpu);
+	} hwloc_bitmap_foreach_end();
+}
+
 static int get_cpus(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen)
 {
 	char msg[512];
@@ -276,6 +294,10 @@ static int get_cpus(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, s
 				       sc->value[K_CPUS_WORKERS], all);
 		return -1;
 	}
+	if (!sc->workers_asked)
+		sc->workers_asked = hwloc_bitmap_alloc();
+	hwloc_bitmap_copy(sc->workers_asked, sc->workers);
+	pcb_scenario_charged_workers(sc, sc->workers);
 	return 0;
 }
 

@@ -83,8 +83,8 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 	[K_DRAIN_CPU] = PCB_KEY_SPECIAL_KEY("drain", "cpu", "auto",
 		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N"),
 	[K_DRAIN_CACHES] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
-		"caches a drain walks: the workers' plus idle virtual CPUs up to this many "
-		"(0: workers only)"),
+		"caches holding charges at a drain, exactly: fewer than the workers runs the "
+		"first this many of them, more adds charged idle virtual CPUs (0: the workers')"),
 	[K_DRAIN_ONLINE] = PCB_KEY_INT_FIELD("drain", "online", "128", 0, 1024, SC, drain_online,
 		"caches a drain walks, as for_each_online_cpu(), at least the workers' and "
 		"drain.stocks: those beyond are idle and empty (default seed 000's 128 CPUs)"),

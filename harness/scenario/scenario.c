@@ -341,6 +341,7 @@ void pcb_scenario_free(struct pcb_scenario *sc)
 	free(sc->text);
 	free(sc->config);
 	hwloc_bitmap_free(sc->workers);
+	hwloc_bitmap_free(sc->workers_asked);
 	hwloc_bitmap_free(sc->isolated);
 	memset(sc, 0, sizeof(*sc));
 }

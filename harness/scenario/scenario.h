@@ -118,6 +118,7 @@ struct pcb_scenario {
 	long ops;			/* per worker and run; 0: bounded by time */
 	long warmup_ms;
 	hwloc_bitmap_t workers;
+	hwloc_bitmap_t workers_asked;	/* cpus.workers, before drain.stocks left some idle */
 	hwloc_bitmap_t isolated;	/* cpu_is_isolated() of this configuration (cpus.isolated) */
 	int delivery;			/* enum pcb_delivery */
 	long seed;
@@ -130,7 +131,7 @@ struct pcb_scenario {
 	int drain_burst;
 	long drain_count;
 	int drain_cpu;			/* -1: chosen */
-	int drain_stocks;		/* 0: the workers' only */
+	int drain_stocks;		/* charged at a drain, workers' included; 0: the workers' */
 	int drain_online;		/* caches walked; 0: as drain_stocks */
 	int drain_isolated_pct;		/* of the virtual CPUs */
 	long gap_threshold_ns;		/* 0: derived */
@@ -159,6 +160,8 @@ void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value,
 			    const char *opt);
 /* check and convert every value against the topology; -1 with err */
 int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen);
+/* of workers, those that run under drain.stocks: the first drain.stocks, when it is fewer */
+void pcb_scenario_charged_workers(const struct pcb_scenario *sc, hwloc_bitmap_t workers);
 void pcb_scenario_free(struct pcb_scenario *sc);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * result.json's drains: the coordinator's row of one design, and the notes
  * that say what the drains' shape means for the figures (idle virtual
- * CPUs and where their work ran, refills, a shared CPU, drains that ran
- * late, a line that moved between runs).
+ * CPUs and where their work ran, refills, a shared CPU, workers left idle
+ * by drain.stocks, drains that ran late, a line that moved between runs).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -226,6 +226,15 @@ void pcb_drain_notes(json_t *notes, const struct pcb_design_result *r)
 	if (dr->shares_cpu) {
 		snprintf(note, sizeof(note), "%s: the coordinator shares CPU %d with a worker",
 			 r->label, dr->cpu);
+		json_array_append_new(notes, json_string(note));
+	}
+	if (r->sc->workers_asked &&
+	    !hwloc_bitmap_isequal(r->sc->workers, r->sc->workers_asked)) {
+		pcb_cpuset_format(r->sc->workers, cpus, sizeof(cpus));
+		snprintf(note, sizeof(note), "%s: drain.stocks = %d: CPU %s ran, of cpus.workers' "
+			 "%d, so that each drain found exactly %d of its %s filled", r->label,
+			 r->sc->drain_stocks, cpus, hwloc_bitmap_weight(r->sc->workers_asked),
+			 r->sc->drain_stocks, pcb_model_output(r->sc->model).caches_name);
 		json_array_append_new(notes, json_string(note));
 	}
 	if (r->sc->drain_count > 0 && dr->count < (uint64_t)r->sc->drain_count * (uint64_t)r->runs_done) {
