@@ -106,6 +106,22 @@ said "other tasks ran 59% of its ticks since boot"
 grep -q "^untrustworthy here: load 59% busy (CPU 1), steal 4% (CPU 1), runnable 11 task" \
 	"$tmp/out" && ok || bad "busy: $(tail -1 "$tmp/out")"
 
+# the same VM emulated (QEMU's TCG): untrustworthy for timing, and info and cpus say so
+check 1 "$fx/vm" TCGTCGTCGTCG "core:2 pu:1" --cpus 0-1
+has_row hypervisor bad "TCGTCGTCGTCG, emulated"
+said "its TSC counts the host's time, not this CPU's cycles: figures are functional, never timings"
+grep -q "^untrustworthy here: hypervisor TCGTCGTCGTCG, emulated$" "$tmp/out" && ok ||
+	bad "emulated: $(tail -1 "$tmp/out")"
+expect_rc 0 env PCPBENCH_HYPERVISOR=TCGTCGTCGTCG "$pcpbench" info
+grep -q "^  hypervisor: *TCGTCGTCGTCG: emulated, its figures are functional, never timings$" \
+	"$tmp/out" && ok || bad "info: $(grep hypervisor "$tmp/out")"
+expect_rc 0 env PCPBENCH_HYPERVISOR=none "$pcpbench" info
+grep -q "^  hypervisor: *none$" "$tmp/out" && ok || bad "info, bare: $(grep hypervisor "$tmp/out")"
+expect_rc 0 env PCPBENCH_HYPERVISOR=TCGTCGTCGTCG "$pcpbench" cpus all
+grep -q "note: these CPUs are emulated (TCGTCGTCGTCG)" "$tmp/err" && ok || bad "cpus: $(cat "$tmp/err")"
+expect_rc 0 env PCPBENCH_HYPERVISOR=KVMKVMKVM "$pcpbench" cpus all
+[ ! -s "$tmp/err" ] && ok || bad "cpus under KVM: $(cat "$tmp/err")"
+
 # a broken file is named, and its setting unknown
 cp -r "$fx/vm" "$tmp/broken"
 d=$tmp/broken/sys/devices/system/cpu/cpu1/cpufreq

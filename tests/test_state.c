@@ -191,6 +191,19 @@ static void test_vm(void)
 	CHECK(pcb_state_nr_bad(&st) == 3, "%d bad, expected load, steal and runnable",
 	      pcb_state_nr_bad(&st));
 	pcb_state_free(&st);
+
+	/* the same VM under QEMU's TCG: an emulated CPU, no timer of cycles */
+	setenv("PCPBENCH_HYPERVISOR", "TCGTCGTCGTCG", 1);
+	if (load(&st, "vm", "0-1", NULL, 1) < 0)
+		return;
+	expect(&st, "hypervisor", -1, "TCGTCGTCGTCG, emulated", PCB_STATE_BAD);
+	it = pcb_state_find(&st, "hypervisor", -1);
+	CHECK(it && strstr(it->note, "figures are functional, never timings"), "'%s'",
+	      it ? it->note : "");
+	CHECK(pcb_state_nr_bad(&st) == 1, "%d bad", pcb_state_nr_bad(&st));
+	CHECK(pcb_state_emulated("TCGTCGTCGTCG (QEMU TCG)") && !pcb_state_emulated("KVMKVMKVM") &&
+	      !pcb_state_emulated("none"), "emulated vendors");
+	pcb_state_free(&st);
 }
 
 /* a period over the runs, its samples made by hand: steal on a worker CPU, the load average */

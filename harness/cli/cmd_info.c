@@ -10,6 +10,13 @@
 #include "../output/write/json_context.h"
 #include "cli.h"
 
+/* the hypervisor's vendor, and whether it emulates the CPU (QEMU's TCG) */
+static int hypervisor(char *buf, size_t len)
+{
+	pcb_state_hypervisor(buf, len);
+	return pcb_state_emulated(buf);
+}
+
 
 static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 {
@@ -40,6 +47,11 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	pcb_cpuset_format(topo->nohz_full, buf, sizeof(buf));
 	printf("  nohz_full CPUs:   %s\n", buf);
 	printf("  kernel:           %s\n", json_string_value(json_object_get(info, "kernel")));
+	if (hypervisor(buf, sizeof(buf)))
+		printf("  hypervisor:       %s: emulated, its figures are functional, never "
+		       "timings\n", buf);
+	else
+		printf("  hypervisor:       %s\n", buf);
 	printf("  TSC frequency:    %.3f MHz calibrated against CLOCK_MONOTONIC_RAW", clk->tsc_hz / 1e6);
 	if (clk->kernel_tsc_hz > 0)
 		printf("; kernel: %.3f MHz (%s)\n", clk->kernel_tsc_hz / 1e6, clk->kernel_tsc_source);
@@ -141,6 +153,9 @@ int cmd_cpus(int argc, char **argv, const struct cli_ctx *ctx)
 		pcb_cpuset_format(set, buf, sizeof(buf));
 		printf("%s\t%s\t(%d CPUs)\n", argv[i], buf, hwloc_bitmap_weight(set));
 	}
+	if (hypervisor(buf, sizeof(buf)))
+		fprintf(stderr, "%s: note: these CPUs are emulated (%s): what runs on them is "
+			"functional, never a timing\n", prog, buf);
 	hwloc_bitmap_free(set);
 	pcb_topo_destroy(&topo);
 	return 0;

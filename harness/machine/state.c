@@ -23,7 +23,8 @@ static const struct {
 	const char *setting, *effect;
 } effects[] = {
 	{ "hypervisor", "in a VM an IPI, the wake of an idle vCPU and the timer are VM exits: "
-	  "drain and wake figures are the host's as much as the model's" },
+	  "drain and wake figures are the host's as much as the model's; under emulation "
+	  "(QEMU's TCG) no figure is a timing" },
 	{ "cpufreq.driver", "what sets the frequency (intel_pstate, amd-pstate, acpi-cpufreq); "
 	  "absent: the host or the firmware, unseen from here" },
 	{ "cpufreq.governor", "figures are TSC cycles, which do not follow the core clock: a "
@@ -216,17 +217,32 @@ int pcb_state_hypervisor(char *buf, size_t len)
 	return 1;
 }
 
+int pcb_state_emulated(const char *vendor)
+{
+	return !strncmp(vendor, "TCGTCGTCGTCG", 12);
+}
+
 static void read_hypervisor(struct pcb_state *st)
 {
-	char vendor[64], note[128];
+	char vendor[64], value[96], note[320];
 	int hv = pcb_state_hypervisor(vendor, sizeof(vendor));
 	const char *env = getenv("PCPBENCH_HYPERVISOR");
+	enum pcb_state_verdict v = hv ? PCB_STATE_NOTE : PCB_STATE_OK;
 
+	snprintf(value, sizeof(value), "%s", vendor);
 	snprintf(note, sizeof(note), "%s", env && *env ? "PCPBENCH_HYPERVISOR" :
 		 hv ? "CPUID: hypervisor bit set, vendor leaf 0x40000000" :
 		 "CPUID: hypervisor bit clear");
-	pcb_state_add(st, "hypervisor", -1, hv ? PCB_STATE_NOTE : PCB_STATE_OK, vendor, note);
+	if (pcb_state_emulated(vendor)) {
+		v = PCB_STATE_BAD;
+		snprintf(value, sizeof(value), "%s, emulated", vendor);
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "; QEMU translates "
+			 "every instruction and its TSC counts the host's time, not this CPU's "
+			 "cycles: figures are functional, never timings");
+	}
+	pcb_state_add(st, "hypervisor", -1, v, value, note);
 }
+
 static void read_tsc_step(struct pcb_state *st, uint64_t step)
 {
 	char value[64];

@@ -130,5 +130,7 @@ int pcb_state_pmu(const char *root, char *name, size_t len);
  * tests' fixture trees need: CPUID is not under the root.
  */
 int pcb_state_hypervisor(char *buf, size_t len);
+/* whether that vendor is QEMU's TCG: an emulated CPU, whose clock is no timer of cycles */
+int pcb_state_emulated(const char *vendor);
 
 #endif
