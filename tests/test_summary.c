@@ -51,6 +51,31 @@ static char *print(void (*fn)(FILE *, json_t *const *, const int *, int), json_t
 	return buf;
 }
 
+/* a node's run of one design, two workers: their caches' nodes, the zone's */
+static json_t *placed(int a, int b, int zone)
+{
+	return json_pack("{s:[{s:s,s:s,s:s,s:i,s:[{s:i,s:i},{s:i,s:i}]}]}", "designs",
+			 "design", "local_lock", "cache_name", "per_cpu_pages", "target_name", "zone",
+			 "target_node", zone, "workers", "node", 3, "cache_node", a, "node", 3,
+			 "cache_node", b);
+}
+
+/* the placement rows: what move_pages() found on the run's node, a -1 not there */
+static void check_memory(void)
+{
+	json_t *r[2] = { placed(0, 0, 0), placed(3, -1, 1) };
+	int nodes[2] = { 0, 3 };
+	char *txt = print(pcb_nodes_memory, r, nodes, 2);
+
+	CHECK(strstr(txt, "each worker's per_cpu_pages, each design's zone\n"
+		      "node  per_cpu_pages       zone                \n"
+		      "0     2 of 2              1 of 1              \n"
+		      "3     1 of 2              0 of 1              \n") != NULL, "%s", txt);
+	free(txt);
+	json_decref(r[0]);
+	json_decref(r[1]);
+}
+
 /* a drain row's runs, for reproduce's test over the run means; a row without them has none */
 static void check_drain_runs(void)
 {
@@ -120,6 +145,7 @@ int main(void)
 	CHECK(pcb_figure_get(r[0], "functions:spinlock stocks=8:consume_stock:nope", &v, err,
 			     sizeof(err)) < 0 && strstr(err, "no number 'nope'"), "%s", err);
 	check_drain_runs();
+	check_memory();
 	free(csv);
 	free(txt);
 	json_decref(r[0]);

@@ -194,12 +194,14 @@ static int write_summary(const char *dir, const struct node_plan *plans, const i
 	f = fopen(path, "w");
 	if (f) {
 		pcb_nodes_table(f, res, nodes, k);
+		pcb_nodes_memory(f, res, nodes, k);
 		interrupted_nodes(f, res, nodes, k);
 		rc |= fclose(f);
 	} else
 		rc = -1;
 	printf("\n");
 	pcb_nodes_table(stdout, res, nodes, k);
+	pcb_nodes_memory(stdout, res, nodes, k);
 	interrupted_nodes(stdout, res, nodes, k);
 	if (rc == 0)
 		rc = k;

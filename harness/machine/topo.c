@@ -449,6 +449,19 @@ void *pcb_alloc_on_node(size_t size, int node)
 	return p;
 }
 
+/* the calling thread's new pages from node first (MPOL_PREFERRED), or the default policy */
+int pcb_prefer_node(int node)
+{
+	unsigned long mask[16] = { 0 };
+
+	if (numa_available() < 0 || node > numa_max_node() || node >= (int)sizeof(mask) * 8)
+		return -ENOTSUP;
+	if (node < 0)
+		return set_mempolicy(MPOL_DEFAULT, NULL, 0) < 0 ? -errno : 0;
+	mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	return set_mempolicy(MPOL_PREFERRED, mask, sizeof(mask) * 8) < 0 ? -errno : 0;
+}
+
 void pcb_free_on_node(void *p, size_t size)
 {
 	if (p)

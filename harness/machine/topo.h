@@ -72,6 +72,8 @@ char *pcb_cpuset_string(hwloc_const_bitmap_t set);
 /* node-local memory, first touched by the caller; size a multiple of 64 */
 void *pcb_alloc_on_node(size_t size, int node);
 void pcb_free_on_node(void *p, size_t size);
+/* the calling thread's new pages from node first, or as by default (-1); 0 or -errno */
+int pcb_prefer_node(int node);
 /* NUMA node the page at p is on, -1 if unknown */
 int pcb_node_of_addr(void *p);
 

@@ -42,6 +42,7 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 	res->sc = sc;
 	res->runs = sc->runs;
 	res->nr_workers = nr;
+	res->workers_node = res->target_node = -1;
 	res->tsc_step = clk->step;
 	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
 		 sc->label);

@@ -280,6 +280,22 @@ static void final_check(struct run_shared *s)
 		}
 }
 
+/* the NUMA node every worker's CPU is on, -1 where they span several or it is unknown */
+static int workers_node(const struct pcb_topo *topo, hwloc_const_bitmap_t workers)
+{
+	unsigned int cpu;
+	int node = -2;
+
+	hwloc_bitmap_foreach_begin(cpu, workers) {
+		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, cpu);
+
+		if (!tc || (node != -2 && tc->node != node))
+			return -1;
+		node = tc->node;
+	} hwloc_bitmap_foreach_end();
+	return node < 0 ? -1 : node;
+}
+
 /* the model's state, the coordinator's CPU and each worker's thread context */
 static int run_setup(struct run_shared *s, char *err, size_t errlen)
 {
@@ -292,9 +308,14 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 	unsigned int cpu;
 	int i = 0;
 
+	/* the model's shared state (the zone) on the workers' node, as their own memory */
+	res->workers_node = workers_node(s->topo, sc->workers);
+	pcb_prefer_node(res->workers_node);
 	s->model_shared = s->ops.setup(&ms, err, errlen);
+	pcb_prefer_node(-1);
 	if (!s->model_shared)
 		return -1;
+	res->target_node = pcb_node_of_addr(s->ops.drain_target(s->model_shared));
 	s->delivery = pick_delivery(sc, s->d, res);
 	s->duration_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->duration_ms / 1e3);
 	s->warmup_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->warmup_ms / 1e3);

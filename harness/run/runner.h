@@ -120,6 +120,8 @@ struct pcb_design_result {
 	int runs_met;			/* run.runs = auto: every row within run.ci_target */
 	int nr_workers;
 	struct pcb_worker_info *worker;
+	int workers_node;		/* the node of every worker, -1 where they span several */
+	int target_node;		/* node the kernel reports for the drain target's page, -1 unknown */
 	struct pcb_run_overhead *ovh;	/* [run * nr_workers + worker] */
 	uint64_t tsc_step;		/* the timer's resolution, ticks */
 	struct pcb_fn_result fn[PCB_MAX_FN];

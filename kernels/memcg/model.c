@@ -372,6 +372,7 @@ const struct pcb_model memcg_model = {
 	.workloads = memcg_workloads,
 	.nr_workloads = MEMCG_WL_NR,
 	.cache_name = "stock",
+	.target_name = "memcg",
 	.drain_name = "drain_all_stock",
 	.invariant_name = "charge invariant",
 	.config = {

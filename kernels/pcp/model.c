@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../locks/irq.h"
 #include "../template/template.h"
@@ -83,15 +84,17 @@ static int pcp_variant_index(const void *config, const struct pcb_design *d)
 	return pcb_variant_index(pcp_axes, PCB_NR_AXES(pcp_axes), value);
 }
 
+/*
+ * Pages of its own, where the setup's memory policy puts them (the
+ * workers' node), as a zone is part of its node's pglist_data; zeroed and
+ * page-aligned, so the zone's lock and the LRU's each start a cache line.
+ */
 static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 {
-	/* the zone's lock and the LRU's each start a cache line */
-	size_t size = (sizeof(struct pcp_shared) + SMP_CACHE_BYTES - 1) & ~(size_t)(SMP_CACHE_BYTES - 1);
-	struct pcp_shared *s = aligned_alloc(SMP_CACHE_BYTES, size);
+	struct pcp_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (s)
-		memset(s, 0, size);
-	if (!s) {
+	if (s == MAP_FAILED) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -104,7 +107,7 @@ static void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errle
 		if (!*err)
 			snprintf(err, errlen, "out of memory for the memcg tree");
 		pcp_zone_destroy(&s->zone);
-		free(s);
+		munmap(s, sizeof(*s));
 		return NULL;
 	}
 	pcb_nr_online_cpus = ms->nr_cpus;
@@ -124,7 +127,7 @@ static void pcp_teardown(void *shared)
 		memcg_static_key_teardown(s->key_patched);
 	memcg_tree_destroy(&s->tree);
 	pcp_zone_destroy(&s->zone);
-	free(s);
+	munmap(s, sizeof(*s));
 }
 
 static int fls(unsigned long x)
@@ -235,6 +238,7 @@ const struct pcb_model pcp_model = {
 	.workloads = pcp_workloads,
 	.nr_workloads = PCP_WL_NR,
 	.cache_name = "per_cpu_pages",
+	.target_name = "zone",
 	.drain_name = "drain_all_pages",
 	.invariant_name = "page invariant",
 	.config = {

@@ -314,6 +314,7 @@ const struct pcb_model sheaves_model = {
 	.cache_name = "per-CPU cache",
 	.drain_name = "kmem_cache_shrink",
 	.invariant_name = "object invariant",
+	.target_name = "kmem_cache",
 	.config = {
 		.keys = sheaves_keys,
 		.nr_keys = SHEAVES_NR_KEYS,

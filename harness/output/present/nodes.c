@@ -2,7 +2,8 @@
 /*
  * The per-node summary of run --each-node: one row per node and function,
  * one column per design (and configuration), so that a node that differs
- * shows at a glance (nodes.txt; write/csv.c writes the same as nodes.csv).
+ * shows at a glance (nodes.txt; write/csv.c writes the same as nodes.csv);
+ * then whether each node's run had its memory on that node.
  */
 #include <stdio.h>
 #include <string.h>
@@ -69,4 +70,46 @@ void pcb_nodes_table(FILE *out, json_t *const *results, const int *nodes, int n)
 		json_decref(all[k]);
 	json_decref(labels);
 	json_decref(fns);
+}
+
+/* of one node's run: its workers' caches, and its designs' drain targets, on that node */
+static void node_memory(json_t *result, int node, int count[4])
+{
+	json_t *dj, *wj;
+	size_t i, j;
+
+	json_array_foreach(rj_top_designs(result), i, dj) {
+		json_array_foreach(rj_design_workers(dj), j, wj) {
+			count[0] += rj_worker_has_cache_node(wj) && rj_worker_cache_node(wj) == node;
+			count[1]++;
+		}
+		if (rj_design_has_target_node(dj)) {
+			count[2] += rj_design_target_node(dj) == node;
+			count[3]++;
+		}
+	}
+}
+
+void pcb_nodes_memory(FILE *out, json_t *const *results, const int *nodes, int n)
+{
+	json_t *d0 = n ? json_array_get(rj_top_designs(results[0]), 0) : NULL;
+	const char *cache = d0 && rj_design_has_cache_name(d0) ? rj_design_cache_name(d0) : "cache";
+	const char *target = d0 && rj_design_has_target_name(d0) ? rj_design_target_name(d0) :
+			     "drain target";
+
+	if (!d0)
+		return;
+	fprintf(out, "\nOn the run's node, as move_pages(2) finds them: each worker's %s, each "
+		"design's %s\n", cache, target);
+	fprintf(out, "%-6s%-20s%-20s\n", "node", cache, target);
+	for (int k = 0; k < n; k++) {
+		int c[4] = { 0 };
+		char a[32], b[32] = "-";
+
+		node_memory(results[k], nodes[k], c);
+		snprintf(a, sizeof(a), "%d of %d", c[0], c[1]);
+		if (c[3])
+			snprintf(b, sizeof(b), "%d of %d", c[2], c[3]);
+		fprintf(out, "%-6d%-20s%-20s\n", nodes[k], a, b);
+	}
 }

@@ -107,6 +107,14 @@ static json_t *workers_json(const struct pcb_design_result *r, json_t *notes)
 			 "placement is not checked", r->label, unplaced);
 		json_array_append_new(notes, json_string(note));
 	}
+	if (r->workers_node >= 0 && r->target_node >= 0 && r->target_node != r->workers_node) {
+		snprintf(note, sizeof(note), "%s: the %s is on node %d, not on node %d, the "
+			 "workers'", r->label,
+			 r->sc->model->target_name ? r->sc->model->target_name : "drain target",
+			 r->target_node,
+			 r->workers_node);
+		json_array_append_new(notes, json_string(note));
+	}
 	return workers;
 }
 
@@ -137,6 +145,9 @@ static void design_head_json(json_t *dj, const struct pcb_design_result *r, json
 	out.result_json(dj, &fig);
 	rj_set_design_cache_name(dj, m->cache_name);
 	rj_set_design_invariant_name(dj, m->invariant_name);
+	if (m->target_name)
+		rj_set_design_target_name(dj, m->target_name);
+	rj_set_design_target_node(dj, r->target_node);
 	rj_set_design_drain(dj, r->design->drain.name);
 	if (r->delivery >= 0)
 		rj_set_design_work_delivery(dj, pcb_delivery_name[r->delivery]);

@@ -194,6 +194,7 @@ struct pcb_model {
 	const char *cache_name;		/* what its per-CPU cache is called: stock, per_cpu_pages */
 	const char *drain_name;		/* the drain the coordinator calls: drain_all_stock */
 	const char *invariant_name;	/* what check() checks: charge invariant, page invariant */
+	const char *target_name;	/* what ops.drain_target() is: zone, memcg; may be NULL */
 
 	struct pcb_model_config config;
 	struct pcb_model_ops ops;
