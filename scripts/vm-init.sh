@@ -1,0 +1,73 @@
+#!/bin/busybox sh
+# /init of scripts/vm.sh's guest: mount what pcpbench reads, run
+# /rig/cmd in /pcb with its output kept (and shown on the console), then
+# write rig/ (status, stdout, stderr) and pcb/results/ as a tar to the
+# virtio disk and power off. A command still running at pcb.timeout=
+# seconds (the kernel's command line) has its threads' states printed,
+# is killed, and ends with status 124, its results still brought back.
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s
+export PATH=/pcb/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+up=$(cut -d' ' -f1 /proc/uptime)
+
+say() { echo "pcpbench-vm: $*" >/dev/console; }
+
+for m in $(cat /rig/modules); do
+	insmod "/lib/modules/$m.ko" || say "insmod $m failed"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -b /dev/vda ] || say "no /dev/vda: the results cannot come back"
+
+# every thread but the kernel's: its state, CPU, wait channel and kernel stack
+threads() {
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		[ -e "$t/exe" ] && s=$(cat "$t/stat" 2>/dev/null) || continue
+		echo "$(cat "$t/comm") ${t#/proc/}: state $(echo "$s" | cut -d' ' -f3)," \
+			"CPU $(echo "$s" | cut -d' ' -f39), wchan $(cat "$t/wchan" 2>/dev/null)"
+		sed 's/^/    /' "$t/stack" 2>/dev/null
+	done
+}
+
+echo "$up" >/rig/boot_s
+say "up after $up s, running $(tail -n 1 /rig/cmd)"
+limit=$(sed -n 's/.*pcb\.timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+mkfifo /tmp/stdout /tmp/stderr
+tee /rig/stdout </tmp/stdout >/dev/console &
+tees=$!
+tee /rig/stderr </tmp/stderr >/dev/console &
+tees="$tees $!"
+cd /pcb || say "no /pcb"
+sh /rig/cmd >/tmp/stdout 2>/tmp/stderr </dev/null &
+cmd=$!
+if [ -n "$limit" ]; then
+	(
+		sleep "$limit"
+		touch /tmp/timed_out
+		say "the command runs past $limit s; its threads:"
+		threads >/dev/console 2>/dev/null
+		# all but init and this: the command and whatever it started
+		kill -TERM -1
+		sleep 5
+		kill -KILL -1
+	) &
+	watchdog=$!
+fi
+wait "$cmd"
+status=$?
+[ ! -e /tmp/timed_out ] || { status=124; touch /rig/timed_out; }
+[ -z "${watchdog:-}" ] || kill "$watchdog" 2>/dev/null
+# not a bare wait: this is init, the parent of every orphan (the watchdog's sleep)
+wait $tees
+echo "$status" >/rig/status
+say "exit $status"
+
+tar -c -f /dev/vda -C / rig pcb/results || say "cannot write the results disk"
+sync
+poweroff -f

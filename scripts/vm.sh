@@ -1,0 +1,328 @@
+#!/bin/bash
+# A machine this one is not: boot Debian's cloud kernel under QEMU's
+# software emulation (TCG) with a chosen NUMA topology, run one command in
+# it with pcpbench on its PATH, bring its results/ back and exit with the
+# command's status. Everything the guest runs is packed into an
+# initramfs (the cloud kernel has no 9p); results come back as a tar
+# written to a virtio disk. The guest's clock is emulated: its figures
+# are functional, never timings (docs/machines.md).
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+usage: scripts/vm.sh [OPTION...] -- COMMAND [ARG...]
+       scripts/vm.sh --abi | --fetch | --build DIR
+
+Boot a guest of NODES nodes and CPUS CPUs (TCG), run COMMAND in /pcb
+(pcpbench, scenarios/ and results/ there), copy the guest's results/ into
+OUT and exit with COMMAND's status; its stdout and stderr are printed
+once the guest is off.
+
+  --nodes N         NUMA nodes (default 4)
+  --cpus N          CPUs, the same number on each node (default 8)
+  --mem MIB         guest memory, split evenly over the nodes (default 2048)
+  --isolate LIST    isolcpus= and nohz_full= (default: the last node's CPUs;
+                    none: no isolated CPU)
+  --pcpbench PATH   the binary to run (default: build-vm/pcpbench, which
+                    --build makes and keeps up to date)
+  --add SRC[:DEST]  a file or folder put in the guest at DEST (default
+                    /pcb/NAME); may be repeated
+  --out DIR         where the guest's results/ goes (default results)
+  --log FILE        keep the guest's console there
+  --console         print the guest's console as it boots and runs
+  --timeout SEC     the guest is stopped after this long (default 900); the
+                    command, 30 s before, with its threads' states printed
+                    and what it wrote brought back
+  --abi             print the guest kernel's ABI (linux-image-ABI) and exit
+  --fetch           download and unpack the guest kernel, then exit
+  --build DIR       build a pcpbench the guest can run in DIR (meson
+                    -Dnative=false: QEMU does not emulate every instruction
+                    -march=native may use, AVX-512 for one), print its path
+
+The guest kernel is Debian's linux-image-ABI-cloud-amd64, where ABI is
+PCPBENCH_VM_ABI or what linux-image-cloud-amd64 depends on; it is unpacked
+under PCPBENCH_VM_CACHE (default ~/.cache/pcpbench/vm). A module built for
+it needs linux-headers-ABI-cloud-amd64 of the same ABI. PCPBENCH_VM_QEMU
+names another qemu-system-x86_64.
+
+Exit status: COMMAND's; 77 where qemu, busybox-static, cpio or the
+kernel cannot be had; 124 when the guest ran past --timeout; 125 when
+it did not boot or did not say how COMMAND ended; 2 for a usage error.
+EOF
+}
+
+die() { echo "vm: $*" >&2; exit "${rc:-125}"; }
+usage_error() { echo "vm: $* (see scripts/vm.sh --help)" >&2; exit 2; }
+unavailable() { echo "vm: $*" >&2; exit 77; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+nodes=4
+cpus=8
+mem=2048
+isolate=last
+pcpbench=
+out=results
+log=
+console=0
+timeout=900
+adds=()
+action=run
+
+positive() {
+	[[ $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 $2: not a positive integer"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--nodes|--cpus|--mem|--timeout|--isolate|--pcpbench|--add|--out|--log|--build)
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
+		case "$1" in
+		--nodes) positive "$1" "$2"; nodes=$2 ;;
+		--cpus) positive "$1" "$2"; cpus=$2 ;;
+		--mem) positive "$1" "$2"; mem=$2 ;;
+		--timeout) positive "$1" "$2"; timeout=$2 ;;
+		--isolate) isolate=$2 ;;
+		--pcpbench) pcpbench=$2 ;;
+		--add) adds+=("$2") ;;
+		--out) out=$2 ;;
+		--log) log=$2 ;;
+		--build) action=build; builddir=$2 ;;
+		esac
+		shift 2 ;;
+	--console) console=1; shift ;;
+	--abi) action=abi; shift ;;
+	--fetch) action=fetch; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	*) usage_error "unknown option '$1'" ;;
+	esac
+done
+
+# ---- a pcpbench the guest can run ----
+
+# configured once, then brought up to date by ninja; its log shown on failure
+build_portable() {
+	local dir=$1
+
+	mkdir -p "$(dirname "$dir")"
+	if [ ! -f "$dir/build.ninja" ]; then
+		echo "vm: configuring $dir for the guest (-Dnative=false)" >&2
+		meson setup "$dir" "$top" -Dnative=false -Dman=disabled >"$dir.log" 2>&1 ||
+			{ cat "$dir.log" >&2; rc=2 die "meson setup $dir failed"; }
+	fi
+	ninja -C "$dir" -n pcpbench 2>/dev/null | grep -q "no work to do" ||
+		echo "vm: building pcpbench for the guest in $dir" >&2
+	ninja -C "$dir" pcpbench >"$dir.log" 2>&1 ||
+		{ cat "$dir.log" >&2; rc=2 die "the guest's pcpbench does not build in $dir"; }
+	rm -f "$dir.log"
+}
+
+if [ "$action" = build ]; then
+	build_portable "$builddir"
+	realpath "$builddir/pcpbench"
+	exit 0
+fi
+
+# ---- the guest kernel: its ABI is chosen here and nowhere else ----
+
+cache=${PCPBENCH_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pcpbench/vm}
+
+kernel_abi() {
+	local dep
+
+	if [ -n "${PCPBENCH_VM_ABI:-}" ]; then
+		echo "$PCPBENCH_VM_ABI"
+		return
+	fi
+	command -v apt-cache >/dev/null ||
+		unavailable "no apt-cache to find the kernel's ABI: set PCPBENCH_VM_ABI"
+	dep=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\(.*\)-cloud-amd64$/\1/p' | head -n 1)
+	[ -n "$dep" ] ||
+		unavailable "apt-cache knows no linux-image-cloud-amd64 (a Debian apt source, then apt-get update; or set PCPBENCH_VM_ABI)"
+	echo "$dep"
+}
+
+# the kernel and its modules unpacked into $cache/ABI, once
+fetch_kernel() {
+	local abi=$1 dir=$cache/$1 dl
+
+	[ -f "$dir/boot/vmlinuz-$abi-cloud-amd64" ] && return 0
+	if ! command -v apt-get >/dev/null || ! command -v dpkg >/dev/null; then
+		unavailable "no apt-get and dpkg to fetch linux-image-$abi-cloud-amd64"
+	fi
+	mkdir -p "$cache"
+	dl=$(mktemp -d "$cache/.fetch.XXXXXX")
+	echo "vm: fetching linux-image-$abi-cloud-amd64 into $dir" >&2
+	if ! (cd "$dl" && apt-get download -q "linux-image-$abi-cloud-amd64") >"$dl/log" 2>&1; then
+		cat "$dl/log" >&2
+		rm -rf "$dl"
+		unavailable "cannot download linux-image-$abi-cloud-amd64"
+	fi
+	dpkg -x "$dl"/linux-image-*.deb "$dl/root" || { rm -rf "$dl"; die "cannot unpack the kernel"; }
+	rm -rf "$dir"
+	mv "$dl/root" "$dir"
+	rm -rf "$dl"
+}
+
+if [ "$action" = abi ]; then
+	kernel_abi
+	exit 0
+fi
+abi=$(kernel_abi)
+kdir=$cache/$abi
+fetch_kernel "$abi"
+[ "$action" = fetch ] && exit 0
+
+# ---- what the guest is made of ----
+
+[ $# -gt 0 ] || usage_error "no command to run (scripts/vm.sh [OPTION...] -- COMMAND)"
+[ $((cpus % nodes)) -eq 0 ] || usage_error "--cpus $cpus does not split evenly over $nodes nodes"
+[ $((mem % nodes)) -eq 0 ] || usage_error "--mem $mem does not split evenly over $nodes nodes"
+if [ "$isolate" = last ]; then
+	isolate=$((cpus - cpus / nodes))-$((cpus - 1))
+	[ "$nodes" -gt 1 ] || isolate=none
+fi
+[ "$isolate" = none ] || [[ $isolate =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
+	usage_error "--isolate $isolate: a CPU list (2-3,5) or none"
+
+qemu=$(command -v "${PCPBENCH_VM_QEMU:-qemu-system-x86_64}") ||
+	unavailable "no ${PCPBENCH_VM_QEMU:-qemu-system-x86_64} (Debian: qemu-system-x86)"
+command -v cpio >/dev/null || unavailable "no cpio (Debian: cpio): an initramfs made without it is empty"
+busybox=$(command -v busybox) || unavailable "no busybox (Debian: busybox-static)"
+if ldd "$busybox" >/dev/null 2>&1; then
+	unavailable "$busybox is linked dynamically: the guest needs busybox-static"
+fi
+if [ -z "$pcpbench" ]; then
+	build_portable "$top/build-vm"
+	pcpbench=$top/build-vm/pcpbench
+fi
+[ -x "$pcpbench" ] || usage_error "--pcpbench $pcpbench: no such program"
+pcpbench=$(realpath "$pcpbench")
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pcpbench-vm.XXXXXX")
+# timeout's pid: it passes a signal on to qemu and kills it 5 s later if
+# it is still there; both stay in this process group, which a test
+# harness or a terminal's Ctrl-C signals whole
+guest=
+stop_guest() {
+	if [ -n "$guest" ]; then
+		kill -TERM "$guest" 2>/dev/null || true
+		wait "$guest" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap stop_guest EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,rig,lib/modules} \
+	"$root"/pcb/{bin,results}
+cp "$busybox" "$root/bin/busybox"
+
+# pcpbench and every library it loads, at the paths the loader looks
+cp "$pcpbench" "$root/pcb/bin/pcpbench"
+for lib in $(ldd "$pcpbench" | grep -o '/[^ ]*'); do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+cp -r "$top/scenarios" "$root/pcb/scenarios"
+
+# the virtio disk the results come back on: its modules, each after those
+# its depends= names (the package has no modules.dep: depmod makes it)
+loaded=()
+add_module() {
+	local f d
+
+	[[ " ${loaded[*]} " != *" $1 "* ]] || return 0
+	f=$(find "$kdir/lib/modules" -name "$1.ko" -o -name "${1//_/-}.ko" | head -n 1)
+	[ -n "$f" ] || die "the kernel $abi has no module $1"
+	for d in $(grep -a -o 'depends=[a-z0-9_,-]*' "$f" | head -n 1 | cut -d= -f2 | tr , ' '); do
+		add_module "$d"
+	done
+	cp "$f" "$root/lib/modules/$1.ko"
+	loaded+=("$1")
+}
+for m in virtio_pci virtio_blk; do
+	add_module "$m"
+done
+echo "${loaded[*]}" >"$root/rig/modules"
+
+for a in "${adds[@]}"; do
+	src=${a%%:*}
+	dest=/pcb/$(basename "$src")
+	[ "$src" = "$a" ] || dest=${a#*:}
+	[ -e "$src" ] || usage_error "--add $a: no such file"
+	mkdir -p "$root$(dirname "$dest")"
+	cp -r "$src" "$root$dest"
+done
+
+# the command, each word quoted for the guest's sh
+{
+	printf '#!/bin/sh\n'
+	for w in "$@"; do
+		printf "'%s' " "${w//\'/\'\\\'\'}"
+	done
+	printf '\n'
+} >"$root/rig/cmd"
+cp "$top/scripts/vm-init.sh" "$root/init"
+chmod +x "$root/init" "$root/rig/cmd"
+
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initrd"
+[ -s "$work/initrd" ] || die "cpio made an empty initramfs"
+
+# the results disk: the guest writes a tar to it, from its first sector
+truncate -s 512M "$work/out.img"
+
+# ---- the machine ----
+
+percpu=$((cpus / nodes))
+numa=()
+for ((n = 0; n < nodes; n++)); do
+	numa+=(-object "memory-backend-ram,id=m$n,size=$((mem / nodes))M"
+	       -numa "node,nodeid=$n,cpus=$((n * percpu))-$((n * percpu + percpu - 1)),memdev=m$n")
+done
+# the guest stops the command first, so that what it did still comes back
+append="console=ttyS0 panic=-1 quiet pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
+[ "$isolate" = none ] || append+=" isolcpus=$isolate nohz_full=$isolate"
+
+echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi (TCG: figures are not timings)" >&2
+start=$(date +%s)
+touch "$work/console.log"
+timeout --foreground -k 5 "$timeout" "$qemu" -nodefaults -display none -no-reboot \
+	-accel tcg,thread=multi -cpu max -smp "$cpus,sockets=$nodes,cores=$percpu" \
+	-m "$mem" "${numa[@]}" \
+	-kernel "$kdir/boot/vmlinuz-$abi-cloud-amd64" -initrd "$work/initrd" -append "$append" \
+	-serial "file:$work/console.log" \
+	-drive "file=$work/out.img,format=raw,if=virtio" </dev/null &
+guest=$!
+if [ "$console" = 1 ]; then
+	tail -n +1 -f --pid="$guest" "$work/console.log" >&2 &
+fi
+qrc=0
+wait "$guest" || qrc=$?
+guest=
+elapsed=$(($(date +%s) - start))
+[ -z "$log" ] || cp "$work/console.log" "$log"
+
+mkdir -p "$work/back"
+tar -x -f "$work/out.img" -C "$work/back" 2>/dev/null || true
+if [ ! -f "$work/back/rig/status" ]; then
+	tail -n 40 "$work/console.log" >&2
+	[ "$qrc" -ne 124 ] || rc=124 die "the guest ran past --timeout $timeout s (console above)"
+	grep -q 'pcpbench-vm: up after' "$work/console.log" ||
+		die "the guest did not boot: qemu exit $qrc after $elapsed s, before its init ran (console and qemu's words above)"
+	die "the guest did not say how the command ended (qemu exit $qrc after $elapsed s; console above)"
+fi
+status=$(cat "$work/back/rig/status")
+if [ -e "$work/back/rig/timed_out" ]; then
+	sed -n '/the command runs past/,$p' "$work/console.log" >&2
+	echo "vm: the command ran past its time in the guest and was stopped (its threads above)" >&2
+fi
+echo "vm: guest up $(cat "$work/back/rig/boot_s") s after start; command exit $status; $elapsed s in all" >&2
+mkdir -p "$out"
+[ ! -d "$work/back/pcb/results" ] || cp -r "$work/back/pcb/results/." "$out/"
+cat "$work/back/rig/stdout"
+cat "$work/back/rig/stderr" >&2
+exit "$status"
