@@ -3,7 +3,8 @@
 # the default scenario (run) or the tests (test). Installs only what is
 # missing, with apt-get, through sudo when not root; run installs and builds
 # only what pcpbench run needs (the program), test the rest (the tests, the
-# man pages, gnuplot for plot's tests, python3 for theirs).
+# man pages, gnuplot for plot's tests, python3 for theirs, and the vm
+# suite's QEMU guest: its packages, its kernel and its pcpbench).
 set -euo pipefail
 
 usage() {
@@ -19,19 +20,34 @@ case "$what" in run|test) ;; *) usage ;; esac
 cd "$(dirname "$0")/.."
 
 packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-dev libinih-dev libck-dev libpfm4-dev liburcu-dev)
-if [ "$what" = test ]; then
-	packages+=(gnuplot-nox scdoc python3)
-fi
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+[ "$what" = run ] || packages+=(gnuplot-nox scdoc python3)
+# the vm suite's guest (scripts/vm.sh): QEMU, a static busybox and cpio;
+# where they cannot be had, the suite is skipped, not the tests
+vm_packages=(qemu-system-x86 busybox-static cpio)
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+updated=0
+# install those of the packages named that are missing; its status apt-get's
+install_missing() {
+	local missing=() p
+
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
 	echo "quickstart: installing ${missing[*]}" >&2
-	sudo=()
-	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	if [ "$updated" = 0 ]; then
+		"${sudo[@]}" apt-get update -qq
+		updated=1
+	fi
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2
+}
+install_missing "${packages[@]}"
+if [ "$what" = test ] && ! install_missing "${vm_packages[@]}"; then
+	echo "quickstart: ${vm_packages[*]} cannot be installed: the vm suite will skip" >&2
 fi
 
 if [ ! -f build/build.ninja ]; then
@@ -48,6 +64,15 @@ if command -v scdoc >/dev/null && ! grep -q scdoc build/build.ninja; then
 	meson setup --reconfigure build >&2
 fi
 ninja -C build >&2
+# the vm suite's guest runs a copy built without -march=native, on Debian's
+# cloud kernel unpacked with dpkg -x (scripts/vm.sh); an apt-get update first
+# where apt does not know the kernel yet. Without it the suite skips.
+scripts/vm.sh --build build-vm >/dev/null
+if ! scripts/vm.sh --fetch 2>/dev/null; then
+	[ "$updated" = 1 ] || "${sudo[@]}" apt-get update -qq || true
+	scripts/vm.sh --fetch ||
+		echo "quickstart: no guest kernel to be had: the vm suite will skip" >&2
+fi
 
 status=0
 # the test logs of this invocation, counted at the end
@@ -76,8 +101,9 @@ if [ "${PCPBENCH_ASAN:-1}" != 0 ]; then
 	fi
 	ninja -C build-asan >&2
 	logs+=(build-asan/meson-logs/testlog.json)
-	env "${asan_env[@]}" meson test -C build-asan --no-rebuild --print-errorlogs "$@" ||
-		status=$?
+	# the vm suite runs its own portable build, not this one
+	env "${asan_env[@]}" meson test -C build-asan --no-rebuild --print-errorlogs \
+		--no-suite vm "$@" || status=$?
 	if [ $# -eq 0 ]; then
 		quick=$(mktemp -d)
 		result=OK
