@@ -8,7 +8,8 @@
  * choice is made once at start-up (clear_page.c) and the call site tests
  * it, a branch that always goes the same way. The body is inlined: the
  * kernel's call and its return (a return thunk where retbleed's
- * mitigation is on) are not modeled.
+ * mitigation is on) are not modeled. The kernel backend calls the
+ * kernel's own, patched at its boot, call and return included.
  */
 #ifndef PCB_KERNELS_CLEAR_PAGE_H
 #define PCB_KERNELS_CLEAR_PAGE_H
@@ -16,6 +17,12 @@
 #include <stddef.h>
 
 #include "compiler.h"
+
+#ifdef __KERNEL__
+#include <asm/page.h>
+
+#define PCB_CLEAR_PAGE_SIZE PAGE_SIZE
+#else
 
 enum pcb_clear_page_alt {
 	PCB_CLEAR_PAGE_ORIG,		/* neither feature */
@@ -56,5 +63,7 @@ static __always_inline void clear_page(void *page)
 				 : "+r"(di), "+r"(cx) : "a"(0) : "memory", "cc");
 	}
 }
+
+#endif
 
 #endif

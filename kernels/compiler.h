@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Userspace stand-ins for the kernel's compiler and cache attributes
- * (include/linux/compiler.h, include/linux/cache.h).
+ * (include/linux/compiler.h, include/linux/cache.h); the kernel's own in
+ * the kernel backend.
  */
 #ifndef PCB_KERNELS_COMPILER_H
 #define PCB_KERNELS_COMPILER_H
 
+#ifdef __KERNEL__
+/* the kernel backend: the kernel's own (kmod/seam/pcb/base.h includes them) */
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#else
 #include <stddef.h>
 
 #define SMP_CACHE_BYTES 64
@@ -32,9 +38,13 @@
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
+/* a case that goes on into the next (include/linux/compiler_attributes.h) */
+#define fallthrough __attribute__((__fallthrough__))
+
 /* CACHELINE_PADDING() of include/linux/cache.h */
 #define CACHELINE_PADDING(name) \
 	struct { } name ____cacheline_aligned
+#endif
 
 #define pcb_min(a, b) ((a) < (b) ? (a) : (b))
 #define pcb_max(a, b) ((a) > (b) ? (a) : (b))

@@ -6,13 +6,44 @@
  * nop into a jmp to the target, disabling it writes the nop back. Here the
  * text is made writable with mprotect() for the rewrite, while no worker
  * runs. Where that is refused, pcb_static_key_patchable() says why and the
- * caller must not pretend the branch is patched.
+ * caller must not pretend the branch is patched. The kernel backend has
+ * the kernel's own jump labels, which it patches in the module's text.
  */
 #ifndef PCB_KERNELS_JUMP_LABEL_H
 #define PCB_KERNELS_JUMP_LABEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "compiler.h"
+
+#ifdef __KERNEL__
+#include <linux/jump_label.h>
+
+/* static_branch_unlikely(&sym), and the key's state read as a flag */
+#define pcb_static_branch_unlikely(sym) static_branch_unlikely(&(sym))
+#define pcb_static_key_enabled(sym) static_key_enabled(&(sym))
+
+/* the kernel rewrites its own text: always */
+static inline int pcb_static_key_patchable(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 0;
+}
+
+static inline int pcb_static_key_set(struct static_key_false *key, bool enabled)
+{
+	if (enabled)
+		static_branch_enable(key);
+	else
+		static_branch_disable(key);
+	return 0;
+}
+
+/* with no text to rewrite, the flag alone: the kernel's key has none apart */
+#define pcb_static_key_flag pcb_static_key_set
+#else
 
 struct static_key_false {
 	int enabled;
@@ -48,11 +79,22 @@ l_yes_:									\
 	}								\
 	taken_; })
 
+/* the key's state read as a flag: a test and a branch, where the text cannot be rewritten */
+#define pcb_static_key_enabled(sym) READ_ONCE((sym).enabled)
+
 /* enable or disable: rewrite every site of key; 0, or -errno */
 int pcb_static_key_set(struct static_key_false *key, bool enabled);
 /* 0 if the text can be rewritten here, else -errno with the reason */
 int pcb_static_key_patchable(char *why, size_t len);
-/* sites of key in the table */
+
+/* the flag alone, where the text cannot be rewritten */
+static inline void pcb_static_key_flag(struct static_key_false *key, bool enabled)
+{
+	key->enabled = enabled;
+}
+#endif
+
+/* sites of key in the table (in the kernel backend, the module's) */
 int pcb_static_key_sites(const struct static_key_false *key);
 
 #endif

@@ -2,11 +2,16 @@
 /*
  * Doubly linked lists as include/linux/list.h has them: the same stores in
  * the same order, WRITE_ONCE() where the kernel's lockless readers need it.
+ * The kernel backend has the kernel's own.
  */
 #ifndef PCB_KERNELS_LIST_H
 #define PCB_KERNELS_LIST_H
 
 #include "compiler.h"
+
+#ifdef __KERNEL__
+#include <linux/list.h>
+#else
 
 struct list_head {
 	struct list_head *next, *prev;
@@ -55,5 +60,7 @@ static inline void list_del_init(struct list_head *entry)
 	WRITE_ONCE(entry->prev->next, entry->next);
 	INIT_LIST_HEAD(entry);
 }
+
+#endif
 
 #endif

@@ -40,7 +40,7 @@ import tempfile
 LEVEL = {'cli': 5, 'output': 4, 'run': 3, 'measure': 2, 'scenario': 2, 'machine': 2,
          'schema': 2, 'seam': 1}
 # the interface's headers a hot path includes, and the system headers base.h may
-HOT = {'base.h', 'cpu.h', 'preempt.h', 'work.h', 'clock.h', 'stat.h', 'timed.h', 'gaps.h',
+HOT = {'base.h', 'cpu.h', 'preempt.h', 'work.h', 'clock.h', 'pmc.h', 'stat.h', 'timed.h', 'gaps.h',
        'worker.h', 'text.h'}
 BASE_SYSTEM = {'stdatomic.h', 'stdbool.h', 'stddef.h', 'stdint.h'}
 

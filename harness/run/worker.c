@@ -18,7 +18,7 @@ static void worker_setup(struct thread_ctx *t, struct pcb_worker *w, struct pcb_
 
 	w->cpu = cpu;
 	w->timing = (enum pcb_timing)s->sc->timing;
-	w->tsc_hz = s->tsc_hz;
+	w->tsc_khz = (uint64_t)(s->tsc_hz / 1e3 + 0.5);
 	/* each run its own sequence: seed, CPU and run mixed */
 	w->rng = ((uint64_t)s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^
 		 ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL ^

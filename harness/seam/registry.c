@@ -35,54 +35,9 @@ int pcb_fn_find(const struct pcb_model *m, const char *name)
 	return -1;
 }
 
-static void free_shared(void *shared)
-{
-	free(shared);
-}
-
-static void no_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
-{
-}
-
-static void no_worker_setup(void *shared, struct pcb_worker *w)
-{
-}
-
-static void *shared_is_target(void *shared)
-{
-	return shared;
-}
-
-static unsigned long nothing_stranded(void *shared, const struct pcb_variant *v, void *target,
-				   struct pcb_cpu *cpu)
-{
-	return 0;
-}
-
-static int first_variant(const void *config, const struct pcb_design *d)
-{
-	return 0;
-}
-
 struct pcb_model_ops pcb_model_ops(const struct pcb_model *m)
 {
-	struct pcb_model_ops ops = m->ops;
-
-	if (!ops.variant_index)
-		ops.variant_index = first_variant;
-	if (!ops.teardown)
-		ops.teardown = free_shared;
-	if (!ops.cpu_setup)
-		ops.cpu_setup = no_cpu_setup;
-	if (!ops.worker_size)
-		ops.worker_size = sizeof(struct pcb_worker);
-	if (!ops.worker_setup)
-		ops.worker_setup = no_worker_setup;
-	if (!ops.drain_target)
-		ops.drain_target = shared_is_target;
-	if (!ops.stranded)
-		ops.stranded = nothing_stranded;
-	return ops;
+	return pcb_model_ops_defaults(&m->ops);
 }
 
 /* a design's "events": each of the model's counters, by its name */

@@ -23,6 +23,8 @@
  * incl and one decl; je of a per-CPU word. In the other modes the
  * stand-in is the lock's own pair, irq_standin_disable()/_enable(),
  * taken where the kernel masks interrupts.
+ *
+ * The kernel backend executes cli and sti themselves, in every variant.
  */
 #ifndef PCB_LOCKS_IRQ_H
 #define PCB_LOCKS_IRQ_H
@@ -48,6 +50,38 @@ static inline const char *pcb_irq_model_note(int model)
 	       model == PCB_IRQ_PUSHF_POPF ? "; irq_model pushf_popf" : "";
 }
 
+#ifdef __KERNEL__
+/*
+ * The kernel backend: the kernel's own masking, whatever the variant's
+ * irq_model. local_irq_save() is pushf; pop; cli (through paravirt's
+ * patched sites), local_irq_restore() a test of the saved IF and sti,
+ * and while it is off no interrupt is taken: nothing stands in for it.
+ */
+static __always_inline unsigned long local_irq_save_model(struct pcb_cpu *this)
+{
+	unsigned long flags;
+
+	(void)this;
+	local_irq_save(flags);
+	return flags;
+}
+
+static __always_inline void local_irq_restore_model(struct pcb_cpu *this, unsigned long flags)
+{
+	(void)this;
+	local_irq_restore(flags);
+}
+
+static __always_inline void irq_standin_disable(struct pcb_cpu *this)
+{
+	(void)this;
+}
+
+static __always_inline void irq_standin_enable(struct pcb_cpu *this)
+{
+	(void)this;
+}
+#else
 /* X86_EFLAGS_IF */
 #define PCB_EFLAGS_IF 0x200
 
@@ -107,5 +141,7 @@ static inline void irq_standin_enable(struct pcb_cpu *this)
 	(void)this;
 #endif
 }
+
+#endif
 
 #endif

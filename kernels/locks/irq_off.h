@@ -12,7 +12,16 @@
 #include "../percpu.h"
 #include "irq.h"
 
+#ifdef __KERNEL__
+/*
+ * The kernel's local_lock_t (empty without lockdep); local_lock_irqsave()
+ * is local_irq_save() alone on !PREEMPT_RT without lockdep
+ * (include/linux/local_lock_internal.h), which kmod/seam/pcb/base.h
+ * requires: the masking below is the kernel's
+ */
+#else
 typedef struct { } local_lock_t;
+#endif
 
 static inline unsigned long local_lock_irqsave_model(struct pcb_cpu *this)
 {

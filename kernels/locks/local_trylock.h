@@ -52,10 +52,13 @@ static inline void local_trylock_unlock_irqrestore(struct pcb_cpu *this, local_t
 	local_irq_restore_model(this, flags);
 }
 
+#ifndef __KERNEL__
 /*
  * The forms without interrupt masking (__local_trylock(), __local_lock(),
  * __local_unlock() of v6.16's local_lock_internal.h, which SLUB's percpu
- * sheaves take): the preempt count and the owner flag, no atomics.
+ * sheaves take): the preempt count and the owner flag, no atomics. Not in
+ * the kernel backend, whose module builds no sheaves and whose
+ * local_lock()/local_unlock() are the kernel's own macros.
  */
 /* __local_trylock() with the preempt count already raised; dropped again if it fails */
 static inline bool local_trylock_acquire(struct pcb_cpu *this, local_trylock_t *lock)
@@ -85,5 +88,6 @@ static inline void local_unlock(struct pcb_cpu *this, local_trylock_t *lock)
 	WRITE_ONCE(lock->acquired, 0);
 	preempt_enable(this);
 }
+#endif
 
 #endif

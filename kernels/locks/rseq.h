@@ -92,7 +92,7 @@ static inline void rseq_stock_fence(const rseq_stock_lock_t *l)
 }
 
 /* a remote drain, or a slow path that must have the cache: waits for `stop` */
-static __attribute__((noinline, unused)) unsigned long
+static __attribute__((__noinline__, unused)) unsigned long
 rseq_stock_stop(struct pcb_cpu *this, rseq_stock_lock_t *l, const char *fn)
 {
 	unsigned long flags = spin_lock_irqsave_cc(this, &l->stop, fn);
@@ -102,7 +102,7 @@ rseq_stock_stop(struct pcb_cpu *this, rseq_stock_lock_t *l, const char *fn)
 }
 
 /* the owner's slow path: `stop` taken by a drainer means bypass the cache */
-static __attribute__((noinline, unused)) bool
+static __attribute__((__noinline__, unused)) bool
 rseq_stock_trystop(struct pcb_cpu *this, rseq_stock_lock_t *l, unsigned long *flags,
 		   const char *fn)
 {

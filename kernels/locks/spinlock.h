@@ -15,6 +15,18 @@
  * With PCB_SPINLOCK_CAS defined first, spinlock_t is Concurrency Kit's CAS
  * lock instead, a 32-bit word stored whole at unlock: what the difference
  * between the two costs shows (the memcg design spinlock_cas).
+ *
+ * What a model takes, each with the CPU it runs on named:
+ *   spin_lock_irqsave_cc(this, lock, fn), spin_unlock_irqrestore(this, lock, flags)
+ *   spin_lock_cc(this, lock, fn), spin_unlock(this, lock)
+ *   spin_trylock(this, lock)		1 if taken (with preemption off)
+ *   spin_trylock_cc(this, lock, fn)	the same, a failure counted under fn
+ *   pcb_spin_lock(this, lock, fn), pcb_spin_unlock(lock)
+ *					the lock word alone, where interrupts
+ *					are already off (zone->lock under the pcp lock)
+ * A contended acquisition is counted under fn, the kernel function that
+ * took the lock. The kernel backend takes the kernel's spinlock_t with the
+ * kernel's own calls (below).
  */
 #ifndef PCB_LOCKS_SPINLOCK_H
 #define PCB_LOCKS_SPINLOCK_H
@@ -23,6 +35,10 @@
 
 #include "../percpu.h"
 #include "irq.h"
+
+#ifdef __KERNEL__
+#include "spinlock_kernel.h"
+#else
 
 #ifdef PCB_SPINLOCK_CAS
 #include <ck_pr.h>
@@ -128,10 +144,9 @@ static inline void pcb_spin_unlock(spinlock_t *lock)
 
 /*
  * spin_trylock(): _raw_spin_trylock() (__raw_spin_trylock()), out of line
- * on x86, with its own preempt count
+ * on x86, with its own preempt count: preemption off where it took the lock
  */
-static __attribute__((noinline, unused)) bool _raw_spin_trylock(struct pcb_cpu *this,
-								spinlock_t *lock)
+static __attribute__((__noinline__, unused)) bool spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
 {
 	preempt_disable(this);
 	if (likely(arch_spin_trylock(lock))) {
@@ -148,29 +163,14 @@ static __attribute__((noinline, unused)) bool _raw_spin_trylock(struct pcb_cpu *
  */
 static inline bool spin_trylock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
-	if (likely(_raw_spin_trylock(this, lock)))
+	if (likely(spin_trylock(this, lock)))
 		return true;
 	pcb_contended(this, fn, 0);
 	return false;
 }
 
-/* spin_lock() (_raw_spin_lock(), out of line): the preempt count, the lock counted under fn */
-static __attribute__((noinline, unused)) void spin_lock_cc(struct pcb_cpu *this, spinlock_t *lock,
-							   const char *fn)
-{
-	preempt_disable(this);
-	pcb_spin_lock(this, lock, fn);
-}
-
-/* spin_unlock(): inline, the one-byte release and preempt_enable() */
-static inline void spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
-{
-	pcb_spin_unlock(lock);
-	preempt_enable(this);
-}
-
 /* spin_lock_irqsave() (_raw_spin_lock_irqsave()), counted under fn when contended */
-static __attribute__((noinline, unused)) unsigned long
+static __attribute__((__noinline__, unused)) unsigned long
 spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	unsigned long flags = local_irq_save_model(this);
@@ -181,12 +181,31 @@ spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 }
 
 /* spin_unlock_irqrestore() (_raw_spin_unlock_irqrestore()) */
-static __attribute__((noinline, unused)) void
+static __attribute__((__noinline__, unused)) void
 spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock, unsigned long flags)
 {
 	pcb_spin_unlock(lock);
 	local_irq_restore_model(this, flags);
 	preempt_enable(this);
 }
+
+/* spin_lock() (_raw_spin_lock()), counted under fn when contended */
+static __attribute__((__noinline__, unused)) void
+spin_lock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	preempt_disable(this);
+	pcb_spin_lock(this, lock, fn);
+}
+
+/*
+ * spin_unlock(): the release and preempt_enable(), inline, as x86 builds it
+ * without CONFIG_PREEMPTION (a preemptible build calls _raw_spin_unlock())
+ */
+static __always_inline void spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
+{
+	pcb_spin_unlock(lock);
+	preempt_enable(this);
+}
+#endif
 
 #endif

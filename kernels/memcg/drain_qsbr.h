@@ -19,7 +19,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 	struct memcg_stock_pcp *old[nr > 0 ? nr : 1];
 	int n = 0;
 
-	if (pthread_mutex_trylock(&percpu_charge_mutex))
+	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
 
 	for (int i = 0; i < nr; i++) {
@@ -35,7 +35,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		drain_stock_from(this, old[i], this_cpu_stock(this));
 		swapped[i]->stock_spare = old[i];
 	}
-	pthread_mutex_unlock(&percpu_charge_mutex);
+	mutex_unlock(&percpu_charge_mutex);
 }
 
 #endif

@@ -19,7 +19,7 @@
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	if (pthread_mutex_trylock(&percpu_charge_mutex))
+	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
 
 	for (int i = 0; i < nr; i++) {
@@ -31,7 +31,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			drain_stock_from(this, stock, this_cpu_stock(this));
 		}
 	}
-	pthread_mutex_unlock(&percpu_charge_mutex);
+	mutex_unlock(&percpu_charge_mutex);
 }
 
 #endif

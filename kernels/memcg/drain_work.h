@@ -23,7 +23,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 				   struct pcb_cpu *const *cpus, int nr)
 {
 	/* If someone's already draining, avoid adding running more workers. */
-	if (pthread_mutex_trylock(&percpu_charge_mutex))
+	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
 
 	for (int i = 0; i < nr; i++) {
@@ -45,7 +45,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			}
 		}
 	}
-	pthread_mutex_unlock(&percpu_charge_mutex);
+	mutex_unlock(&percpu_charge_mutex);
 }
 
 #endif

@@ -77,6 +77,12 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 };
 _Static_assert(KEY_NR == MEMCG_NR_KEYS, "MEMCG_NR_KEYS counts the keys");
 
+/*
+ * The checks across keys and what a configuration says of itself: the
+ * harness's, in userspace. The kernel backend's module has the table
+ * alone, to check a configuration's values again (kmod/plan.c).
+ */
+#ifndef __KERNEL__
 static int key_id(int k)
 {
 	return pcb_key_find(memcg_keys[k].section, memcg_keys[k].name);
@@ -175,3 +181,5 @@ void memcg_describe(const void *config, char *buf, size_t len)
 		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear,
 		 pcb_irq_model_note(c->irq_model));
 }
+
+#endif

@@ -175,7 +175,7 @@ static inline void pcb_obj_op(struct memcg_worker *w, struct pcb_cpu *this,
  * until think_ticks have passed, so that the stock is held only part of the
  * time, as in the seed's stress loop.
  */
-static __attribute__((noinline)) void memcg_think(struct memcg_worker *w)
+static __attribute__((__noinline__)) void memcg_think(struct memcg_worker *w)
 {
 	uint64_t until = pcb_tsc_now() + w->think_ticks;
 
@@ -197,7 +197,7 @@ static __attribute__((noinline)) void memcg_think(struct memcg_worker *w)
  * next, its exit): serialising, the store buffer drained, with pti a CR3
  * switch. getppid() is the cheapest call that makes both.
  */
-static __attribute__((noinline)) void memcg_between(void)
+static __attribute__((__noinline__)) void memcg_between(void)
 {
 	(void)syscall(SYS_getppid);
 }
@@ -398,7 +398,7 @@ PCB_ACCOUNTING_LOOP(none, 0)
 PCB_ACCOUNTING_LOOP(always, !READ_ONCE(mem_cgroup_subsys_disabled))
 PCB_ACCOUNTING_LOOP(static_key, pcb_static_branch_unlikely(memcg_in_use_key))
 /* where the text cannot be patched: a test of the key, and labelled so */
-PCB_ACCOUNTING_LOOP(key_branch, unlikely(READ_ONCE(memcg_in_use_key.enabled)))
+PCB_ACCOUNTING_LOOP(key_branch, unlikely(pcb_static_key_enabled(memcg_in_use_key)))
 
 /* give back what the worker holds, untimed */
 static inline void pcb_release_held(struct memcg_worker *w)

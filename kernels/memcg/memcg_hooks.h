@@ -39,7 +39,7 @@ static inline void memcg_check_events(struct pcb_cpu *this, struct mem_cgroup *m
 }
 
 /* __mem_cgroup_charge(): charge one page to memcg, commit it; 0 or -ENOMEM */
-static __attribute__((noinline, unused)) int
+static __attribute__((__noinline__, unused)) int
 __mem_cgroup_charge(struct pcb_cpu *this, struct mem_cgroup *memcg, struct mem_cgroup **memcg_data)
 {
 	unsigned long flags;
@@ -66,7 +66,7 @@ __mem_cgroup_charge(struct pcb_cpu *this, struct mem_cgroup *memcg, struct mem_c
 }
 
 /* __mem_cgroup_uncharge() of one page: uncharge_folio(), uncharge_batch() */
-static __attribute__((noinline, unused)) void
+static __attribute__((__noinline__, unused)) void
 __mem_cgroup_uncharge(struct pcb_cpu *this, struct mem_cgroup **memcg_data)
 {
 	struct mem_cgroup *memcg = READ_ONCE(*memcg_data);

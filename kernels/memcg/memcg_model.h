@@ -160,6 +160,38 @@ extern const struct pcb_model memcg_model;
 extern struct static_key_false memcg_in_use_key;
 extern int mem_cgroup_subsys_disabled;
 
+/*
+ * Its run-time operations (ops.c), which the program registers (model.c)
+ * and the kernel backend's module runs (memcg_model_ops)
+ */
+int memcg_variant_index(const void *config, const struct pcb_design *d);
+void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
+void memcg_teardown(void *shared);
+void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+void memcg_worker_setup(void *shared, struct pcb_worker *pw);
+void *memcg_drain_target(void *shared);
+unsigned long memcg_stranded(void *shared, const struct pcb_variant *v, void *target,
+			     struct pcb_cpu *cpu);
+int memcg_check(const struct pcb_quiescent *q, char *msg, size_t len);
+bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+
+#define MEMCG_MODEL_OPS {						\
+	.variant_index = memcg_variant_index,				\
+	.setup = memcg_setup,						\
+	.teardown = memcg_teardown,					\
+	.cpu_setup = memcg_cpu_setup,					\
+	.worker_size = sizeof(struct memcg_worker),			\
+	.worker_setup = memcg_worker_setup,				\
+	.drain_target = memcg_drain_target,				\
+	.stranded = memcg_stranded,					\
+	.check = memcg_check,						\
+	.cache_empty = memcg_cache_empty,				\
+}
+extern const struct pcb_model_ops memcg_model_ops;
+extern const struct pcb_model_run memcg_model_run;
+/* its scenario keys (keys.c) */
+extern const struct pcb_key memcg_keys[];
+
 /* the invariant (check.c): see check.h */
 int memcg_check_charges(const struct memcg_tree *tree, const struct pcb_quiescent *q,
 			char *msg, size_t len);

@@ -32,7 +32,6 @@
 #ifndef PCB_KERNELS_MEMCG_STOCK_H
 #define PCB_KERNELS_MEMCG_STOCK_H
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 
 #include "memcontrol.h"
 
-pthread_mutex_t percpu_charge_mutex = PTHREAD_MUTEX_INITIALIZER;
+DEFINE_MUTEX(percpu_charge_mutex);
 atomic_int stats_flush_threshold;
 int pcb_nr_online_cpus = 1;
 

@@ -8,9 +8,9 @@
 #ifndef PCB_KERNELS_MEMCONTROL_H
 #define PCB_KERNELS_MEMCONTROL_H
 
-#include <pthread.h>
 #include <stdbool.h>
 
+#include "../mutex.h"
 #include "../percpu.h"
 #include "page_counter.h"
 
@@ -108,7 +108,7 @@ struct mem_cgroup {
 };
 
 /* drain_all_stock()'s "If someone's already draining" mutex */
-extern pthread_mutex_t percpu_charge_mutex;
+extern struct mutex percpu_charge_mutex;
 
 /* memcg_rstat_updated()'s shared threshold */
 extern atomic_int stats_flush_threshold;

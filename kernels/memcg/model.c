@@ -2,18 +2,11 @@
 /*
  * The memcg charge and object stock model, as the harness knows it: one
  * struct pcb_model. Its designs are listed in designs.def, its keys in
- * keys.c, its invariant in check.c.
+ * keys.c, its run-time operations in ops.c, its invariant in check.c.
  */
-#include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 
-#include "../clear_page.h"
 #include "../locks/irq.h"
-#include "../template/template.h"
 #include "pcb/model_output.h"
 
 #include "memcg_model.h"
@@ -29,12 +22,6 @@ static const struct pcb_design *const memcg_designs[] = {
 #undef PCB_DESIGN
 	NULL,
 };
-
-#define PCB_AXIS PCB_AXIS_ENTRY
-static const struct pcb_axis memcg_axes[] = {
-#include "variants.def"
-};
-#undef PCB_AXIS
 
 static const char *const memcg_fn_name[MEMCG_FN_NR] = {
 	[MEMCG_FN_CONSUME_STOCK] = "consume_stock",
@@ -73,209 +60,11 @@ static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {
 		"workload.queues receive CPUs); whole charges timed" },
 };
 
-/* seed 003: memcg_in_use_key, off while only the root memcg exists */
-struct static_key_false memcg_in_use_key = STATIC_KEY_FALSE_INIT;
-int mem_cgroup_subsys_disabled;
-
 static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
 
-extern const struct pcb_key memcg_keys[];
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
-
-/* variant[] of a design, by variants.def: the stock's slots, the irq_model (any design) */
-static int memcg_variant_index(const void *config, const struct pcb_design *d)
-{
-	const struct memcg_config *c = config;
-	long value[] = { c->slots, c->irq_model };
-
-	(void)d;
-	return pcb_variant_index(memcg_axes, PCB_NR_AXES(memcg_axes), value);
-}
-
-/* the seed 003 jump label: rewritten where the text can be, else a test, and said so */
-int memcg_static_key_setup(bool on, char *note, size_t notelen)
-{
-	char why[200];
-	int patched = pcb_static_key_patchable(why, sizeof(why)) == 0;
-
-	if (patched) {
-		snprintf(note, notelen, "jump label: %d sites rewritten to %s",
-			 pcb_static_key_sites(&memcg_in_use_key), on ? "jmp" : "a 5-byte nop");
-		pcb_static_key_set(&memcg_in_use_key, on);
-	} else {
-		snprintf(note, notelen, "NOT a jump label: a test of the key (%s)", why);
-		memcg_in_use_key.enabled = on;
-	}
-	return patched;
-}
-
-void memcg_static_key_teardown(int patched)
-{
-	if (patched)
-		pcb_static_key_set(&memcg_in_use_key, false);
-	memcg_in_use_key.enabled = 0;
-}
-
-/*
- * workload.clear_pages: the pages each worker zeroes, reserved for every
- * CPU and faulted in by the worker that takes the slice (worker_setup),
- * pinned, so that first touch puts them on its node. 4 KiB pages, as
- * clear_page() clears: no transparent huge page spans two workers' slices.
- */
-static size_t memcg_clear_slice(const struct memcg_config *c)
-{
-	return (size_t)c->clear_pages * PCB_CLEAR_PAGE_SIZE;
-}
-
-static int memcg_clear_setup(struct memcg_shared *s, int nr_cpus, char *err, size_t errlen)
-{
-	s->clear_len = memcg_clear_slice(&s->cfg) * (size_t)nr_cpus;
-	s->clear_area = mmap(NULL, s->clear_len, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (s->clear_area == MAP_FAILED) {
-		s->clear_area = NULL;
-		snprintf(err, errlen, "workload.clear_pages: cannot map %zu MiB for %d CPUs: %s",
-			 s->clear_len >> 20, nr_cpus, strerror(errno));
-		return -1;
-	}
-	(void)madvise(s->clear_area, s->clear_len, MADV_NOHUGEPAGE);
-	return 0;
-}
-
-static void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
-{
-	struct memcg_shared *s = calloc(1, sizeof(*s));
-
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	s->cfg = *(const struct memcg_config *)ms->config;
-	s->design = ms->d;
-	if (memcg_tree_create(&s->tree, s->cfg.depth,
-			      s->cfg.workload == MEMCG_WL_MULTI_MEMCG ||
-			      s->cfg.workload == MEMCG_WL_NETPERF ? s->cfg.memcgs : 1) < 0) {
-		snprintf(err, errlen, "out of memory for the memcg tree");
-		free(s);
-		return NULL;
-	}
-	pcb_nr_online_cpus = ms->nr_cpus;
-	if (s->cfg.clear_pages && memcg_clear_setup(s, ms->nr_cpus, err, errlen) < 0) {
-		memcg_tree_destroy(&s->tree);
-		free(s);
-		return NULL;
-	}
-	if (s->cfg.accounting >= MEMCG_ACCT_STATIC_KEY)
-		s->key_patched = memcg_static_key_setup(s->cfg.accounting == MEMCG_ACCT_STATIC_KEY_ON,
-							ms->note, ms->notelen);
-	return s;
-}
-
-static void memcg_teardown(void *shared)
-{
-	struct memcg_shared *s = shared;
-
-	if (!s)
-		return;
-	memcg_static_key_teardown(s->key_patched);
-	if (s->clear_area)
-		munmap(s->clear_area, s->clear_len);
-	memcg_tree_destroy(&s->tree);
-	free(s);
-}
-
-static void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
-{
-	struct memcg_shared *s = shared;
-	struct memcg_cpu *mc = memcg_cpu(cpu);
-
-	mc->nocache = d->nocache && (!s->cfg.nocache_isolated_only || cpu->isolated);
-	mc->evict_round_robin = s->cfg.eviction_round_robin;
-	mc->evict_state = 2463534242u;	/* xorshift32's customary seed */
-}
-
-static void memcg_worker_setup(void *shared, struct pcb_worker *pw)
-{
-	struct memcg_shared *s = shared;
-	const struct memcg_config *c = &s->cfg;
-	struct memcg_worker *w = memcg_worker(pw);
-
-	if (c->workload == MEMCG_WL_MULTI_MEMCG) {
-		w->nr_memcgs = c->memcgs;
-		for (int m = 0; m < c->memcgs; m++)
-			w->memcg[m] = s->tree.leaf[m];
-	} else if (c->workload == MEMCG_WL_NETPERF) {
-		/* receive queue q takes the flows j with j % queues == q; its task is client q */
-		int q = (int)(pw->cpu->cpu % (unsigned int)c->queues);
-
-		w->nr_memcgs = 0;
-		for (int m = q; m < c->memcgs; m += c->queues)
-			w->memcg[w->nr_memcgs++] = s->tree.leaf[m];
-		w->nr_flows = w->nr_memcgs;
-		w->task = s->tree.leaf[q % c->memcgs];
-		/* the task's memcg is held too: it is charged whether or not it is a flow here */
-		if (!w->nr_flows || w->memcg[0] != w->task)
-			w->memcg[w->nr_memcgs++] = w->task;
-		w->softirq_share = c->softirq_share;
-	} else {
-		w->nr_memcgs = 1;
-		w->memcg[0] = s->tree.leaf[0];
-	}
-	w->pgdat = &s->tree.pgdat[0];
-	w->workload = c->workload;
-	w->nr_pages = (unsigned int)c->nr_pages;
-	w->hold = c->hold;
-	w->uncharge_refill = c->uncharge_refill;
-	w->obj_share = c->obj_share;
-	w->obj_size = (unsigned int)c->object_size + (unsigned int)sizeof(void *);	/* obj_full_size() */
-	w->burst = (uint64_t)c->burst;
-	w->accounting = c->accounting;
-	w->key_patched = s->key_patched;
-	w->think_ticks = (uint64_t)((double)c->think_ns * pw->tsc_hz / 1e9);
-	w->between = c->between;
-	if (s->clear_area) {
-		size_t off = (size_t)atomic_fetch_add(&s->clear_next_slice, 1) * memcg_clear_slice(c);
-
-		if (off + memcg_clear_slice(c) <= s->clear_len) {
-			w->clear_area = s->clear_area + off;
-			w->clear_pages = (unsigned int)c->clear_pages;
-			memset(w->clear_area, 0, memcg_clear_slice(c));
-		}
-	}
-	if (c->accounting != MEMCG_ACCT_MEMCG)
-		w->memcg[0] = s->tree.memcg[0];	/* only the root memcg exists */
-}
-
-static void *memcg_drain_target(void *shared)
-{
-	struct memcg_shared *s = shared;
-
-	return s->cfg.drain_target_leaf ? s->tree.leaf[0] : s->tree.memcg[0];
-}
-
-static unsigned long memcg_stranded(void *shared, const struct pcb_variant *v, void *target,
-				    struct pcb_cpu *cpu)
-{
-	struct memcg_shared *s = shared;
-
-	return memcg_stock_pages_under(v, cpu->stock, &s->tree, target);
-}
-
-static int memcg_check(const struct pcb_quiescent *q, char *msg, size_t len)
-{
-	struct memcg_shared *s = q->shared;
-
-	return memcg_check_charges(&s->tree, q, msg, len);
-}
-
-static bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu)
-{
-	struct memcg_shared *s = shared;
-
-	return memcg_stock_empty(v, cpu->stock, &s->tree);
-}
 
 /* the stock's size, its hit rate and atomics, the kmalloc burst */
 static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
@@ -382,18 +171,7 @@ const struct pcb_model memcg_model = {
 		.finish = memcg_finish,
 		.describe = memcg_describe,
 	},
-	.ops = {
-		.variant_index = memcg_variant_index,
-		.setup = memcg_setup,
-		.teardown = memcg_teardown,
-		.cpu_setup = memcg_cpu_setup,
-		.worker_size = sizeof(struct memcg_worker),
-		.worker_setup = memcg_worker_setup,
-		.drain_target = memcg_drain_target,
-		.stranded = memcg_stranded,
-		.check = memcg_check,
-		.cache_empty = memcg_cache_empty,
-	},
+	.ops = MEMCG_MODEL_OPS,
 	.output = &memcg_output,
 	.calib = &memcg_calib,
 };

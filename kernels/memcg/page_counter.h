@@ -13,7 +13,9 @@
 
 #include "../compiler.h"
 
-#define PAGE_SIZE 4096UL
+#ifndef PAGE_SIZE
+#define PAGE_SIZE 4096UL		/* the kernel backend: the kernel's, the same */
+#endif
 #define PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE)
 
 struct page_counter {

@@ -49,7 +49,7 @@ static void FN(stock_init)(const struct pcb_cpu *cpu, void *stock)
 	memcg_stock_init(cpu, stock);
 }
 
-static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
+static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	return &((struct memcg_stock_pcp *)cpu->stock)->work.data;

@@ -19,7 +19,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 	struct per_cpu_pages *old[nr > 0 ? nr : 1];
 	int n = 0;
 
-	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+	if (!mutex_trylock(&pcpu_drain_mutex))
 		return;
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -35,7 +35,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 			free_pcppages_bulk(this, zone, old[i]->count, old[i]);
 		swapped[i]->stock_spare = old[i];
 	}
-	pthread_mutex_unlock(&pcpu_drain_mutex);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 #endif

@@ -13,7 +13,7 @@
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+	if (!mutex_trylock(&pcpu_drain_mutex))
 		return;
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -23,7 +23,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		this->h.remote_drains++;
 		drain_pages_zone(this, cpu, zone);
 	}
-	pthread_mutex_unlock(&pcpu_drain_mutex);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 #endif

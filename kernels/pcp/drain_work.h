@@ -27,7 +27,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 	int n = 0;
 
 	/* Do not drain if one is already in progress */
-	if (pthread_mutex_trylock(&pcpu_drain_mutex))
+	if (!mutex_trylock(&pcpu_drain_mutex))
 		return;
 	for (int i = 0; i < nr; i++) {
 		if (!READ_ONCE(this_cpu_pcp(cpus[i])->count))
@@ -56,7 +56,7 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		drain_local_pages(this, zone);
 	/* for_each_cpu(cpu, &cpus_with_pcps) flush_work(...) */
 	pcb_flush_work(with_pcps, n);
-	pthread_mutex_unlock(&pcpu_drain_mutex);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 #endif

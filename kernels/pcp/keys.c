@@ -54,6 +54,12 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 		"lock (two TSC reads each, inside the timed calls), for the contention table"),
 };
 
+/*
+ * The checks across keys and what a configuration says of itself: the
+ * harness's, in userspace. The kernel backend's module has the table
+ * alone, to check a configuration's values again (kmod/plan.c).
+ */
+#ifndef __KERNEL__
 static int key_id(int k)
 {
 	return pcb_key_find(pcp_keys[k].section, pcp_keys[k].name);
@@ -102,3 +108,5 @@ void pcp_describe_design(const void *config, const struct pcb_design *d, char *b
 			 c->lock_placement != PCP_LOCK_DESIGN ? "" :
 			 first ? " (v6.2's layout)" : " (the series' layout)");
 }
+
+#endif

@@ -255,6 +255,12 @@ struct lruvec {
 	long nr;
 };
 
+#ifdef __KERNEL__
+/* the kernel's are its memmap's (asm-generic/memory_model.h); the zone's are its own */
+#undef pfn_to_page
+#undef page_to_pfn
+#endif
+
 static inline struct page *pfn_to_page(struct zone *zone, unsigned long pfn)
 {
 	return &zone->memmap[pfn];

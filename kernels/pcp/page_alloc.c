@@ -15,7 +15,7 @@
 #include "buddy.h"
 #include "pcp_model.h"
 
-pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+DEFINE_MUTEX(pcpu_drain_mutex);
 
 /* every zone's counters summed (mm/vmstat.c) */
 atomic_long vm_zone_stat[PCP_NR_ZONE_STAT] ____cacheline_aligned;

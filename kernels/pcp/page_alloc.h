@@ -19,10 +19,10 @@
 #ifndef PCB_PCP_PAGE_ALLOC_H
 #define PCB_PCP_PAGE_ALLOC_H
 
-#include <pthread.h>
 #include <string.h>
 
 #include "../clear_page.h"
+#include "../mutex.h"
 #include "buddy.h"
 #include "pcp_model.h"
 
@@ -150,7 +150,7 @@ static __always_inline struct per_cpu_zonestat *this_cpu_zonestats(struct pcb_cp
  * reports it, taints itself and leaks the page, PageBuddy cleared. Here
  * it is counted (the invariant then finds the page lost).
  */
-static __attribute__((noinline, unused)) void bad_page(struct pcb_cpu *this, struct page *page)
+static __attribute__((__noinline__, unused)) void bad_page(struct pcb_cpu *this, struct page *page)
 {
 	pcb_count(this, PCP_EV_BAD_PAGE);
 	page_mapcount_reset(page);
@@ -630,9 +630,14 @@ static inline struct page *rmqueue_buddy(struct pcb_cpu *this, struct zone *zone
 }
 #endif
 
-/* include/linux/gfp.h: the bits of a gfp mask post_alloc_hook() and prep_new_page() test */
+/*
+ * include/linux/gfp.h: the bits of a gfp mask post_alloc_hook() and
+ * prep_new_page() test (the kernel backend has the kernel's, the same)
+ */
+#ifndef __GFP_ZERO
 #define __GFP_ZERO		0x100u
 #define __GFP_COMP		0x40000u
+#endif
 /* mm/internal.h: get_page_from_freelist()'s first pass, and the flag prep_new_page() tests */
 #define ALLOC_WMARK_LOW		0x01u
 #define ALLOC_NO_WATERMARKS	0x04u
@@ -760,7 +765,7 @@ static inline long pcp_walk_lists(const struct per_cpu_pages *pcp, int mark, lon
 }
 
 /* DEFINE_MUTEX(pcpu_drain_mutex) */
-extern pthread_mutex_t pcpu_drain_mutex;
+extern struct mutex pcpu_drain_mutex;
 
 /* drain_all_pages(), as the design's flavour does it */
 #include PCP_DRAIN_HEADER

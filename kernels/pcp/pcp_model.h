@@ -183,4 +183,32 @@ int pcp_zone_create(struct zone *zone, unsigned long nr_pages, char *err, size_t
 void pcp_zone_destroy(struct zone *zone);
 int pcp_check(const struct pcb_quiescent *q, char *msg, size_t len);
 
+/*
+ * Its run-time operations (ops.c), which the program registers (model.c)
+ * and the kernel backend's module runs (pcp_model_ops)
+ */
+int pcp_variant_index(const void *config, const struct pcb_design *d);
+void *pcp_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
+void pcp_teardown(void *shared);
+void pcp_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+void pcp_worker_setup(void *shared, struct pcb_worker *pw);
+void *pcp_drain_target(void *shared);
+bool pcp_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+
+#define PCP_MODEL_OPS {							\
+	.variant_index = pcp_variant_index,				\
+	.setup = pcp_setup,						\
+	.teardown = pcp_teardown,					\
+	.cpu_setup = pcp_cpu_setup,					\
+	.worker_size = sizeof(struct pcp_worker),			\
+	.worker_setup = pcp_worker_setup,				\
+	.drain_target = pcp_drain_target,				\
+	.check = pcp_check,						\
+	.cache_empty = pcp_cache_empty,					\
+}
+extern const struct pcb_model_ops pcp_model_ops;
+extern const struct pcb_model_run pcp_model_run;
+/* its scenario keys (keys.c) */
+extern const struct pcb_key pcp_keys[];
+
 #endif

@@ -67,9 +67,9 @@ static __always_inline int pft_charge(struct pcb_cpu *this, struct pcp_worker *w
 		return 0;
 	case PCP_ACCT_STATIC_KEY:
 		if (w->key_patched ? !pcb_static_branch_unlikely(memcg_in_use_key)
-				   : !unlikely(READ_ONCE(memcg_in_use_key.enabled)))
+				   : !unlikely(pcb_static_key_enabled(memcg_in_use_key)))
 			return 0;
-		/* fall through */
+		fallthrough;
 	default:
 		if (READ_ONCE(mem_cgroup_subsys_disabled))
 			return 0;

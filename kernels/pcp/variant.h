@@ -65,7 +65,7 @@ static void FN(stock_init)(const struct pcb_cpu *cpu, void *pcp)
 	per_cpu_pages_init(cpu, pcp);
 }
 
-static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
+static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 	return &pcp_cpu(cpu)->drain.work.data;
 }

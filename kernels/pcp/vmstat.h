@@ -27,7 +27,7 @@ static inline void zone_page_state_add(long x, struct zone *zone, enum pcp_zone_
  * __mod_zone_page_state(): out of line, as mm/vmstat.c exports it; the
  * caller has interrupts off (local_lock_irqsave() or the zone lock)
  */
-static __attribute__((noinline, unused)) void
+static __attribute__((__noinline__, unused)) void
 __mod_zone_page_state(struct per_cpu_zonestat *pzstats, struct zone *zone,
 		      enum pcp_zone_stat item, long delta)
 {

@@ -20,7 +20,7 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 	void **old = s->flush_old;
 	int n = 0;
 
-	mutex_lock(this, &s->flush_lock);
+	pcs_mutex_lock(this, &s->flush_lock);
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
 
@@ -34,7 +34,7 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 		__pcs_flush_all_cpu(this, s, old[i]);
 		swapped[i]->stock_spare = old[i];
 	}
-	mutex_unlock(this, &s->flush_lock);
+	pcs_mutex_unlock(this, &s->flush_lock);
 }
 
 #endif

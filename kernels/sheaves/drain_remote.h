@@ -13,7 +13,7 @@
 static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache *s,
 					 struct pcb_cpu *const *cpus, int nr)
 {
-	mutex_lock(this, &s->flush_lock);
+	pcs_mutex_lock(this, &s->flush_lock);
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
 
@@ -24,7 +24,7 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 		pcs_flush_all(this, s, cpu);
 		pcb_drain_window(cpu);
 	}
-	mutex_unlock(this, &s->flush_lock);
+	pcs_mutex_unlock(this, &s->flush_lock);
 }
 
 #endif

@@ -35,7 +35,7 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 	bool self = false;
 	int n = 0;
 
-	mutex_lock(this, &s->flush_lock);
+	pcs_mutex_lock(this, &s->flush_lock);
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
 		struct slub_flush_work *sfw = &sheaves_cpu(cpu)->flush;
@@ -69,7 +69,7 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 		flush_cpu_work(this);
 	/* for_each_online_cpu(cpu) if (!sfw->skip) flush_work(&sfw->work) */
 	pcb_flush_work(queued, n);
-	mutex_unlock(this, &s->flush_lock);
+	pcs_mutex_unlock(this, &s->flush_lock);
 }
 
 #endif

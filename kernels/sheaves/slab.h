@@ -193,8 +193,11 @@ struct sheaf_pool {
 	unsigned char *base;
 };
 
-/* struct mutex: mutex_lock()'s fast path, an acquire cmpxchg of the owner */
-struct mutex {
+/*
+ * struct mutex, as flush_all()'s flush_lock: mutex_lock()'s fast path, an acquire
+ * cmpxchg of the owner (kernels/mutex.h's is drain_all_stock()'s trylock)
+ */
+struct pcs_mutex {
 	atomic_long owner;
 };
 
@@ -210,7 +213,7 @@ struct kmem_cache {
 	unsigned long random;		/* CONFIG_SLAB_FREELIST_HARDENED's */
 	struct slab_pool *pages;
 	struct sheaf_pool *sheaves;
-	struct mutex flush_lock;	/* DEFINE_MUTEX(flush_lock): one a cache here */
+	struct pcs_mutex flush_lock;	/* DEFINE_MUTEX(flush_lock): one a cache here */
 	/* a flush's CPUs and their swapped sheaves, under flush_lock (SHEAVES_MAX_CPUS) */
 	struct pcb_cpu **flush_cpus;
 	void **flush_old;
@@ -349,13 +352,13 @@ static inline struct slab_sheaf *sheaf_pool_at(const struct sheaf_pool *p, unsig
 
 /* ---- flush_lock ---- */
 
-static inline void mutex_init(struct mutex *m)
+static inline void pcs_mutex_init(struct pcs_mutex *m)
 {
 	atomic_init(&m->owner, 0);
 }
 
 /* mutex_lock(): the cmpxchg of the owner; where the kernel would sleep, this spins */
-static inline void mutex_lock(struct pcb_cpu *this, struct mutex *m)
+static inline void pcs_mutex_lock(struct pcb_cpu *this, struct pcs_mutex *m)
 {
 	long none = 0;
 
@@ -367,7 +370,7 @@ static inline void mutex_lock(struct pcb_cpu *this, struct mutex *m)
 }
 
 /* mutex_unlock(): __mutex_unlock_fast(), a release cmpxchg of the owner back to 0 */
-static inline void mutex_unlock(struct pcb_cpu *this, struct mutex *m)
+static inline void pcs_mutex_unlock(struct pcb_cpu *this, struct pcs_mutex *m)
 {
 	long owner = (long)this;
 

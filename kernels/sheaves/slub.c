@@ -224,7 +224,7 @@ static void cache_sizes(struct kmem_cache *s, const struct sheaves_config *c, in
 		s->min_partial = MIN_PARTIAL;
 	s->sheaf_capacity = sheaves_capacity_of(s->size, (unsigned int)c->capacity);
 	s->random = 0x9e3779b97f4a7c15ul;	/* get_random_long(), fixed for runs to repeat */
-	mutex_init(&s->flush_lock);
+	pcs_mutex_init(&s->flush_lock);
 }
 
 /* the handoff pairs' rings: a pair for every two workers */

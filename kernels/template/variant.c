@@ -23,7 +23,8 @@
  * MODEL_SKIPS_ISOLATED and MODEL_NOCACHE. The design's drain flavour
  * (kernels/drain/) gives PCB_DRAIN_FLAVOUR and the thread hooks; the design
  * header DESIGN_SUMMARY, DESIGN_FOLLOWS, DESIGN_PROMISE and, where a
- * machine may lack what it needs, DESIGN_UNAVAILABLE. A model whose
+ * machine may lack what it needs, DESIGN_UNAVAILABLE; where it has no
+ * kernel meaning, DESIGN_KERNEL_REFUSED (kmod/ does not build it). A model whose
  * variant choice depends on the design defines MODEL_DESIGN_INFO_TYPE and
  * MODEL_DESIGN_INFO, the initializer of what it knows of the design, which
  * the registry entry points to (pcb_design.info).
@@ -38,6 +39,9 @@
 
 #ifndef DESIGN_UNAVAILABLE
 #define DESIGN_UNAVAILABLE NULL		/* runs wherever pcpbench does */
+#endif
+#ifndef DESIGN_KERNEL_REFUSED
+#define DESIGN_KERNEL_REFUSED NULL	/* the kernel backend runs it (kmod/) */
 #endif
 #ifndef MODEL_SKIPS_ISOLATED
 #define MODEL_SKIPS_ISOLATED 0
@@ -103,6 +107,7 @@ const struct pcb_design PCB_CAT(PCB_CAT(PCB_MODEL, _design_), PCB_DESIGN) = {
 	.skips_isolated = MODEL_SKIPS_ISOLATED,
 	.nocache = MODEL_NOCACHE,
 	.unavailable = DESIGN_UNAVAILABLE,
+	.kernel_refused = DESIGN_KERNEL_REFUSED,
 	.info = PCB_DESIGN_INFO,
 	.variant = { PCB_VARIANTS(PCB_NR_VARIANTS) },
 };

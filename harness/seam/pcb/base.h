@@ -31,6 +31,9 @@
 /* per-CPU data starts on a cache line of its own (SMP_CACHE_BYTES) */
 #define PCB_CACHE_LINE		64
 
+/* the word of a drain's work item where queue_work_on() sets PENDING (work->data) */
+typedef atomic_long pcb_work_data_t;
+
 /*
  * Orderings ThreadSanitizer cannot see (inline asm, a context switch on one
  * CPU), stated for its builds; nothing otherwise.

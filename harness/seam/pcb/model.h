@@ -51,7 +51,7 @@ struct pcb_variant {
 	/* give back what the worker still holds, untimed */
 	void (*release)(struct pcb_worker *w);
 	/* cpu's drain work->data, where queue_work_on() sets PENDING; NULL without work */
-	atomic_long *(*work_data)(struct pcb_cpu *cpu);
+	pcb_work_data_t *(*work_data)(struct pcb_cpu *cpu);
 	/* the owner drains its own cache (drain_local_stock()) */
 	void (*drain_local)(struct pcb_cpu *this);
 	/* the drain the coordinator calls, from `this`, over the online cpus[] */
@@ -74,6 +74,8 @@ struct pcb_design {
 	bool nocache;			/* CPUs can opt out of caching */
 	/* why this machine cannot run it (rseq without glibc's area), or NULL */
 	const char *(*unavailable)(void);
+	/* why the kernel backend cannot run it (a userspace library's stand-in), or NULL */
+	const char *kernel_refused;
 	/*
 	 * The model's own facts about the design (the layout its kernel
 	 * has, where a key defaults to it), from the model's
@@ -169,6 +171,24 @@ struct pcb_model_ops {
 	int (*check)(const struct pcb_quiescent *q, char *msg, size_t len);
 	/* after the final drain: is cpu's cache empty? */
 	bool (*cache_empty)(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+};
+
+/* ops with each NULL operation its default (seam/ops.c) */
+struct pcb_model_ops pcb_model_ops_defaults(const struct pcb_model_ops *given);
+
+/*
+ * A model as the kernel backend's module knows it (kmod/): its run-time
+ * operations, and its keys and settings struct, to check a
+ * configuration's values again before it runs. Each model's ops.c
+ * defines one, <model>_model_run, from the same parts its struct
+ * pcb_model has.
+ */
+struct pcb_model_run {
+	const char *name;
+	const struct pcb_model_ops *ops;
+	const struct pcb_key *keys;
+	int nr_keys;
+	size_t config_size;
 };
 
 /* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */

@@ -104,4 +104,12 @@ static inline void pcb_cpu_leave(struct pcb_cpu *cpu)
 	(void)__preempt_count_dec_and_test(cpu);
 }
 
+/*
+ * cond_resched() between two chunks of a worker's loop: nothing for a
+ * thread, which the scheduler preempts where it must
+ */
+static inline void pcb_cond_resched(void)
+{
+}
+
 #endif

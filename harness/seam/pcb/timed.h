@@ -10,26 +10,16 @@
 
 #include "pcb/base.h"
 #include "pcb/clock.h"
+#include "pcb/pmc.h"
 #include "pcb/stat.h"
 
 /* function rows a model can time */
 #define PCB_MAX_FN		8
-/* perf events read around a timed call */
-#define PCB_MAX_EVENTS		8
 
 /* empty regions a worker times between two chunks of operations */
 #define PCB_EMPTY_PER_CHUNK	8
 /* their lengths are counted exactly below this many ticks */
 #define PCB_EMPTY_MAX_TICKS	1024
-
-/*
- * The perf events open on a worker's CPU, whose counts are read around
- * every timed call where counters.per_call asks for it: the harness's
- * (measure/counters.c), read by rdpmc where it can be
- */
-struct pcb_counters;
-/* the current counts, for per-call deltas (rdpmc or read()) */
-void pcb_counters_snap(const struct pcb_counters *c, uint64_t *v);
 
 /* per-CPU instrumentation, as the cover letter's percpu struct dbg */
 struct pcb_dbg {
@@ -95,22 +85,15 @@ static inline void pcb_dbg_time_empty(struct pcb_dbg *d)
 	d->empty_n += PCB_EMPTY_PER_CHUNK;
 }
 
-/* around a timed call, outside its TSC reads */
+/* around a timed call, outside its TSC reads: the counters, where per-call reads are on */
 static inline void pcb_dbg_pmc_begin(const struct pcb_dbg *d, uint64_t *c0)
 {
-	if (__builtin_expect(d->pmc != NULL, 0))
-		pcb_counters_snap(d->pmc, c0);
+	pcb_pmc_begin(d->pmc, c0);
 }
 
 static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0)
 {
-	uint64_t c1[PCB_MAX_EVENTS];
-
-	if (__builtin_expect(d->pmc == NULL, 1))
-		return;
-	pcb_counters_snap(d->pmc, c1);
-	for (int i = 0; i < d->pmc_n; i++)
-		d->ctr[fn][i] += c1[i] - c0[i];
+	pcb_pmc_end(d->pmc, d->pmc_n, d->ctr[fn], c0);
 }
 
 /*

@@ -4,7 +4,7 @@
  * a worker, which a model's own worker embeds first, and what a worker
  * loop needs around its operations: the sequence it draws them from and
  * when to stop. With it come the hot path's other headers: the modeled
- * CPU, the clock, timed calls and the gap watch.
+ * CPU, its preempt count, the clock, timed calls and the gap watch.
  */
 #ifndef PCB_SEAM_WORKER_H
 #define PCB_SEAM_WORKER_H
@@ -13,6 +13,7 @@
 #include "pcb/clock.h"
 #include "pcb/cpu.h"
 #include "pcb/gaps.h"
+#include "pcb/preempt.h"
 #include "pcb/timed.h"
 
 /* operations between two looks at the clock */
@@ -30,7 +31,7 @@ struct pcb_worker {
 	uint64_t ops_limit;		/* 0: run until the deadline */
 	uint64_t deadline;		/* TSC value to stop at */
 	uint64_t rng;			/* the worker's sequence, carried between runs */
-	double tsc_hz;			/* to turn a model's ns into ticks */
+	uint64_t tsc_khz;		/* to turn a model's ns into ticks (pcb_ns_ticks()) */
 
 	/* one run's figures */
 	uint64_t failed;		/* operations that found no room */
@@ -56,8 +57,16 @@ static inline uint64_t pcb_rng_next(uint64_t *s)
  */
 extern atomic_int pcb_stop_now;
 
+/* ns of a worker's own time, in its clock's ticks */
+static inline uint64_t pcb_ns_ticks(const struct pcb_worker *w, uint64_t ns)
+{
+	return ns * w->tsc_khz / 1000000;
+}
+
+/* between two chunks: stop, or go on; where the worker may yield its CPU */
 static inline int pcb_loop_done(const struct pcb_worker *w)
 {
+	pcb_cond_resched();
 	if (atomic_load_explicit(&pcb_stop_now, memory_order_relaxed))
 		return 1;
 	if (w->ops_limit)

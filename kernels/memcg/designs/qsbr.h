@@ -17,6 +17,8 @@
 		       "wait a grace period"
 #define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC, with liburcu QSBR"
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
+#define DESIGN_KERNEL_REFUSED "liburcu QSBR is the userspace stand-in for RCU; the kernel " \
+			      "backend does not build the drain over the kernel's RCU"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_qsbr.h"

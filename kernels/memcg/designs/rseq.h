@@ -25,6 +25,8 @@
 #define DESIGN_FOLLOWS "tcmalloc's per-CPU caches (rseq; StopCpu, FenceCpu) on v6.2's " \
 		       "memcg_stock_pcp"
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
+#define DESIGN_KERNEL_REFUSED "restartable sequences are a userspace mechanism (the kernel aborts a " \
+			      "thread's section): there is no rseq section in the kernel"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_rseq.h"

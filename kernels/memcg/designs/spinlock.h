@@ -25,7 +25,8 @@
 
 typedef spinlock_t memcg_stock_lock_t;
 
-#define memcg_stock_lock_init(cpu, stock) ((void)(cpu), spin_lock_init(&(stock)->stock_lock))
+#define memcg_stock_lock_init(cpu, stock) \
+	do { (void)(cpu); spin_lock_init(&(stock)->stock_lock); } while (0)
 /* counted under the kernel function the macro expands in (__func__) */
 #define memcg_stock_lock(this, stock) spin_lock_irqsave_cc(this, &(stock)->stock_lock, __func__)
 #define memcg_stock_unlock(this, stock, flags) \

@@ -16,5 +16,9 @@
 #define DESIGN_SUMMARY "spinlock, with a 32-bit CAS lock (Concurrency Kit) for the qspinlock"
 #define DESIGN_FOLLOWS "seed 000's series, spinlock_t as a word stored whole at unlock " \
 		       "(the qspinlock stores one byte)"
+/* the comparison is with the qspinlock of userspace: the kernel has its own */
+#define DESIGN_KERNEL_REFUSED "Concurrency Kit's CAS lock is a userspace library's " \
+			      "stand-in; the kernel backend runs the kernel's own spinlock_t " \
+			      "(design spinlock)"
 
 #endif

@@ -11,7 +11,8 @@
  * preempt count rises twice: pcpu_task_pin(), then spin_trylock(), which
  * is _raw_spin_trylock() out of line (kernel/locking/spinlock.c) with its
  * own preempt_disable(); the unlock is spin_unlock()'s release and
- * preempt_enable(), inline, then pcpu_task_unpin(). v6.2's struct
+ * preempt_enable(), inline, then pcpu_task_unpin(). Drains lock a CPU's
+ * lists with spin_lock(), its preempt count included. v6.2's struct
  * per_cpu_pages has spinlock_t lock as its first member and is
  * ____cacheline_aligned_in_smp: the lock shares the first line with
  * count, high and batch, the layout this design runs by default
@@ -38,25 +39,23 @@ typedef spinlock_t pcp_lock_t;
 static inline bool pcp_spin_trylock(struct pcb_cpu *this, spinlock_t *lock)
 {
 	preempt_disable(this);
-	if (likely(_raw_spin_trylock(this, lock)))
+	if (likely(spin_trylock(this, lock)))
 		return true;
 	preempt_enable(this);
 	return false;
 }
 
-/* pcp_spin_unlock(): spin_unlock() (the release, its preempt_enable()), pcpu_task_unpin() */
+/* pcp_spin_unlock(): spin_unlock(), then pcpu_task_unpin() */
 static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 {
-	pcb_spin_unlock(lock);
-	preempt_enable(this);
+	spin_unlock(this, lock);
 	preempt_enable(this);
 }
 
-#define pcp_lock_init(cpu, pcp) ((void)(cpu), spin_lock_init(&(pcp)->lock))
-/* the drains (drain_pages_zone()): spin_lock() */
-#define pcp_lock(this, pcp) (pcb_spin_lock(this, &(pcp)->lock, __func__), 0UL)
-#define pcp_unlock(this, pcp, flags) do { (void)(flags); pcb_spin_unlock(&(pcp)->lock); } while (0)
-/* the hot paths: pcp_spin_trylock() and pcp_spin_unlock(), no flags */
+#define pcp_lock_init(cpu, pcp) do { (void)(cpu); spin_lock_init(&(pcp)->lock); } while (0)
+/* drain_pages_zone()'s spin_lock(&pcp->lock) */
+#define pcp_lock(this, pcp) (spin_lock_cc(this, &(pcp)->lock, __func__), 0UL)
+#define pcp_unlock(this, pcp, flags) do { (void)(flags); spin_unlock(this, &(pcp)->lock); } while (0)
 #define pcp_trylock(this, pcp, flagsp) (*(flagsp) = 0, pcp_spin_trylock(this, &(pcp)->lock))
 #define pcp_tryunlock(this, pcp) pcp_spin_unlock(this, &(pcp)->lock)
 

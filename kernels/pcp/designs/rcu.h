@@ -16,6 +16,8 @@
 #define DESIGN_SUMMARY "RCU-protected lists: drains swap in empty lists, wait a grace period"
 #define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC, with liburcu QSBR"
 #define DESIGN_PROMISE "every CPU's lists empty when drain_all_pages() returns"
+#define DESIGN_KERNEL_REFUSED "liburcu QSBR is the userspace stand-in for RCU; the kernel " \
+			      "backend does not build the drain over the kernel's RCU"
 
 #define PCP_DRAIN_HEADER "drain_qsbr.h"
 

@@ -44,7 +44,7 @@ static long FN(diff_of)(struct pcb_cpu *cpu, int item)
 	return FN(diff)(this_cpu_zonestat(cpu), item);
 }
 
-static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
+static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 	return &vmstat_cpu(cpu)->work.data;
 }
