@@ -353,5 +353,7 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 			return -1;
 		}
 	}
-	return get_cpus(sc, topo, err, errlen);
+	if (get_cpus(sc, topo, err, errlen) < 0)
+		return -1;
+	return pcb_scenario_backend(sc, err, errlen);
 }

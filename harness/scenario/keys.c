@@ -12,6 +12,7 @@ static const char *const timers[] = { "harness", "kernel", NULL };
 static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
 static const char *const arrivals[] = { "periodic", "poisson", NULL };
 const char *const pcb_order_name[] = { "interleaved", "blocked", "shuffled", NULL };
+const char *const pcb_backend_name[] = { "userspace", "kernel", NULL };
 static const char *const yesno[] = { "no", "yes", NULL };
 static const char *const offon[] = { "off", "on", NULL };
 
@@ -66,6 +67,15 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		"unmeasured warm-up before each run, ms"),
 	[K_RUN_WORK_DELIVERY] = PCB_KEY_CHOICE_FIELD("run", "work_delivery", "kworker", deliveries,
 		SC, delivery, "how drain work reaches its CPU in work-based designs"),
+	[K_RUN_BACKEND] = { .section = "run", .name = "backend", .def = "userspace",
+		.help = "where the designs run: userspace (threads and the models' stand-ins) or "
+		"kernel (a module with the kernel's own locks, interrupts and work queue; root)",
+		.type = PCB_KEY_CHOICE, .choices = pcb_backend_name, PCB_FIELD(SC, backend),
+		.no_sweep = true },
+	[K_RUN_MODULE] = { .section = "run", .name = "module", .def = "auto",
+		.help = "run.backend = kernel: the pcpbench.ko to load, or auto (one built for "
+		"this kernel beside the program or in /lib/modules, else built with its headers)",
+		.type = PCB_KEY_STRING, .no_sweep = true },
 	[K_CPUS_WORKERS] = PCB_KEY_SPECIAL_KEY("cpus", "workers", "all,!0",
 		"CPU set of the workers: all, node:N, isolated, housekeeping, N, N-M, !term"),
 	[K_CPUS_ISOLATED] = PCB_KEY_SPECIAL_KEY("cpus", "isolated", "sysfs",

@@ -54,6 +54,8 @@ enum pcb_key_id {
 	K_RUN_OPS,
 	K_RUN_WARMUP_MS,
 	K_RUN_WORK_DELIVERY,
+	K_RUN_BACKEND,
+	K_RUN_MODULE,
 	K_CPUS_WORKERS,
 	K_CPUS_ISOLATED,
 	K_WORKLOAD_SEED,
@@ -71,6 +73,13 @@ enum pcb_key_id {
 	K_COUNTERS_PER_CALL,
 	K_NR,
 };
+
+/* where a scenario's designs run (run.backend) */
+enum pcb_backend {
+	PCB_BACKEND_USERSPACE,		/* pinned threads and the models' stand-ins */
+	PCB_BACKEND_KERNEL,		/* the kernel's own primitives, in a module (kmod/) */
+};
+extern const char *const pcb_backend_name[];
 
 /* the order of a scenario's runs (run.order) */
 enum pcb_order {
@@ -121,6 +130,9 @@ struct pcb_scenario {
 	hwloc_bitmap_t workers_asked;	/* cpus.workers, before drain.stocks left some idle */
 	hwloc_bitmap_t isolated;	/* cpu_is_isolated() of this configuration (cpus.isolated) */
 	int delivery;			/* enum pcb_delivery */
+	int backend;			/* enum pcb_backend */
+	/* the kernel backend: what it changed of the configuration, for the result's notes */
+	char backend_note[1024];
 	long seed;
 	struct pcb_counters_cfg counters;
 	int counters_kernel, counters_per_call;
@@ -158,6 +170,13 @@ void pcb_scenario_override(struct pcb_scenario *sc, int key, const char *value,
 /* a value as given, trimmed; line as in struct pcb_scenario */
 void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value, int line,
 			    const char *opt);
+/*
+ * run.backend = kernel: what the kernel backend cannot run refused (a
+ * design with no kernel meaning, per-call counters, Poisson arrivals),
+ * what has no meaning there changed and said in sc->backend_note; -1
+ * with err (backend.c)
+ */
+int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen);
 /* check and convert every value against the topology; -1 with err */
 int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen);
 /* of workers, those that run under drain.stocks: the first drain.stocks, when it is fewer */

@@ -182,4 +182,20 @@ void memcg_describe(const void *config, char *buf, size_t len)
 		 pcb_irq_model_note(c->irq_model));
 }
 
+/* the kernel backend masks interrupts itself: irq_model kernel, its variant */
+void memcg_kernel(void *config, char *note, size_t len)
+{
+	struct memcg_config *c = config;
+
+	if (c->irq_model != PCB_IRQ_KERNEL) {
+		pcb_note_append(note, len, "run.irq_model = %s: the kernel backend executes cli and "
+				"sti (irq_model kernel)", irq_models[c->irq_model]);
+		c->irq_model = PCB_IRQ_KERNEL;
+	}
+	if (c->between) {
+		pcb_note_append(note, len, "workload.between = syscall: the kernel backend's calls "
+				"are made in the kernel, with no system call between them");
+		c->between = 0;
+	}
+}
 #endif

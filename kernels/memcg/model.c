@@ -65,6 +65,7 @@ static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
+void memcg_kernel(void *config, char *note, size_t len);
 
 /* the stock's size, its hit rate and atomics, the kmalloc burst */
 static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
@@ -170,6 +171,7 @@ const struct pcb_model memcg_model = {
 		.size = sizeof(struct memcg_config),
 		.finish = memcg_finish,
 		.describe = memcg_describe,
+		.kernel = memcg_kernel,
 	},
 	.ops = MEMCG_MODEL_OPS,
 	.output = &memcg_output,

@@ -109,4 +109,15 @@ void pcp_describe_design(const void *config, const struct pcb_design *d, char *b
 			 first ? " (v6.2's layout)" : " (the series' layout)");
 }
 
+/* the kernel backend masks interrupts itself: irq_model kernel, its variant */
+void pcp_kernel(void *config, char *note, size_t len)
+{
+	struct pcp_config *c = config;
+
+	if (c->irq_model != PCB_IRQ_KERNEL) {
+		pcb_note_append(note, len, "run.irq_model = %s: the kernel backend executes cli and "
+				"sti (irq_model kernel)", irq_models[c->irq_model]);
+		c->irq_model = PCB_IRQ_KERNEL;
+	}
+}
 #endif

@@ -59,6 +59,7 @@ static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
 
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
+void pcp_kernel(void *config, char *note, size_t len);
 void pcp_describe_design(const void *config, const struct pcb_design *d, char *buf, size_t len);
 
 /*
@@ -120,6 +121,7 @@ const struct pcb_model pcp_model = {
 		.size = sizeof(struct pcp_config),
 		.finish = pcp_finish,
 		.describe = pcp_describe,
+		.kernel = pcp_kernel,
 		.describe_design = pcp_describe_design,
 	},
 	.ops = PCP_MODEL_OPS,

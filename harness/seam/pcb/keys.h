@@ -66,6 +66,9 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, s
 			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* whether a key was written (in the file, by --set or an option), not defaulted */
 int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
+/* "; text" appended to note (text alone where note is empty), for a model's kernel() */
+void pcb_note_append(char *note, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* the scenario's designs in run.designs order; NULL past the last */
 const struct pcb_design *pcb_scenario_design(const struct pcb_scenario *sc, int i);
 

@@ -136,6 +136,13 @@ struct pcb_model_config {
 	 */
 	void (*describe_design)(const void *config, const struct pcb_design *d, char *buf,
 				size_t len);
+	/*
+	 * The kernel backend (run.backend = kernel): the settings that have
+	 * no meaning there (a cost model of what the kernel executes
+	 * itself, a system call made from user mode) set to what the kernel
+	 * does, each change said in note (appended to). NULL: none.
+	 */
+	void (*kernel)(void *config, char *note, size_t len);
 };
 
 /*

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A configuration for the kernel backend (run.backend = kernel): what it
+ * cannot run refused by the key at fault, what has no meaning there set
+ * to what the kernel does, each change said (scenario.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../measure/tsc.h"
+#include "scenario.h"
+
+void pcb_note_append(char *note, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(note);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(note + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(note + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static void note(struct pcb_scenario *sc, const char *text)
+{
+	pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "%s", text);
+}
+
+static int refuse(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	for (int i = 0; i < sc->nr_designs; i++)
+		if (sc->design[i]->kernel_refused) {
+			pcb_scenario_key_error(sc, K_RUN_DESIGNS, err, errlen, "%s: not in the kernel "
+					       "backend: %s", sc->design[i]->name,
+					       sc->design[i]->kernel_refused);
+			return -1;
+		}
+	if (sc->counters_per_call) {
+		pcb_scenario_key_error(sc, K_COUNTERS_PER_CALL, err, errlen, "per-call counter "
+				       "reads are not in the kernel backend: its workers are "
+				       "kthreads, whose counters no rdpmc of this process reads");
+		return -1;
+	}
+	if (sc->drain_poisson && (sc->drain_rate_hz > 0 && sc->drain_count <= 0)) {
+		pcb_scenario_key_error(sc, K_DRAIN_ARRIVALS, err, errlen, "poisson: the kernel "
+				       "backend's coordinator fires drains periodically or by "
+				       "drain.count");
+		return -1;
+	}
+	return 0;
+}
+
+int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	sc->backend_note[0] = 0;
+	if (sc->backend != PCB_BACKEND_KERNEL)
+		return 0;
+	if (refuse(sc, err, errlen) < 0)
+		return -1;
+	if (sc->timer != PCB_TIMER_KERNEL) {
+		note(sc, "run.timer = harness: the kernel backend times with the kernel's "
+		     "rdtsc_ordered() at both ends (timer kernel)");
+		sc->timer = PCB_TIMER_KERNEL;
+	}
+	if (sc->counters.n) {
+		note(sc, "counters.events: not read in the kernel backend (its workers are "
+		     "kthreads)");
+		sc->counters.n = 0;
+	}
+	if (sc->model->config.kernel) {
+		char changed[512] = "";
+
+		sc->model->config.kernel(sc->config, changed, sizeof(changed));
+		if (changed[0])
+			note(sc, changed);
+	}
+	return 0;
+}
