@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel backend's module: one run of one design at a time, as the
+ * harness's runner makes one (harness/run/runner.c), with the kernel's
+ * own primitives: CPU areas from alloc_percpu(), workers and a
+ * coordinator as kthreads bound to their CPUs, drain work on the kernel's
+ * workqueue, real idle CPUs. The harness hands it a struct pcb_plan and
+ * collects what it hands back (pcb/plan.h).
+ *
+ *   main.c	the device (/dev/pcpbench) and its one request
+ *   plan.c	a plan checked before anything runs
+ *   registry.c	the models and designs this module was built with
+ *   run.c	a run: its CPUs' areas, its threads, its checks, its figures
+ *   kthreads.c	the workers' and the coordinator's threads
+ *   work.c	drain work on the kernel's workqueue, and where it ran
+ *   libc.c	the C library calls the models' set-up makes
+ *
+ * The kernel's headers come first in each file: the model interface's
+ * kernel side (kmod/seam/pcb/base.h) defines C11's atomics under names
+ * some of the kernel's functions also have.
+ */
+#ifndef PCB_KMOD_H
+#define PCB_KMOD_H
+
+#include <linux/atomic.h>
+#include <linux/kthread.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "pcb/model.h"
+#include "pcb/plan.h"
+#include "pcb/preempt.h"
+#include "pcb/worker.h"
+
+/* the models and designs this module has (registry.c) */
+const struct pcb_model_run *pcb_kmod_model(const char *name);
+const struct pcb_design *pcb_kmod_design(const char *model, const char *name);
+
+/* the plan checked; 0, or -EINVAL with msg naming the field (plan.c) */
+int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len);
+
+/* one worker thread of a run */
+struct pcb_krun;
+struct pcb_kworker {
+	struct pcb_krun *r;
+	struct task_struct *task;
+	unsigned int cpu;
+	struct pcb_cpu *area;
+	struct pcb_worker *w;
+	size_t w_size;
+	struct pcb_plan_worker *out;	/* its figures, in the result */
+};
+
+/* the phases every thread of a run and the ioctl's task pass together */
+enum pcb_kphase {
+	PCB_KPHASE_SET_UP,		/* every thread set up */
+	PCB_KPHASE_START,		/* warmed up: start together */
+	PCB_KPHASE_OVER,		/* the run is over */
+	PCB_KPHASE_NR,
+};
+
+/* one run, from its plan to its figures */
+struct pcb_krun {
+	const struct pcb_plan *plan;
+	const struct pcb_model_run *m;
+	struct pcb_model_ops ops;	/* the model's, each default filled in */
+	const struct pcb_design *d;
+	const struct pcb_variant *v;
+	void *shared;			/* the model's setup() */
+	void *target;			/* what its drain drains */
+
+	/* the CPUs' areas: the workers' and the idle CPUs', the coordinator's apart */
+	void __percpu *areas;
+	void __percpu *coord_area;
+	size_t area_size;
+	long work_off;			/* work->data in a CPU's area, -1: no drain work */
+	struct pcb_cpu **cpus;		/* the workers', then the idle CPUs' */
+	int nr_cpus, nr_workers;
+	struct pcb_kworker *kw;
+	struct pcb_cpu *self;		/* the coordinator's */
+	struct task_struct *coord;
+
+	uint64_t tsc_khz;
+	uint64_t duration_ticks, warmup_ticks;
+
+	/* the phases, and the end of the threads */
+	wait_queue_head_t wq;
+	atomic_t arrived[PCB_KPHASE_NR];
+	int parties;
+	int phase_done[PCB_KPHASE_NR];
+	bool stop;			/* the threads give back what they hold and end */
+
+	/* drain work, by CPU number: queued, and where it ran */
+	atomic_long_t *work_queued, *work_here, *work_elsewhere;
+	atomic_t *work_elsewhere_cpu;
+	uint64_t wake_ticks;		/* inside queue_work_on(), this drain */
+
+	struct pcb_plan_result *res;
+	struct pcb_plan_worker *wres;
+};
+
+/* a run of plan into res (the workers' figures after it); 0, or -errno with res->msg */
+int pcb_kmod_run(const struct pcb_plan *plan, struct pcb_plan_result *res);
+
+/* the threads (kthreads.c) */
+void pcb_kphase(struct pcb_krun *r, enum pcb_kphase ph);
+int pcb_kworker_fn(void *arg);
+int pcb_kcoord_fn(void *arg);
+void pcb_kmod_stop_now(void);
+
+/* drain work (work.c): the run whose work runs, and its stocks' work items set up */
+void pcb_kwork_begin(struct pcb_krun *r);
+void pcb_kwork_init(struct pcb_krun *r, struct pcb_cpu *cpu);
+/* every work item of the run's areas run (flushed) */
+void pcb_kwork_flush_all(struct pcb_krun *r);
+void pcb_kwork_end(struct pcb_krun *r);
+struct work_struct *pcb_kwork_of(struct pcb_krun *r, struct pcb_cpu *cpu);
+
+#endif

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The threads of a run (kmod.h), as the harness's are (run/worker.c,
+ * run/coordinator.c): a worker bound to its CPU runs the design's loop,
+ * warm-up first, between the run's phases; the coordinator, bound to
+ * its own, calls the design's drain by plan and times it, with its
+ * completion and what it stranded. Each waits for kthread_stop() at the
+ * end, then gives back what it holds.
+ */
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#include "kmod.h"
+
+/* set once by a signal to the run's task: the run ends at its threads' next chunk */
+atomic_int pcb_stop_now;
+
+void pcb_kmod_stop_now(void)
+{
+	atomic_store(&pcb_stop_now, 1);
+}
+
+void pcb_cond_resched(void)
+{
+	cond_resched();
+}
+
+void pcb_kphase(struct pcb_krun *r, enum pcb_kphase ph)
+{
+	if (atomic_inc_return(&r->arrived[ph]) == r->parties) {
+		WRITE_ONCE(r->phase_done[ph], 1);
+		wake_up_all(&r->wq);
+		return;
+	}
+	wait_event_idle(r->wq, READ_ONCE(r->phase_done[ph]));
+}
+
+/* until kthread_stop(), not counted as load or as a hung task */
+static void wait_for_stop(void)
+{
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static uint64_t ns_ticks(const struct pcb_krun *r, uint64_t ns)
+{
+	return ns * r->tsc_khz / 1000000;
+}
+
+/*
+ * The empty region, n times, its lengths counted (as measure/tsc.c's
+ * pcb_overhead_measure()); the mean of those no longer than twice the
+ * median, rounded: what a per-call value has subtracted
+ */
+static uint64_t overhead_measure(uint32_t *counts, uint64_t n, uint64_t *over)
+{
+	uint64_t seen = 0, median = 0, sum = 0, k = 0;
+
+	for (uint64_t i = 0; i < n / 10; i++)
+		(void)(pcb_tsc_end() - pcb_tsc_start());
+	*over = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t t0 = pcb_tsc_start();
+		uint64_t d = pcb_tsc_end() - t0;
+
+		if (d < PCB_PLAN_OVH_TICKS)
+			counts[d]++;
+		else
+			(*over)++;
+		if (!(i & 4095))
+			cond_resched();
+	}
+	for (median = 0; median < PCB_PLAN_OVH_TICKS; median++) {
+		seen += counts[median];
+		if (seen > (n - 1) / 2)
+			break;
+	}
+	for (uint64_t v = 0; v <= 2 * median && v < PCB_PLAN_OVH_TICKS; v++) {
+		sum += v * counts[v];
+		k += counts[v];
+	}
+	return k ? (sum + k / 2) / k : median;
+}
+
+static void worker_setup(struct pcb_kworker *k)
+{
+	struct pcb_krun *r = k->r;
+	const struct pcb_plan *p = r->plan;
+	struct pcb_worker *w = k->w;
+
+	w->cpu = k->area;
+	w->timing = (enum pcb_timing)p->timing;
+	w->tsc_khz = r->tsc_khz;
+	/* each run its own sequence: seed, CPU and run mixed, as run/worker.c mixes them */
+	w->rng = (p->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)k->cpu + 1) * 0xBF58476D1CE4E5B9ULL ^
+		 ((uint64_t)p->run + 1) * 0x94D049BB133111EBULL;
+	if (!w->rng)
+		w->rng = 1;
+	k->area->h.dbg = &w->dbg;
+	r->ops.worker_setup(r->shared, w);
+}
+
+/* before the run: fresh figures, and the interruption threshold the warm-up gave */
+static void worker_reset(struct pcb_kworker *k)
+{
+	struct pcb_krun *r = k->r;
+	const struct pcb_plan *p = r->plan;
+	struct pcb_worker *w = k->w;
+	uint64_t period = r->warmup_ticks && w->gaps.checks ? r->warmup_ticks / w->gaps.checks : 0;
+	uint64_t floor = ns_ticks(r, p->gap_floor_ns), periods = p->gap_periods * period;
+
+	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
+	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
+	memset(w->dbg.empty, 0, sizeof(w->dbg.empty));
+	w->dbg.empty_n = w->dbg.empty_over = 0;
+	memset(k->area->ev, 0, sizeof(k->area->ev));
+	memset(k->area->h.cc, 0, sizeof(k->area->h.cc));
+	memset(&w->gaps, 0, sizeof(w->gaps));
+	w->gaps.period = period;
+	w->gaps.threshold = p->gap_threshold_ns ? ns_ticks(r, p->gap_threshold_ns) :
+			    max(floor, periods);
+	w->failed = w->misses = w->ops = 0;
+	w->ops_limit = p->ops;
+	w->dbg.limit = w->gaps.threshold;
+}
+
+int pcb_kworker_fn(void *arg)
+{
+	struct pcb_kworker *k = arg;
+	struct pcb_krun *r = k->r;
+	struct pcb_worker *w = k->w;
+	uint64_t n = r->plan->overhead_samples;
+
+	worker_setup(k);
+	pcb_kphase(r, PCB_KPHASE_SET_UP);
+	/* warm-up: also measures an operation's span for the interruption threshold */
+	w->ops_limit = 0;
+	w->gaps.checks = 0;
+	w->gaps.threshold = UINT64_MAX;
+	w->dbg.limit = PCB_NO_LIMIT;
+	w->deadline = pcb_tsc_now() + r->warmup_ticks;
+	if (r->warmup_ticks)
+		r->v->run(w);
+	worker_reset(k);
+	/* the empty region, warm, just before the timed part */
+	k->out->ovh_samples = n;
+	w->dbg.overhead = overhead_measure(k->out->ovh_start, n, &k->out->ovh_start_over);
+
+	pcb_kphase(r, PCB_KPHASE_START);
+	w->tsc_start = pcb_tsc_now();
+	w->deadline = w->tsc_start + r->duration_ticks;
+	r->v->run(w);
+	w->tsc_end = pcb_tsc_now();
+	/* and again after it: a move says the machine changed under the run */
+	(void)overhead_measure(k->out->ovh_end, n, &k->out->ovh_end_over);
+	pcb_kphase(r, PCB_KPHASE_OVER);
+
+	wait_for_stop();
+	/* give back what it holds, and empty its cache as its own drain would */
+	r->v->release(w);
+	r->v->drain_local(k->area);
+	return 0;
+}
+
+/* ---- the coordinator ---- */
+
+static void wait_until(const struct pcb_krun *r, uint64_t when)
+{
+	for (;;) {
+		uint64_t now = pcb_tsc_now(), left_us;
+
+		if (now >= when || atomic_load(&pcb_stop_now))
+			return;
+		left_us = (when - now) * 1000 / r->tsc_khz;
+		if (left_us > 200)
+			usleep_range(left_us - 100, left_us - 50);
+		else
+			cpu_relax();
+	}
+}
+
+/* an idle CPU's cache filled as its owner would leave it: on that CPU */
+struct prefill {
+	const struct pcb_variant *v;
+	struct pcb_cpu *cpu;
+	void *shared;
+};
+
+static void prefill_on_cpu(void *arg)
+{
+	struct prefill *f = arg;
+
+	f->v->prefill(f->cpu, f->shared);
+}
+
+static void coord_prepare(struct pcb_krun *r)
+{
+	const struct pcb_plan *p = r->plan;
+
+	for (uint32_t i = 0; i < p->nr_charged; i++) {
+		struct prefill f = { r->v, r->cpus[r->nr_workers + i], r->shared };
+
+		smp_call_function_single((int)f.cpu->cpu, prefill_on_cpu, &f, 1);
+	}
+}
+
+/* the workers' drain windows, outside the timed call (for designs without work) */
+static void workers_window(struct pcb_krun *r)
+{
+	if (r->d->drain.queues_work)
+		return;
+	for (int i = 0; i < r->nr_workers; i++)
+		pcb_drain_window(r->cpus[i]);
+}
+
+static uint64_t drainer_waited(const struct pcb_cpu *self)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
+		sum += self->h.cc[i].wait.sum;
+	return sum;
+}
+
+/* until the work queued to every worker ran: the drain's completion */
+static void completion(struct pcb_krun *r, uint64_t t0)
+{
+	struct pcb_plan_coord *c = &r->res->coord;
+
+	if (!r->d->drain.queues_work)
+		return;
+	pcb_flush_work(r->cpus, r->nr_workers);
+	c->completion.count[pcb_hist_index(pcb_tsc_end() - t0)]++;
+	c->completed++;
+}
+
+static void stranded(struct pcb_krun *r)
+{
+	struct pcb_plan_coord *c = &r->res->coord;
+	uint64_t left = 0;
+
+	if (!r->d->skips_isolated)
+		return;
+	for (int i = 0; i < r->nr_cpus; i++)
+		if (r->cpus[i]->isolated)
+			left += r->ops.stranded(r->shared, r->v, r->target, r->cpus[i]);
+	c->stranded_sum += left;
+	c->stranded_n++;
+	c->stranded_max = max(c->stranded_max, left);
+}
+
+/* the idle CPUs' work run, then the walk alone over their empty caches */
+static void idle_walk(struct pcb_krun *r)
+{
+	struct pcb_plan_coord *c = &r->res->coord;
+	int nr_idle = r->nr_cpus - r->nr_workers;
+	uint64_t t0, t1;
+
+	if (!nr_idle)
+		return;
+	if (r->d->drain.queues_work)
+		pcb_flush_work(r->cpus + r->nr_workers, nr_idle);
+	t0 = pcb_tsc_start();
+	r->v->drain_all(r->self, r->target, r->cpus + r->nr_workers, nr_idle);
+	t1 = pcb_tsc_end();
+	c->walk_sum += t1 - t0 > c->overhead ? t1 - t0 - c->overhead : 0;
+	if (r->d->drain.queues_work)
+		pcb_flush_work(r->cpus + r->nr_workers, nr_idle);
+}
+
+static void drain_once(struct pcb_krun *r)
+{
+	struct pcb_plan_coord *c = &r->res->coord;
+	uint64_t t0, t1, waited;
+
+	workers_window(r);
+	r->wake_ticks = 0;
+	waited = drainer_waited(r->self);
+	t0 = pcb_tsc_start();
+	r->v->drain_all(r->self, r->target, r->cpus, r->nr_cpus);
+	t1 = pcb_tsc_end();
+	/* a lock's section is far shorter than an interruption: its holder was preempted */
+	if (drainer_waited(r->self) - waited > ns_ticks(r, r->plan->gap_threshold_ns ?
+							 r->plan->gap_threshold_ns :
+							 r->plan->gap_floor_ns))
+		c->waited_preempted++;
+	pcb_stat_record(&c->drain, t1 - t0, c->overhead, 1, PCB_NO_LIMIT);
+	c->wake_sum += r->wake_ticks;
+	workers_window(r);
+	completion(r, t0);
+	stranded(r);
+	idle_walk(r);
+}
+
+/* one drain a quarter into the warm-up, untimed, as run/coordinator.c's coord_warm() */
+static void coord_warm(struct pcb_krun *r)
+{
+	uint64_t start = pcb_tsc_now();
+
+	if (r->warmup_ticks < ns_ticks(r, 2000000))
+		return;
+	coord_prepare(r);
+	wait_until(r, start + r->warmup_ticks / 4);
+	if (!atomic_load(&pcb_stop_now))
+		drain_once(r);
+}
+
+static void coord_reset(struct pcb_krun *r)
+{
+	struct pcb_plan_coord *c = &r->res->coord;
+	uint64_t overhead = c->overhead;
+
+	memset(c, 0, sizeof(*c));
+	c->overhead = overhead;
+	c->cpu = r->plan->coord_cpu;
+	c->nr_cpus = (uint32_t)r->nr_cpus;
+	memset(r->self->h.cc, 0, sizeof(r->self->h.cc));
+	memset(r->self->ev, 0, sizeof(r->self->ev));
+	r->self->h.remote_drains = 0;
+}
+
+static uint64_t coord_run(struct pcb_krun *r, uint64_t start, uint64_t deadline)
+{
+	const struct pcb_plan *p = r->plan;
+	uint64_t fired = 0, next = start;
+	uint64_t gap = p->drain_count ? (deadline - start) / (p->drain_count + 1) :
+		       ns_ticks(r, p->drain_period_ns);
+
+	while (gap && gap < deadline - next) {
+		next += gap;
+		if (pcb_tsc_now() >= deadline || (p->drain_count && fired >= p->drain_count) ||
+		    atomic_load(&pcb_stop_now))
+			break;
+		coord_prepare(r);
+		wait_until(r, next);
+		for (uint32_t b = 0; b < p->drain_burst && (!b || pcb_tsc_now() < deadline); b++) {
+			if (b)
+				coord_prepare(r);
+			drain_once(r);
+			fired++;
+		}
+	}
+	return fired;
+}
+
+int pcb_kcoord_fn(void *arg)
+{
+	struct pcb_krun *r = arg;
+	uint32_t *counts = kvzalloc(PCB_PLAN_OVH_TICKS * sizeof(*counts), GFP_KERNEL);
+	uint64_t over, start;
+
+	if (counts)
+		r->res->coord.overhead = overhead_measure(counts, r->plan->overhead_samples, &over);
+	kvfree(counts);
+	pcb_kphase(r, PCB_KPHASE_SET_UP);
+	coord_warm(r);
+	coord_reset(r);
+	pcb_kphase(r, PCB_KPHASE_START);
+	start = pcb_tsc_now();
+	r->res->coord.fired = coord_run(r, start, start + r->duration_ticks);
+	pcb_kphase(r, PCB_KPHASE_OVER);
+	wait_for_stop();
+	return 0;
+}

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* <limits.h> in the kernel backend: the kernel's, with the C11 spellings (pcb/base.h) */
+#include "pcb/base.h"

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <string.h> in the kernel backend: the kernel's string functions
+ * (linux/string.h, through pcb/base.h), and strerror() of the errors the
+ * models' set-up reports.
+ */
+#ifndef PCB_KMOD_LIBC_STRING_H
+#define PCB_KMOD_LIBC_STRING_H
+
+#include "pcb/base.h"
+
+const char *strerror(int err);
+
+#endif

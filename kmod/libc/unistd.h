@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <unistd.h> in the kernel backend: syscall(), which from the kernel is
+ * no system call at all: it fails with ENOSYS (kmod/libc.c). A model's
+ * configuration that makes one (memcg's workload.between = syscall) is
+ * changed by the harness for the kernel backend, with a note.
+ */
+#ifndef PCB_KMOD_LIBC_UNISTD_H
+#define PCB_KMOD_LIBC_UNISTD_H
+
+#include "pcb/base.h"
+
+long syscall(long number, ...);
+
+#endif

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A plan checked before anything of it runs (pcb/plan.h): the harness
+ * checked the scenario it came from, and the module checks again what it
+ * relies on, each field against its bound, the CPUs against the
+ * machine's, the model's settings against its keys' ranges.
+ */
+#include <linux/cpumask.h>
+#include <linux/string.h>
+
+#include "kmod.h"
+
+#define FAIL(...) ({ snprintf(msg, len, __VA_ARGS__); -EINVAL; })
+
+/* a name field: NUL-terminated within its bytes */
+static bool name_ok(const char *s)
+{
+	return strnlen(s, PCB_PLAN_NAME) < PCB_PLAN_NAME && s[0];
+}
+
+/* an integer field of size bytes at p, sign-extended where it is an int or a long */
+static long field(const uint8_t *p, unsigned char size)
+{
+	int i;
+	long l;
+
+	if (size == sizeof(int)) {
+		memcpy(&i, p, sizeof(i));
+		return i;
+	}
+	memcpy(&l, p, sizeof(l));
+	return l;
+}
+
+static int choices(const char *const *c)
+{
+	int n = 0;
+
+	while (c[n])
+		n++;
+	return n;
+}
+
+/* each of the model's settings within its key's range */
+static int config_check(const struct pcb_model_run *m, const struct pcb_plan *p, char *msg,
+			size_t len)
+{
+	if (p->config_size != m->config_size)
+		return FAIL("%s's settings are %zu bytes, the plan's %u", m->name, m->config_size,
+			    p->config_size);
+	for (int k = 0; k < m->nr_keys; k++) {
+		const struct pcb_key *key = &m->keys[k];
+		long v;
+
+		if (!key->size)
+			continue;
+		if (key->offset + key->size > m->config_size ||
+		    (key->size != sizeof(int) && key->size != sizeof(long)))
+			return FAIL("%s.%s: no field the module can read", key->section, key->name);
+		v = field(p->config + key->offset, key->size);
+		if (key->type == PCB_KEY_INT && (v < key->min || v > key->max))
+			return FAIL("%s.%s = %ld: outside %ld..%ld", key->section, key->name, v,
+				    key->min, key->max);
+		if (key->type == PCB_KEY_CHOICE && (v < 0 || v >= choices(key->choices)))
+			return FAIL("%s.%s = %ld: no such choice", key->section, key->name, v);
+		if (key->type != PCB_KEY_INT && key->type != PCB_KEY_CHOICE)
+			return FAIL("%s.%s: a setting the module cannot check", key->section,
+				    key->name);
+	}
+	return 0;
+}
+
+/* a CPU the plan names: online, and within the plan's bound */
+static bool cpu_ok(uint32_t cpu)
+{
+	return cpu < PCB_PLAN_MAX_CPUS && cpu < nr_cpu_ids && cpu_online(cpu);
+}
+
+/* the workers' and the idle CPUs': each online, none twice, none the other's */
+static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
+{
+	DECLARE_BITMAP(seen, PCB_PLAN_MAX_CPUS);
+
+	bitmap_zero(seen, PCB_PLAN_MAX_CPUS);
+	if (!p->nr_workers || p->nr_workers > PCB_PLAN_MAX_WORKERS)
+		return FAIL("%u workers: 1 to %d", p->nr_workers, PCB_PLAN_MAX_WORKERS);
+	for (uint32_t i = 0; i < p->nr_workers; i++) {
+		if (!cpu_ok(p->worker_cpu[i]) || test_and_set_bit(p->worker_cpu[i], seen))
+			return FAIL("worker CPU %u: not an online CPU, or named twice",
+				    p->worker_cpu[i]);
+	}
+	if (p->coord_cpu < 0)
+		return p->nr_idle ? FAIL("idle CPUs without drains") : 0;
+	if (!cpu_ok((uint32_t)p->coord_cpu))
+		return FAIL("coordinator CPU %d: not an online CPU", p->coord_cpu);
+	if (p->nr_idle > PCB_PLAN_MAX_CPUS || p->nr_charged > p->nr_idle)
+		return FAIL("%u idle CPUs, %u charged", p->nr_idle, p->nr_charged);
+	for (uint32_t i = 0; i < p->nr_idle; i++) {
+		if (!cpu_ok(p->idle_cpu[i]) || test_and_set_bit(p->idle_cpu[i], seen) ||
+		    p->idle_cpu[i] == (uint32_t)p->coord_cpu)
+			return FAIL("idle CPU %u: not an online CPU without a worker or the "
+				    "coordinator", p->idle_cpu[i]);
+	}
+	if (!p->drain_period_ns && !p->drain_count)
+		return FAIL("drains with neither a period nor a count");
+	if (!p->drain_burst || p->drain_burst > 1024)
+		return FAIL("drain burst %u: 1 to 1024", p->drain_burst);
+	return 0;
+}
+
+static int times_check(const struct pcb_plan *p, char *msg, size_t len)
+{
+	if (p->timing != PCB_TIMING_CALL && p->timing != PCB_TIMING_BATCH)
+		return FAIL("timing %u", p->timing);
+	if ((!p->ops && !p->duration_ns) || p->duration_ns > PCB_PLAN_MAX_NS ||
+	    p->warmup_ns > PCB_PLAN_MAX_NS || p->ops > (1ULL << 40))
+		return FAIL("a run of %llu ns (%llu ops), warm-up %llu ns: 1 ns to %llu s, or ops",
+			    p->duration_ns, p->ops, p->warmup_ns, PCB_PLAN_MAX_NS / 1000000000ULL);
+	if (!p->overhead_samples || p->overhead_samples > PCB_PLAN_OVH_MAX_SAMPLES)
+		return FAIL("%u empty regions: 1 to %d", p->overhead_samples,
+			    PCB_PLAN_OVH_MAX_SAMPLES);
+	if (p->gap_threshold_ns > PCB_PLAN_MAX_NS || p->gap_floor_ns > PCB_PLAN_MAX_NS ||
+	    p->gap_periods > 1000000)
+		return FAIL("interruption threshold");
+	return 0;
+}
+
+int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len)
+{
+	const struct pcb_model_run *m;
+	const struct pcb_design *d;
+	int rc;
+
+	if (p->version != PCB_PLAN_VERSION || p->size != sizeof(*p))
+		return FAIL("a plan of version %u and %u bytes: this module reads version %d, "
+			    "%zu bytes", p->version, p->size, PCB_PLAN_VERSION, sizeof(*p));
+	if (!name_ok(p->model) || !name_ok(p->design) || !name_ok(p->variant))
+		return FAIL("a model, design or variant name that is not one");
+	m = pcb_kmod_model(p->model);
+	if (!m)
+		return FAIL("model %s: not in this module", p->model);
+	d = pcb_kmod_design(p->model, p->design);
+	if (!d)
+		return FAIL("design %s of %s: not in this module", p->design, p->model);
+	if (p->variant_index >= PCB_MAX_VARIANTS || !d->variant[p->variant_index] ||
+	    strcmp(d->variant[p->variant_index]->name, p->variant))
+		return FAIL("%s: variant %u is not %s in this module", p->design, p->variant_index,
+			    p->variant);
+	rc = config_check(m, p, msg, len);
+	if (!rc)
+		rc = cpus_check(p, msg, len);
+	if (!rc)
+		rc = times_check(p, msg, len);
+	return rc;
+}
