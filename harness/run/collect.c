@@ -47,6 +47,10 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 	snprintf(res->label, sizeof(res->label), "%s%s%s", d->name, sc->label[0] ? " " : "",
 		 sc->label);
 	snprintf(res->check, sizeof(res->check), "ok");
+	res->drain.work_elsewhere_cpu = -1;
+	if (sc->backend_note[0])
+		snprintf(res->run_note, sizeof(res->run_note), "%s: kernel backend: %s", res->label,
+			 sc->backend_note);
 	res->counters.nr_events = sc->counters.n;
 	res->counters.per_call = sc->counters.per_call;
 	res->worker = calloc((size_t)nr, sizeof(*res->worker));

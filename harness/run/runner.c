@@ -19,8 +19,8 @@
 #define PCB_QUIESCE_TIMEOUT_S	0.75
 
 /* a housekeeping CPU without a worker, else a housekeeping one, else the first */
-static int pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
-			  struct pcb_design_result *res)
+int pcb_pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		       struct pcb_design_result *res)
 {
 	hwloc_bitmap_t hk = hwloc_bitmap_alloc(), free_hk = hwloc_bitmap_alloc();
 	int cpu;
@@ -322,7 +322,7 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 	s->tsc_hz = s->clk->tsc_hz;
 	s->coord_cpu = -1;
 	if (sc->drain_rate_hz > 0 || sc->drain_count > 0) {
-		s->coord_cpu = pick_coord_cpu(s->topo, sc, res);
+		s->coord_cpu = pcb_pick_coord_cpu(s->topo, sc, res);
 		res->drain.active = 1;
 		res->drain.cpu = s->coord_cpu;
 		memset(&s->shape, 0, sizeof(s->shape));
@@ -398,6 +398,9 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		.run = run, .nr = res->nr_workers, .clk = clk, .res = res,
 	};
 	int rc = -1;
+
+	if (sc->backend == PCB_BACKEND_KERNEL)
+		return pcb_kernel_run_design(topo, clk, res, run, err, errlen);
 
 	/* the timer's sites rewritten while no thread of the run is started */
 	rc = pcb_timer_set((enum pcb_timer)sc->timer);

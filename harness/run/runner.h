@@ -96,6 +96,9 @@ struct pcb_drain_result {
 	uint64_t waited_preempted;	/* drains that waited on a preempted lock holder */
 	uint64_t stranded_sum, stranded_n, stranded_max;	/* left on isolated CPUs */
 	uint64_t work_queued, work_ran, work_deferred;
+	/* the kernel backend: where the work ran, its stock's CPU or another (the last such) */
+	uint64_t work_ran_here, work_ran_elsewhere;
+	int work_elsewhere_cpu;
 };
 
 /* contention, per function and side */
@@ -113,7 +116,7 @@ struct pcb_design_result {
 	const struct pcb_scenario *sc;	/* this configuration */
 	char label[PCB_LABEL_LEN + 32];	/* design and configuration, as the tables name it */
 	char model_note[256];		/* what the model's setup said of itself */
-	char run_note[256];		/* what the runner had to change, for the notes */
+	char run_note[1024];		/* what the runner had to change, for the notes */
 	int delivery;			/* the work delivery in force, -1 where none ran */
 	int runs;			/* runs planned (run.runs = auto: so far) */
 	int runs_done;			/* runs that finished */

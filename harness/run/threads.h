@@ -63,6 +63,13 @@ struct thread_ctx {
 	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
 };
 
+/* the coordinator's CPU: a housekeeping one without a worker, if any (runner.c) */
+int pcb_pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
+		       struct pcb_design_result *res);
+/* a run of res's design in the kernel backend's module (kernel.c), as pcb_run_design() */
+int pcb_kernel_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
+			  struct pcb_design_result *res, int run, char *err, size_t errlen);
+
 /* the thread bodies (worker.c, coordinator.c) */
 void *pcb_worker_main(void *arg);
 void *pcb_coord_main(void *arg);

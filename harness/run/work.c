@@ -11,7 +11,9 @@
 #include "../measure/tsc.h"
 #include "work.h"
 
-const char *const pcb_delivery_name[4] = { "kworker", "signal", "poll", "idle" };
+const char *const pcb_delivery_name[5] = {
+	"kworker", "signal", "poll", "idle", "workqueue",
+};
 
 /* the calling drainer's ticks in the wake system calls of queue_work_on(), for the drain table */
 static __thread uint64_t wake_ticks;

@@ -31,9 +31,10 @@ enum pcb_delivery {
 	PCB_DELIVER_SIGNAL,
 	PCB_DELIVER_POLL,
 	PCB_DELIVER_IDLE,		/* a virtual CPU: a store to its idle task's flags */
+	PCB_DELIVER_WORKQUEUE,		/* the kernel backend: the kernel's own workqueue */
 };
 
-extern const char *const pcb_delivery_name[4];
+extern const char *const pcb_delivery_name[5];
 
 /* a list_head of include/linux/list.h, for the pool's worklist (work.c) */
 struct pcb_list {
