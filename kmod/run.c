@@ -10,6 +10,7 @@
  */
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -18,6 +19,12 @@
 #include <asm/tsc.h>
 
 #include "kmod.h"
+
+/* the node of the page under a CPU area's address (alloc_percpu(): linear or vmalloc) */
+static int pcb_kmod_node_of(const void *p)
+{
+	return page_to_nid(is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p));
+}
 
 static size_t round_line(size_t n)
 {
@@ -202,7 +209,7 @@ static void collect(struct pcb_krun *r)
 		struct pcb_worker *w = k->w;
 
 		o->cpu = k->cpu;
-		o->node = k->area->node;
+		o->node = pcb_kmod_node_of(k->area->stock);
 		o->ops = w->ops;
 		o->failed = w->failed;
 		o->misses = w->misses;
