@@ -42,10 +42,14 @@
 /* run.irq_model's choices, by value */
 #define PCB_IRQ_MODEL_NAMES { "none", "pushf_popf", "kernel", NULL }
 
-/* what a configuration's line adds for its irq_model: what user mode cannot execute */
-static inline const char *pcb_irq_model_note(int model)
+/*
+ * What a configuration's line adds for its irq_model: what user mode
+ * cannot execute, and the kernel backend (in_kernel) does
+ */
+static inline const char *pcb_irq_model_note(int model, int in_kernel)
 {
-	return model == PCB_IRQ_KERNEL ? "; irq_model kernel: cli and sti not executed (user "
+	return in_kernel ? "; cli and sti executed (the kernel backend)" :
+	       model == PCB_IRQ_KERNEL ? "; irq_model kernel: cli and sti not executed (user "
 					 "mode), the preempt count stands in" :
 	       model == PCB_IRQ_PUSHF_POPF ? "; irq_model pushf_popf" : "";
 }

@@ -179,7 +179,7 @@ void memcg_describe(const void *config, char *buf, size_t len)
 			 pcb_clear_page_name(), c->clear_pages);
 	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s%s",
 		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear,
-		 pcb_irq_model_note(c->irq_model));
+		 pcb_irq_model_note(c->irq_model, c->in_kernel));
 }
 
 /* the kernel backend masks interrupts itself: irq_model kernel, its variant */
@@ -192,6 +192,7 @@ void memcg_kernel(void *config, char *note, size_t len)
 				"sti (irq_model kernel)", irq_models[c->irq_model]);
 		c->irq_model = PCB_IRQ_KERNEL;
 	}
+	c->in_kernel = 1;
 	if (c->between) {
 		pcb_note_append(note, len, "workload.between = syscall: the kernel backend's calls "
 				"are made in the kernel, with no system call between them");

@@ -50,6 +50,7 @@ struct memcg_config {
 	int workload;			/* enum memcg_workload */
 	int timing;			/* the harness's run.timing */
 	int irq_model;			/* 0 none, 1 pushf_popf */
+	int in_kernel;			/* run.backend = kernel: cli and sti executed */
 	int accounting;			/* enum memcg_accounting */
 	int depth;			/* memcg.depth */
 	int slots;			/* NR_MEMCG_STOCK, 1..7 */

@@ -91,7 +91,8 @@ void pcp_describe(const void *config, char *buf, size_t len)
 	snprintf(buf, len, "workload %s, pcp batch %d high %d, lock %s, %ld zone pages%s",
 		 workloads[c->workload], c->batch, c->high,
 		 c->lock_placement == PCP_LOCK_DESIGN ? "where each design's kernel has it" :
-		 placements[c->lock_placement], c->zone_pages, pcb_irq_model_note(c->irq_model));
+		 placements[c->lock_placement], c->zone_pages,
+		 pcb_irq_model_note(c->irq_model, c->in_kernel));
 }
 
 /* the per_cpu_pages lock design d runs with: the configuration's, or its kernel's */
@@ -119,5 +120,6 @@ void pcp_kernel(void *config, char *note, size_t len)
 				"sti (irq_model kernel)", irq_models[c->irq_model]);
 		c->irq_model = PCB_IRQ_KERNEL;
 	}
+	c->in_kernel = 1;
 }
 #endif

@@ -67,6 +67,7 @@ struct pcp_config {
 	int workload;			/* enum pcp_workload */
 	int timing;
 	int irq_model;
+	int in_kernel;			/* run.backend = kernel: cli and sti executed */
 	int lock_placement;		/* enum pcp_lock_placement */
 	int batch, high;		/* pcp->batch, pcp->high */
 	long zone_pages;

@@ -70,5 +70,5 @@ void sheaves_describe(const void *config, char *buf, size_t len)
 	snprintf(buf, len, "workload %s, burst %d, %u-byte objects, sheaf_capacity %u, "
 		 "freelist %shardened, %d MiB of slabs%s", workloads[c->workload], c->burst, size,
 		 sheaves_capacity_of(size, (unsigned int)c->capacity), c->hardened ? "" : "not ",
-		 c->pool_mib, pcb_irq_model_note(c->irq_model));
+		 c->pool_mib, pcb_irq_model_note(c->irq_model, 0));
 }
