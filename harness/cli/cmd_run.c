@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "../machine/aslr.h"
+#include "../machine/kmod.h"
 #include "../output/result.h"
+#include "../run/kernel.h"
 #include "../run/runner.h"
 #include "cli.h"
 #include "groups.h"
@@ -113,6 +115,7 @@ struct run_args {
 	struct pcb_table_opts tables;
 	const char *out;
 	int dry, keep_aslr;
+	char backend[64];		/* --backend's, as a --set */
 };
 
 /* run's options into a, the scenarios left from optind on; 1 if it printed --help */
@@ -130,6 +133,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "node", required_argument, NULL, 'N' },
 		{ "coordinator-node", required_argument, NULL, 'C' },
 		{ "keep-aslr", no_argument, NULL, 'A' },
+		{ "backend", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -149,6 +153,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'N': a->no.node = parse_node("--node", optarg); break;
 		case 'C': a->no.coord_node = parse_node("--coordinator-node", optarg); break;
 		case 'A': a->keep_aslr = 1; break;
+		case 'B':
+			snprintf(a->backend, sizeof(a->backend), "run.backend=%.40s", optarg);
+			a->o.sets[a->o.nsets++] = a->backend;
+			break;
 		case 'h': fputs(run_usage, stdout); return 1;
 		default: die_usage("run: see pcpbench run --help");
 		}
@@ -241,8 +249,32 @@ static int run_groups(const struct session *ss, struct scn_group *grp, int nsc)
 	return rc;
 }
 
+/*
+ * run.backend = kernel in any configuration: pcpbench.ko loaded for the
+ * session, as the first such names it (run.module); a refusal exits 2
+ */
+static void load_module(struct scn_group *grp, int nsc, struct pcb_kmod *k)
+{
+	char err[PATH_MAX + 256];
+
+	for (int i = 0; i < nsc; i++)
+		for (int c = 0; c < grp[i].n; c++) {
+			const struct pcb_scenario *sc = &grp[i].cfg[c];
+
+			if (sc->backend != PCB_BACKEND_KERNEL)
+				continue;
+			if (pcb_kmod_load(k, sc->value[K_RUN_MODULE], err, sizeof(err)) < 0)
+				die_usage("run: %s: run.backend = kernel: %s", sc->file, err);
+			fprintf(stderr, "%s: kernel backend: %s (%s, build id %s)\n", prog, k->path,
+				k->how, k->build_id[0] ? k->build_id : "none");
+			pcb_kernel_set_module(k->path, k->how, k->build_id);
+			return;
+		}
+}
+
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 {
+	struct pcb_kmod kmod = { .loaded = 0 };
 	struct run_args a = { .out = "results", .no = { .node = -1, .coord_node = -1 } };
 	struct session_once once = { .held = NULL };
 	struct session ss = { .command = ctx->command, .tables = &a.tables, .once = &once };
@@ -271,6 +303,8 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 
 	ss.topo = &topo;
 	ss.out = a.out;
+	if (!a.dry && !topo.synthetic)
+		load_module(grp, nsc, &kmod);
 	if (by_node) {
 		rc = run_by_node(&ss, &a, grp, nsc);
 	} else if (a.dry) {
@@ -284,6 +318,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	} else {
 		rc = run_groups(&ss, grp, nsc);
 	}
+	pcb_kmod_unload(&kmod);
 	for (int i = 0; i < nsc; i++)
 		group_free(&grp[i]);
 	free(grp);

@@ -10,6 +10,8 @@
 
 #include "../machine/aslr.h"
 #include "../machine/state.h"
+#include "../run/kernel.h"
+#include "pcb/plan.h"
 #include "../output/read/query.h"
 #include "../output/result.h"
 #include "../output/write/json.h"
@@ -127,6 +129,27 @@ static void state_notes(json_t *notes, json_t *context)
 	}
 }
 
+/* where the designs ran, and the kernel backend's module and kernel */
+static void backend_json(json_t *context, const struct pcb_scenario *sc)
+{
+	const struct pcb_kernel_facts *f = pcb_kernel_facts();
+	json_t *k;
+
+	rj_set_ctx_backend(context, pcb_backend_name[sc->backend]);
+	if (sc->backend != PCB_BACKEND_KERNEL || !f->ran)
+		return;
+	k = json_object();
+	rj_set_kbe_module(k, f->module);
+	rj_set_kbe_module_source(k, f->module_how);
+	rj_set_kbe_build_id(k, f->build_id);
+	rj_set_kbe_release(k, f->release);
+	rj_set_kbe_tsc_khz(k, (json_int_t)f->tsc_khz);
+	rj_set_kbe_preemption(k, f->preemption);
+	rj_set_kbe_paravirt_spinlocks(k, !!(f->kconfig & PCB_KCONFIG_PARAVIRT_SPINLOCKS));
+	rj_set_kbe_mitigations(k, f->mitigations);
+	rj_set_ctx_kernel_backend(context, k);
+}
+
 /* the result's JSON: the designs' figures, whether it is complete, its notes, its run order */
 static json_t *build_result(struct scn_run *r)
 {
@@ -134,6 +157,7 @@ static json_t *build_result(struct scn_run *r)
 	json_t *result;
 
 	json_object_set_new(r->context, "complete", json_boolean(r->interrupted < 0));
+	backend_json(r->context, first);
 	result = pcb_result_build(r->context, first, r->res, r->total);
 	if (r->busy[0]) {
 		char note[600];

@@ -52,7 +52,7 @@ void main_help(FILE *out)
 const char run_usage[] =
 	"usage: pcpbench run [SCENARIO.scn ...] [--runs N] [--quick] [--set SECTION.KEY=VALUE ...]\n"
 	"                    [--events LIST] [--out DIR] [--dry-run] [--raw] [--keep-aslr]\n"
-	"                    [--each-node | --node N] [--coordinator-node M]\n"
+	"                    [--each-node | --node N] [--coordinator-node M] [--backend B]\n"
 	"\n"
 	"Runs each scenario's designs on pinned workers and prints the cover-letter\n"
 	"tables to stdout; progress goes to stderr when it is a terminal. Each\n"
@@ -80,6 +80,9 @@ const char run_usage[] =
 	"  --coordinator-node M\n"
 	"                  the coordinator's node (default: node 0, node 1 for\n"
 	"                  node 0's own run); on M's own run, another node\n"
+	"  --backend B     userspace (default) or kernel (sets run.backend): the\n"
+	"                  designs run in pcpbench.ko with the kernel's own locks,\n"
+	"                  interrupts and workqueue (root; see docs/kernel.md)\n"
 	"\n"
 	"Every scenario is checked before anything runs: an error prints\n"
 	"FILE:LINE: section.key: what is wrong, and exits 2. Each setting of the\n"

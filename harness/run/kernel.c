@@ -157,7 +157,7 @@ static void worker_from(struct thread_ctx *t, struct pcb_worker *w, struct pcb_c
 
 /* the workers' figures through collect.c, as the runner collects its threads' */
 static int collect_workers(struct pcb_design_result *res, const struct pcb_plan_result *r,
-			   int run, const struct pcb_clock *clk)
+			   int run, const struct pcb_topo *topo, const struct pcb_clock *clk)
 {
 	const struct pcb_plan_worker *o = (const void *)(r + 1);
 	int nr = (int)r->nr_workers;
@@ -172,7 +172,13 @@ static int collect_workers(struct pcb_design_result *res, const struct pcb_plan_
 		return -1;
 	}
 	for (int i = 0; i < nr; i++) {
+		const struct pcb_topo_cpu *tc = pcb_topo_cpu(topo, o[i].cpu);
+
 		worker_from(&t[i], &w[i], &cpu[i], &o[i]);
+		t[i].node = tc ? tc->node : -1;
+		res->worker[i].cpu = (int)o[i].cpu;
+		res->worker[i].node = tc ? tc->node : -1;
+		res->worker[i].isolated = hwloc_bitmap_isset(res->sc->isolated, o[i].cpu);
 		res->worker[i].cache_node = o[i].node;
 		res->drain.work_queued += o[i].work_queued;
 		res->drain.work_ran += o[i].work_ran_here + o[i].work_ran_elsewhere;
@@ -289,7 +295,7 @@ int pcb_kernel_run_design(const struct pcb_topo *topo, const struct pcb_clock *c
 		if (r->note[0])
 			snprintf(res->model_note, sizeof(res->model_note), "%.*s",
 				 (int)sizeof(r->note), r->note);
-		if (collect_workers(res, r, run, clk) < 0) {
+		if (collect_workers(res, r, run, topo, clk) < 0) {
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
 		} else {

@@ -162,6 +162,9 @@ static void print_design_line(FILE *out, const struct pcb_model *m, json_t *dj)
 			JSON_INTEGER_FORMAT ", deferred %" JSON_INTEGER_FORMAT,
 			rj_design_work_delivery(dj), rj_work_queued(work), rj_work_ran(work),
 			rj_work_deferred(work));
+	if (rj_work_queued(work) && rj_work_has_ran_on_cpu(work))
+		fprintf(out, ", on its stock's CPU %" JSON_INTEGER_FORMAT ", on another %"
+			JSON_INTEGER_FORMAT, rj_work_ran_on_cpu(work), rj_work_ran_elsewhere(work));
 	/* what the model's setup() said of its implementation, under its note_key */
 	if (note)
 		fprintf(out, "; %s hooks: %s", note_key,

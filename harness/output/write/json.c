@@ -178,6 +178,11 @@ static json_t *design_json(const struct pcb_design_result *r, json_t *context, j
 	rj_set_work_queued(work, (json_int_t)r->drain.work_queued);
 	rj_set_work_ran(work, (json_int_t)r->drain.work_ran);
 	rj_set_work_deferred(work, (json_int_t)r->drain.work_deferred);
+	if (r->delivery == PCB_DELIVER_WORKQUEUE) {
+		rj_set_work_ran_on_cpu(work, (json_int_t)r->drain.work_ran_here);
+		rj_set_work_ran_elsewhere(work, (json_int_t)r->drain.work_ran_elsewhere);
+		rj_set_work_elsewhere_cpu(work, r->drain.work_elsewhere_cpu);
+	}
 	rj_set_design_work(dj, work);
 	rj_set_design_workers(dj, workers_json(r, notes));
 	rj_set_design_runs(dj, r->runs);
