@@ -1,0 +1,137 @@
+#!/bin/bash
+# The kernel backend end to end: pcpbench.ko built from kmod/ against the
+# headers of the guest's kernel (no warning), then, in scripts/vm.sh's
+# four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals,
+# default, cover-letter-2.2, drain-scaling and pcp-designs run with the
+# module, and 20 loads and unloads. Functional only: the guest's clock is
+# emulated, no figure's size is checked.
+#
+# usage: kmod.sh PCPBENCH SOURCE_ROOT [native|portable]
+# A native build's guest runs build-vm/pcpbench, as the vm suite's do.
+# Skipped (77) where the guest (scripts/vm.sh, or PCPBENCH_VM_SH) or the
+# guest kernel's linux-headers-ABI-cloud-amd64 cannot be had (or KDIR's
+# PCPBENCH_KDIR). PCPBENCH_KMOD_KEEP=DIR keeps the guest's results there.
+set -u
+. "$(dirname "$0")/lib.sh"
+pcpbench=$(realpath "$1")
+src=$(realpath "$2")
+skip() { echo "kmod: skipped: $*"; exit 77; }
+
+vm=${PCPBENCH_VM_SH:-$src/scripts/vm.sh}
+[ -x "$vm" ] || skip "no $vm (the guest's script; PCPBENCH_VM_SH names another)"
+abi=$("$vm" --abi 2>"$tmp/err") || skip "no guest kernel: $(cat "$tmp/err")"
+kdir=${PCPBENCH_KDIR:-/usr/src/linux-headers-$abi-cloud-amd64}
+[ -f "$kdir/Makefile" ] || skip "no $kdir (linux-headers-$abi-cloud-amd64)"
+command -v make >/dev/null || skip "no make"
+if [ "${3:-native}" = native ]; then
+	pcpbench=$("$vm" --build "$src/build-vm") || { bad "build-vm: the guest's pcpbench"; summary kmod; exit; }
+fi
+
+# the module, from the same kernels/ the program is built from
+if make -C "$src/kmod" OUT="$tmp/kmod" KDIR="$kdir" >"$tmp/make.log" 2>&1; then
+	ok
+else
+	bad "the module does not build against $kdir: $(tail -n 20 "$tmp/make.log")"
+	summary kmod
+	exit
+fi
+if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build warns"; else ok; fi
+
+# the guest: its results come back into $tmp/res
+mkdir -p "$tmp/res"
+"$vm" --pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
+	--add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko" --add "$src/scenarios:/pcb/kscn" \
+	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" -- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
+vm_rc=$?
+[ "$vm_rc" -eq 77 ] && skip "the guest: $(tail -n 3 "$tmp/vm.err")"
+if [ "$vm_rc" -eq 0 ]; then ok; else bad "the guest: exit $vm_rc: $(tail -n 30 "$tmp/vm.err")"; fi
+r=$tmp/res
+
+# each refusal: exit 2, the reason printed, nothing left loaded
+for t in rseq qsbr ck pcp-rcu per-call; do
+	if [ "$(cat "$r/refuse-$t.rc" 2>/dev/null)" = 2 ] &&
+		grep -q 'not in the kernel backend' "$r/refuse-$t.err"; then
+		ok
+	else
+		bad "refuse-$t: exit $(cat "$r/refuse-$t.rc" 2>/dev/null): $(cat "$r/refuse-$t.err" 2>/dev/null)"
+	fi
+	sed 's/^/  /' "$r/refuse-$t.err" 2>/dev/null
+done
+for f in refused-loaded after-runs-loaded; do
+	[ "$(cat "$r/$f.txt" 2>/dev/null)" = 0 ] && ok || bad "$f: pcpbench still loaded"
+done
+
+# each run: exit 0, a result of the kernel backend that report reads
+for t in default cover-letter drain-scaling pcp-designs; do
+	if [ "$(cat "$r/$t.rc" 2>/dev/null)" = 0 ]; then
+		ok
+	else
+		bad "$t: exit $(cat "$r/$t.rc" 2>/dev/null): $(tail -n 20 "$r/$t.err" 2>/dev/null)"
+	fi
+done
+for f in "$r"/*/result.json "$r"/*/node*/result.json; do
+	[ -f "$f" ] || continue
+	expect_rc 0 "$pcpbench" report "$(dirname "$f")"
+done
+
+python3 - "$r" <<'EOF' || bad "the results (above)"
+import glob, json, sys
+res = sys.argv[1]
+fails = []
+def fail(m):
+    fails.append(m)
+seen = set()
+for p in sorted(glob.glob(res + "/*/result.json")):
+    r = json.load(open(p))
+    c = r["context"]
+    name = r["scenario"]["name"]
+    seen.add(name)
+    if c.get("backend") != "kernel":
+        fail("%s: backend %s" % (p, c.get("backend")))
+    k = c.get("kernel_backend", {})
+    if not k.get("release") or not k.get("build_id") or not k.get("preemption"):
+        fail("%s: kernel_backend %s" % (p, k))
+    for d in r["designs"]:
+        if d.get("invariant") != "ok":
+            fail("%s: %s: invariant %s" % (p, d["design"], d.get("invariant")))
+        if d.get("ops", 0) < 1:
+            fail("%s: %s: no operations" % (p, d["design"]))
+        w = d.get("work", {})
+        if d["design"].startswith("local_lock") and name == "drain-scaling":
+            if w.get("queued", 0) < 1 or w.get("ran_on_cpu") != w.get("ran"):
+                fail("%s: %s: drain work %s" % (p, d["design"], w))
+            if w.get("ran_elsewhere") != 0 or w.get("elsewhere_cpu") != -1:
+                fail("%s: %s: drain work ran off its stock's CPU: %s" % (p, d["design"], w))
+            print("%s: drain work queued %d, ran on its stock's CPU %d, elsewhere %d"
+                  % (d["design"], w["queued"], w["ran_on_cpu"], w["ran_elsewhere"]))
+    if name == "drain-scaling":
+        if len(r.get("drains", [])) != 8 or any(dr["count"] < 1 for dr in r["drains"]):
+            fail("%s: drains %s" % (p, [(dr["design"], dr["count"]) for dr in r.get("drains", [])]))
+for want in ("default", "cover-letter-2.2", "drain-scaling", "pcp-designs"):
+    if want not in seen:
+        fail("no result of %s (%s)" % (want, sorted(seen)))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+[ $? -eq 0 ] && ok
+
+# compare: the userspace backend's result against the kernel's, per function
+for s in cover-letter-2.2 drain-scaling; do
+	expect_rc 0 "$pcpbench" compare "$r"/us/$s-*/ "$r"/$s-*/
+	grep -q 'run.backend: userspace | kernel' "$tmp/out" && ok ||
+		bad "compare $s: $(head -n 20 "$tmp/out") $(cat "$tmp/err")"
+done
+
+# 20 loads and unloads, the memory figures before and after them
+[ "$(cat "$r/cycles.txt" 2>/dev/null)" = 20 ] && ok ||
+	bad "load/unload: $(cat "$r/cycles.txt" 2>/dev/null) of 20"
+paste "$r/mem-before.txt" "$r/mem-after.txt" 2>/dev/null | sed 's/^/  before, after: /'
+if grep -E 'BUG|WARNING|soft lockup|rcu_sched self-detected|stall' "$r/dmesg.txt"; then
+	bad "the guest's kernel log (above)"
+else
+	ok
+fi
+# the guest's results kept where PCPBENCH_KMOD_KEEP names a folder
+[ -z "${PCPBENCH_KMOD_KEEP:-}" ] || cp -r "$r/." "$PCPBENCH_KMOD_KEEP/"
+summary kmod

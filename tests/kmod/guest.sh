@@ -1,0 +1,59 @@
+# The kernel backend in the four-node guest (tests/kmod.sh runs this in
+# /pcb there, busybox's sh): each refusal as printed, scenarios run with
+# pcpbench.ko, and 20 loads and unloads with the memory figures before
+# and after. Every output goes to results/, which comes back to the host.
+# The guest's clock is emulated: the runs are short, and their figures
+# are checked for what they say, never for their size.
+ko=/pcb/pcpbench.ko
+run() {
+	name=$1
+	shift
+	pcpbench run --backend kernel --set run.module=$ko --out results "$@" \
+		>results/$name.txt 2>results/$name.err
+	echo $? >results/$name.rc
+}
+short="--runs 1 --set run.duration_ms=40 --set run.warmup_ms=10"
+
+# the refusals: a design with no kernel meaning, per-call counters
+run refuse-rseq $short --set run.designs=local_lock,rseq kscn/default.scn
+run refuse-qsbr $short --set run.designs=qsbr kscn/default.scn
+run refuse-ck $short --set run.designs=spinlock_cas kscn/default.scn
+run refuse-pcp-rcu $short --set run.designs=rcu kscn/pcp-designs.scn
+run refuse-per-call $short --set run.timing=call --set counters.per_call=on \
+	kscn/default.scn
+# nothing of a refused run is loaded
+grep -c '^pcpbench ' /proc/modules >results/refused-loaded.txt
+
+run default $short kscn/default.scn
+run cover-letter $short kscn/cover-letter-2.2.scn
+run drain-scaling $short --set run.duration_ms=300 --set drain.count=3 \
+	kscn/drain-scaling.scn
+run pcp-designs $short --set run.designs=local_lock,spinlock,pcp_trylock,qpw \
+	kscn/pcp-designs.scn
+grep -c '^pcpbench ' /proc/modules >results/after-runs-loaded.txt
+
+# the userspace backend on two of them, for compare
+mkdir -p results/us
+pcpbench run $short --out results/us kscn/cover-letter-2.2.scn \
+	>results/us-cover-letter.txt 2>&1
+pcpbench run $short --set run.duration_ms=300 --set drain.count=3 --out results/us \
+	kscn/drain-scaling.scn \
+	>results/us-drain-scaling.txt 2>&1
+
+# 20 loads and unloads: the memory figures before and after
+mem() {
+	grep -E '^(MemFree|Slab|SUnreclaim|Percpu|VmallocUsed):' /proc/meminfo
+	grep -E '^(kmalloc-[0-9]+|kmalloc-cg-[0-9]+) ' /proc/slabinfo 2>/dev/null |
+		awk '{ print $1 ": " $2 }'
+}
+mem >results/mem-before.txt
+ok=0
+i=0
+while [ $i -lt 20 ]; do
+	insmod $ko && rmmod pcpbench && ok=$((ok + 1))
+	i=$((i + 1))
+done
+echo $ok >results/cycles.txt
+mem >results/mem-after.txt
+dmesg >results/dmesg.txt
+exit 0

@@ -1,0 +1,61 @@
+#!/bin/bash
+# The kernel backend's refusals where they can be made without a kernel
+# to load into: a design with no kernel meaning, not root, a kernel
+# release other than 6.1, lockdown, enforced module signatures, no
+# headers and no module, a run.module built for no kernel. Each exits 2
+# with its sentence, writes no result and loads nothing. PCPBENCH_SYSROOT
+# gives the kernel's files (its release, lockdown, sig_enforce) from a
+# tree made here.
+set -u
+pcpbench=$(realpath "$1")
+src=$2
+. "$(dirname "$0")/lib.sh"
+cd "$src" || exit 1
+
+root=$tmp/root
+mkdir -p "$root/proc/sys/kernel" "$root/sys/kernel/security" \
+	"$root/sys/module/module/parameters"
+short="--quick --out $tmp/res scenarios/default.scn"
+refused() {	# refused WHAT SENTENCE ARGS...: exit 2, the sentence, nothing written or loaded
+	local what=$1 want=$2
+	shift 2
+	expect_rc 2 env PCPBENCH_SYSROOT="$root" "$@"
+	grep -qF -- "$want" "$tmp/err" && ok || bad "$what: not '$want': $(cat "$tmp/err")"
+	[ ! -e "$tmp/res" ] && ok || bad "$what: a result was written"
+	[ ! -e /sys/module/pcpbench ] && ok || bad "$what: pcpbench.ko is loaded"
+}
+
+echo 6.1.0-57-cloud-amd64 >"$root/proc/sys/kernel/osrelease"
+refused rseq "rseq: not in the kernel backend: restartable sequences" \
+	"$pcpbench" run --backend kernel --set run.designs=local_lock,rseq $short
+refused qsbr "qsbr: not in the kernel backend: liburcu QSBR" \
+	"$pcpbench" run --set run.backend=kernel --set run.designs=qsbr $short
+refused per-call "counters.per_call: per-call counter reads are not in the kernel backend" \
+	"$pcpbench" run --backend kernel --set run.timing=call --set counters.per_call=on $short
+refused backend "'gpu' is not one of: userspace, kernel" \
+	"$pcpbench" run --backend gpu $short
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	refused "not root" "run pcpbench as root (uid 65534)" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$pcpbench" run --backend kernel --quick --out "$tmp/res" scenarios/default.scn
+fi
+if [ "$(id -u)" = 0 ]; then
+	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
+	refused release "kernel 6.18.2-test: the kernel backend supports Linux 6.1" \
+		"$pcpbench" run --backend kernel $short
+	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
+	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
+	refused lockdown "the kernel is locked down" "$pcpbench" run --backend kernel $short
+	echo "[none] integrity confidentiality" >"$root/sys/kernel/security/lockdown"
+	echo Y >"$root/sys/module/module/parameters/sig_enforce"
+	refused signatures "the kernel enforces module signatures" \
+		"$pcpbench" run --backend kernel $short
+	echo N >"$root/sys/module/module/parameters/sig_enforce"
+	refused headers "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
+		"$pcpbench" run --backend kernel $short
+	refused module "run.module: $src/README.md: not a kernel module (no vermagic)" \
+		"$pcpbench" run --backend kernel --set run.module="$src/README.md" $short
+fi
+# a dry run plans without a module
+expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn
+summary kmod-refusals
