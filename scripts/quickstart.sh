@@ -4,7 +4,8 @@
 # missing, with apt-get, through sudo when not root; run installs and builds
 # only what pcpbench run needs (the program), test the rest (the tests, the
 # man pages, gnuplot for plot's tests, python3 for theirs, and the vm
-# suite's QEMU guest: its packages, its kernel and its pcpbench).
+# suite's QEMU guest: its packages, its kernel and its pcpbench, and that
+# kernel's headers, against which the kmod test builds pcpbench.ko).
 set -euo pipefail
 
 usage() {
@@ -72,6 +73,11 @@ if ! scripts/vm.sh --fetch 2>/dev/null; then
 	[ "$updated" = 1 ] || "${sudo[@]}" apt-get update -qq || true
 	scripts/vm.sh --fetch ||
 		echo "quickstart: no guest kernel to be had: the vm suite will skip" >&2
+fi
+# the kernel backend's test (kmod) builds pcpbench.ko against that kernel's headers
+if abi=$(scripts/vm.sh --abi 2>/dev/null) &&
+	! install_missing make "linux-headers-$abi-cloud-amd64"; then
+	echo "quickstart: no linux-headers-$abi-cloud-amd64: the kmod test will skip" >&2
 fi
 
 status=0
