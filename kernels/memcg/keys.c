@@ -7,6 +7,7 @@
 
 #include "../clear_page.h"
 #include "../locks/irq.h"
+#include "../locks/irq_backend.h"
 #include "memcg_model.h"
 
 static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", "netperf",
@@ -187,12 +188,7 @@ void memcg_kernel(void *config, char *note, size_t len)
 {
 	struct memcg_config *c = config;
 
-	if (c->irq_model != PCB_IRQ_KERNEL) {
-		pcb_note_append(note, len, "run.irq_model = %s: the kernel backend executes cli and "
-				"sti (irq_model kernel)", irq_models[c->irq_model]);
-		c->irq_model = PCB_IRQ_KERNEL;
-	}
-	c->in_kernel = 1;
+	pcb_irq_model_in_kernel(&c->irq_model, &c->in_kernel, note, len);
 	if (c->between) {
 		pcb_note_append(note, len, "workload.between = syscall: the kernel backend's calls "
 				"are made in the kernel, with no system call between them");

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../locks/irq.h"
+#include "../locks/irq_backend.h"
 #include "pcp_model.h"
 
 static const char *const workloads[] = { "pcp_alloc_free", "page_fault", NULL };
@@ -115,11 +116,6 @@ void pcp_kernel(void *config, char *note, size_t len)
 {
 	struct pcp_config *c = config;
 
-	if (c->irq_model != PCB_IRQ_KERNEL) {
-		pcb_note_append(note, len, "run.irq_model = %s: the kernel backend executes cli and "
-				"sti (irq_model kernel)", irq_models[c->irq_model]);
-		c->irq_model = PCB_IRQ_KERNEL;
-	}
-	c->in_kernel = 1;
+	pcb_irq_model_in_kernel(&c->irq_model, &c->in_kernel, note, len);
 }
 #endif
