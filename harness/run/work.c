@@ -421,6 +421,7 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 		break;
 	}
 	case PCB_DELIVER_POLL:
+	case PCB_DELIVER_WORKQUEUE:	/* the kernel backend's: the module queues it */
 		break;
 	}
 	return true;
