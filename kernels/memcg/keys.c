@@ -89,6 +89,30 @@ static int key_id(int k)
 	return pcb_key_find(memcg_keys[k].section, memcg_keys[k].name);
 }
 
+/*
+ * workload.think_ns and workload.between: work between two operations of
+ * call timing's loop; batch timing's loops (pcb_loop_batch_charge(),
+ * the accounting loops, the kmalloc burst) have no place for them
+ */
+static int calls_only(const struct pcb_scenario *sc, const struct memcg_config *c, char *err,
+		      size_t errlen)
+{
+	if (c->think_ns) {
+		pcb_scenario_key_error(sc, key_id(KEY_THINK), err, errlen, "%d: other work between "
+				       "two operations is call timing's (run.timing = call); batch "
+				       "timing's regions would run without it", c->think_ns);
+		return -1;
+	}
+	if (c->between) {
+		pcb_scenario_key_error(sc, key_id(KEY_BETWEEN), err, errlen, "%s: a system call "
+				       "between two operations is call timing's (run.timing = "
+				       "call); batch timing's regions would run without it",
+				       betweens[c->between]);
+		return -1;
+	}
+	return 0;
+}
+
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen)
 {
@@ -149,6 +173,8 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 				       c->clear_pages);
 		return -1;
 	}
+	if (timing != PCB_TIMING_CALL && calls_only(sc, c, err, errlen) < 0)
+		return -1;
 	if (c->clear_pages && c->nr_pages > 1) {
 		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: a page is "
 				       "cleared before a charge of one page; nr_pages is %d (a "
