@@ -98,6 +98,14 @@ static int get_name(struct pcb_scenario *sc, char *err, size_t errlen)
 		pcb_scenario_key_error(sc, K_SCENARIO_NAME, err, errlen, "empty");
 		return -1;
 	}
+	/* the result directory's name begins with it: not hidden, not an option */
+	if (*v == '.' || *v == '-') {
+		pcb_scenario_key_error(sc, K_SCENARIO_NAME, err, errlen, "'%s': begin with a letter, "
+				       "a digit or '_' (a name beginning with '%c' makes a result "
+				       "directory that %s)", v, *v, *v == '.' ? "plot, ls and LKP "
+				       "pass over as hidden" : "commands read as an option");
+		return -1;
+	}
 	snprintf(sc->name, sizeof(sc->name), "%s", v);
 	return 0;
 }
