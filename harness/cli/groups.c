@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../machine/datadir.h"
+#include "../output/write/columns.h"
 #include "../scenario/sweep.h"
 #include "groups.h"
 
@@ -54,6 +55,43 @@ static void make_quick(struct pcb_scenario *sc, int runs_given)
 	pcb_scenario_override(sc, K_RUN_WARMUP_MS, v, "--quick");
 	snprintf(v, sizeof(v), "%ld", sc->ops);
 	pcb_scenario_override(sc, K_RUN_OPS, v, "--quick");
+}
+
+/*
+ * One name a configuration in every format: kv's stats and mmtests' rows
+ * name a configuration by its label as pcb_kv_name() makes it, so two
+ * labels that make one name are refused, at the swept key that tells them
+ * apart; -1 with err
+ */
+static int check_names(const struct scn_group *g, char *err, size_t errlen)
+{
+	char (*name)[PCB_LABEL_LEN] = calloc((size_t)g->n, sizeof(*name));
+
+	if (!name) {
+		snprintf(err, errlen, "%s: out of memory", g->cfg[0].file);
+		return -1;
+	}
+	for (int c = 0; c < g->n; c++)
+		pcb_kv_name(g->cfg[c].label, name[c], sizeof(name[c]));
+	for (int c = 1; c < g->n; c++)
+		for (int d = 0; d < c; d++) {
+			const struct pcb_scenario *a = &g->cfg[d], *b = &g->cfg[c];
+			int k = 0;
+
+			if (strcmp(name[c], name[d]))
+				continue;
+			/* the labels differ, so a swept value does */
+			while (!a->sweep[k] || !strcmp(a->value[k], b->value[k]))
+				k++;
+			snprintf(err, errlen, "%s:%d: sweep.%s.%s: '%s' and '%s' make one name (%s) "
+				 "in report --format kv and mmtests", a->file, a->sweep_line[k],
+				 pcb_key_get(k)->section, pcb_key_get(k)->name, a->value[k],
+				 b->value[k], name[c]);
+			free(name);
+			return -1;
+		}
+	free(name);
+	return 0;
 }
 
 void group_free(struct scn_group *g)
@@ -107,6 +145,8 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 		if (o->quick)
 			make_quick(sc, o->runs != NULL);
 	}
+	if (check_names(g, err, errlen) < 0)
+		goto fail;
 	rc = 0;
 	goto out;
 fail:

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sweep.h"
@@ -46,6 +49,32 @@ int pcb_sweep_combos(const struct pcb_scenario *sc)
 	return n;
 }
 
+/* a swept value as a number, when the whole of it is one (1e3, 1000, 01000) */
+static int as_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*v);
+}
+
+/*
+ * Two spellings of one value: the same text, or for a key read as a number
+ * (an integer, a rate, run.runs, drain.cpu, a CPU of cpus.workers) the same
+ * number, which would make two configurations alike under two names
+ */
+static int same_value(const struct pcb_key *key, const char *a, const char *b)
+{
+	double x, y;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (key->type == PCB_KEY_STRING || key->type == PCB_KEY_CHOICE)
+		return 0;
+	return as_number(a, &x) && as_number(b, &y) && x == y;
+}
+
 /* sweep.section.key on its line, as errors name it */
 static void sweep_error(const struct pcb_scenario *sc, int k, char *err, size_t errlen,
 			const char *what)
@@ -56,38 +85,55 @@ static void sweep_error(const struct pcb_scenario *sc, int k, char *err, size_t 
 		 key->name, what);
 }
 
+/* key k's values: none empty or too long, none twice; their count, or -1 with err */
+static int check_values(const struct pcb_scenario *sc, int k, size_t *longest, char *err,
+			size_t errlen)
+{
+	char msg[PCB_SWEEP_VALUE_LEN * 2 + 64];
+	int n = list_item(sc->sweep[k], -1, NULL, 0);
+
+	*longest = 0;
+	for (int i = 0; i < n; i++) {
+		char a[PCB_SWEEP_VALUE_LEN + 1], b[PCB_SWEEP_VALUE_LEN + 1];
+
+		list_item(sc->sweep[k], i, a, sizeof(a));
+		if (strlen(a) >= PCB_SWEEP_VALUE_LEN || !*a) {
+			sweep_error(sc, k, err, errlen, !*a ? "an empty value" :
+				    "a value longer than the label can hold");
+			return -1;
+		}
+		*longest = strlen(a) > *longest ? strlen(a) : *longest;
+		for (int j = 0; j < i; j++) {
+			list_item(sc->sweep[k], j, b, sizeof(b));
+			if (!same_value(pcb_key_get(k), a, b))
+				continue;
+			if (!strcmp(a, b))
+				snprintf(msg, sizeof(msg), "'%s' is listed twice", a);
+			else
+				snprintf(msg, sizeof(msg), "'%s' and '%s' are one value, listed "
+					 "twice", b, a);
+			sweep_error(sc, k, err, errlen, msg);
+			return -1;
+		}
+	}
+	return n;
+}
+
 int pcb_sweep_check(const struct pcb_scenario *sc, char *err, size_t errlen)
 {
 	double combos = 1;
 	size_t label = 0;
-	char msg[PCB_SWEEP_VALUE_LEN * 2 + 64];
+	char msg[128];
 
 	for (int k = 0; k < PCB_MAX_KEYS; k++) {
+		size_t longest;
 		int n;
-		size_t longest = 0;
 
 		if (!sc->sweep[k])
 			continue;
-		n = list_item(sc->sweep[k], -1, NULL, 0);
-		for (int i = 0; i < n; i++) {
-			char a[PCB_SWEEP_VALUE_LEN + 1], b[PCB_SWEEP_VALUE_LEN + 1];
-
-			list_item(sc->sweep[k], i, a, sizeof(a));
-			if (strlen(a) >= PCB_SWEEP_VALUE_LEN || !*a) {
-				sweep_error(sc, k, err, errlen, !*a ? "an empty value" :
-					    "a value longer than the label can hold");
-				return -1;
-			}
-			longest = strlen(a) > longest ? strlen(a) : longest;
-			for (int j = 0; j < i; j++) {
-				list_item(sc->sweep[k], j, b, sizeof(b));
-				if (!strcmp(a, b)) {
-					snprintf(msg, sizeof(msg), "'%s' is listed twice", a);
-					sweep_error(sc, k, err, errlen, msg);
-					return -1;
-				}
-			}
-		}
+		n = check_values(sc, k, &longest, err, errlen);
+		if (n < 0)
+			return -1;
 		combos *= n;
 		label += strlen(pcb_key_get(k)->name) + 2 + longest;
 		if (combos > PCB_MAX_CONFIGS) {
