@@ -40,9 +40,12 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		PCB_FIELD(SC, order), .no_sweep = true },
 	[K_RUN_TIMING] = PCB_KEY_CHOICE_FIELD("run", "timing", "batch", timings, SC, timing,
 		"call: every call timed; batch: many calls between two reads"),
-	[K_RUN_TIMER] = PCB_KEY_CHOICE_FIELD("run", "timer", "harness", timers, SC, timer,
-		"the timed region's reads: harness (lfence; rdtsc ... rdtscp; lfence) or kernel "
-		"(rdtsc_ordered() at both ends, as the kernel picks it on this CPU; seed 000's)"),
+	/* not swept: a result's means are raw (timer kernel) or net as a whole */
+	[K_RUN_TIMER] = { .section = "run", .name = "timer", .def = "harness",
+		.help = "the timed region's reads: harness (lfence; rdtsc ... rdtscp; lfence) or "
+		"kernel (rdtsc_ordered() at both ends, as the kernel picks it on this CPU; seed "
+		"000's)", .type = PCB_KEY_CHOICE, .choices = timers, PCB_FIELD(SC, timer),
+		.no_sweep = true },
 	[K_RUN_RUNS] = PCB_KEY_SPECIAL_KEY("run", "runs", "6",
 		"repetitions, 1..1000, or auto: runs added until every row's 95% interval is "
 		"within run.ci_target, as the Phoronix Test Suite does; a row is the mean of the "

@@ -145,9 +145,16 @@ static int handler(void *user, const char *section, const char *name, const char
 			snprintf(key, sizeof(key), "%s", dot + 1);
 			k = pcb_key_find(sect, key);
 		}
-		if (k < 0 || pcb_key_get(k)->no_sweep) {
+		if (k < 0) {
 			snprintf(ps->in.err, ps->in.errlen, "%s:%d: sweep.%s: not a key to sweep "
 				 "(write section.key = value, value, ...)", sc->file, ps->in.line, name);
+			goto fail;
+		}
+		if (pcb_key_get(k)->no_sweep) {
+			snprintf(ps->in.err, ps->in.errlen, "%s:%d: sweep.%s: not a key to sweep: a "
+				 "result holds one value of it (give each value a scenario of its "
+				 "own, and `pcpbench compare` the results)", sc->file, ps->in.line,
+				 name);
 			goto fail;
 		}
 		if (sc->sweep[k]) {
