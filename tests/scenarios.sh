@@ -75,5 +75,11 @@ out=$("$pcpbench" run --dry-run scenarios/static-key.scn --set run.accounting=no
 n=$(grep -c '^scenario static-key' <<<"$out")
 if [ "$n" -eq 1 ] && [[ "$out" != *"accounting=always"* ]]; then ok; else bad "--set over a sweep: $out"; fi
 
+# calibrate runs a count: auto, run's stopping rule, is refused before anything runs
+out=$(timeout 60 "$pcpbench" calibrate --runs auto 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && [[ "$out" == *"calibrate: --runs auto: a count of runs (1..1000)"* ]]; then ok; else
+	bad "calibrate --runs auto -> $rc '$out'"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -63,6 +63,12 @@ static void load_scenario(struct pcb_scenario *sc, const struct pcb_model *m,
 		pcb_scenario_override(sc, K_CPUS_WORKERS, cpu, "--cpu");
 		rc = pcb_scenario_finish(sc, topo, err, sizeof(err));
 	}
+	/* the bare loop's six medians stand beside as many runs: no stopping rule */
+	if (rc == 0 && sc->runs_auto) {
+		snprintf(err, sizeof(err), "calibrate: --runs auto: a count of runs (1..1000); "
+			 "auto is run's stopping rule");
+		rc = -1;
+	}
 	if (rc < 0) {
 		pcb_scenario_free(sc);
 		pcb_topo_destroy(topo);
