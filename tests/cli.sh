@@ -473,4 +473,25 @@ else
 		bad "nobody's run followed a link root planted"
 fi
 
+# a [sweep] of run.runs: the header says each configuration has its own, each design
+# line says what auto did; --quick keeps the swept counts, which name the configurations
+printf '%s\n' '[run]' 'designs = local_lock' 'duration_ms = 20' 'warmup_ms = 0' 'max_runs = 3' \
+	'[cpus]' 'workers = 1' '[sweep]' 'run.runs = auto, 2' >"$tmp/runs.scn"
+for quick in "" --quick; do
+	expect_rc 0 timeout 120 "$pcpbench" run "$tmp/runs.scn" $quick --out "$tmp/runs$quick"
+	grep -q "; each configuration's (run.runs = auto, 2) runs of [0-9]* ms$" "$tmp/out" && ok ||
+		bad "swept run.runs$quick, header: $(grep '^workers' "$tmp/out")"
+	grep -q "auto (3 to" "$tmp/out" && bad "swept run.runs$quick: auto's header" || ok
+	grep -q "^local_lock runs=auto: .*; 3 runs (auto), " "$tmp/out" && ok ||
+		bad "swept run.runs$quick, auto's line: $(grep '^local_lock runs=' "$tmp/out")"
+	python3 -c '
+import json, sys
+d = {x["design"]: x["runs"] for x in json.load(open(sys.argv[1]))["designs"]}
+assert d == {"local_lock runs=auto": 3, "local_lock runs=2": 2}, d
+' "$tmp/runs$quick"/runs-*/result.json && ok || bad "swept run.runs$quick: runs"
+	expect_rc 0 "$pcpbench" report --format email "$tmp/runs$quick"/runs-*
+	grep -q "runs: each configuration's (run.runs = auto, 2) of [0-9]* ms" "$tmp/out" && ok ||
+		bad "swept run.runs$quick, email: $(grep 'runs:' "$tmp/out")"
+done
+
 summary

@@ -36,12 +36,15 @@ double group_seconds(const struct scn_group *g)
 	return s;
 }
 
-/* --quick: 2 runs (unless --runs), a tenth of the duration and warm-up */
+/*
+ * --quick: 2 runs (unless --runs, or a [sweep] of run.runs, whose values
+ * name the configurations), a tenth of the duration and warm-up
+ */
 static void make_quick(struct pcb_scenario *sc, int runs_given)
 {
 	char v[32];
 
-	if (!runs_given) {
+	if (!runs_given && !sc->sweep[K_RUN_RUNS]) {
 		pcb_scenario_override(sc, K_RUN_RUNS, "2", "--quick");
 		sc->runs = 2;
 		sc->runs_auto = 0;

@@ -42,8 +42,13 @@ void pcb_subtracted_text(json_t *result, double base, char *buf, size_t len)
 
 const char *pcb_runs_setting(json_t *result, char *buf, size_t len)
 {
-	const char *runs = pcb_setting(result, K_RUN_RUNS);
+	const char *runs = pcb_setting(result, K_RUN_RUNS), *swept = pcb_swept(result, K_RUN_RUNS);
 
+	/* settings holds the first configuration's: each design line says its own auto */
+	if (swept) {
+		snprintf(buf, len, "each configuration's (run.runs = %.100s)", swept);
+		return buf;
+	}
 	if (strcmp(runs, "auto"))
 		return runs;
 	snprintf(buf, len, "auto (%d to %s, until every row's 95%% interval is within %s%% of "

@@ -85,7 +85,7 @@ int pcb_title_col(FILE *out, const char *title, int rest, const struct pcb_table
 
 /* the empty regions the workers subtracted, "lo-hi" cycles (or one figure), else base */
 void pcb_subtracted_text(json_t *result, double base, char *buf, size_t len);
-/* run.runs as the tables say it: the count, or what auto did */
+/* run.runs as the tables say it: the count, what auto did, or a sweep's values */
 const char *pcb_runs_setting(json_t *result, char *buf, size_t len);
 
 /* the noise gate's mark, beside a STDDEV whose row is unstable */

@@ -58,6 +58,16 @@ const char *pcb_setting_named(json_t *result, const char *name)
 	return s ? s : "?";
 }
 
+const char *pcb_swept(json_t *result, int key)
+{
+	const struct pcb_key *k = pcb_key_get(key);
+	json_t *sweep = rj_sc_sweep(rj_top_scenario(result));
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s.%s", k->section, k->name);
+	return json_string_value(json_object_get(sweep, name));
+}
+
 double pcb_timer_overhead(json_t *ctx, const char *timing)
 {
 	int f = rj_find(RJ_K_tov, timing);

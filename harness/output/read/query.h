@@ -32,6 +32,8 @@ const char *pcb_result_drain_name(json_t *result);
 /* a scenario key's setting in a result (K_RUN_RUNS), or one by its name; "?" when absent */
 const char *pcb_setting(json_t *result, int key);
 const char *pcb_setting_named(json_t *result, const char *name);
+/* a swept key's values as the [sweep] wrote them ("auto, 2"), NULL where it is not swept */
+const char *pcb_swept(json_t *result, int key);
 /* the empty region's ticks in timing mode timing ("call", "batch") of a context */
 double pcb_timer_overhead(json_t *ctx, const char *timing);
 /*

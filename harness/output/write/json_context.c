@@ -176,7 +176,7 @@ json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *
 
 json_t *pcb_scenario_json(const struct pcb_scenario *sc)
 {
-	json_t *o = json_object(), *settings = json_object();
+	json_t *o = json_object(), *settings = json_object(), *sweep = json_object();
 	char key[128], buf[1024], desc[256];
 
 	rj_set_sc_name(o, sc->name);
@@ -191,6 +191,17 @@ json_t *pcb_scenario_json(const struct pcb_scenario *sc)
 		json_object_set_new(settings, key, json_string(sc->value[k]));
 	}
 	rj_set_sc_settings(o, settings);
+	for (int k = 0; k < pcb_nr_keys(); k++)
+		if (sc->sweep[k]) {
+			const struct pcb_key *kd = pcb_key_get(k);
+
+			snprintf(key, sizeof(key), "%s.%s", kd->section, kd->name);
+			json_object_set_new(sweep, key, json_string(sc->sweep[k]));
+		}
+	if (json_object_size(sweep))
+		rj_set_sc_sweep(o, sweep);
+	else
+		json_decref(sweep);
 	rj_set_sc_model(o, sc->model->name);
 	rj_set_sc_drain_function(o, sc->model->drain_name);
 	pcb_model_describe(sc->model, sc->config, desc, sizeof(desc));
