@@ -121,4 +121,42 @@ for cmd in report "compare $ref" plot; do
 		bad "$cmd, a FIFO: $(cat "$tmp/err")"
 done
 
+# the reference result as f5501e3 wrote it, format pcpbench-result-1 before designs[] had
+# design_name: read by every reader, the name taken from the design's label
+old=$src/tests/fixtures/results/reference-f5501e3/result.json
+grep -q '"pcpbench-result-1"' "$old" && ! grep -q '"design_name"' "$old" && ok ||
+	bad "the f5501e3 fixture is not the old form"
+expect_rc 0 "$pcpbench" report "$old"
+grep -q "^spinlock - local_lock   Diff (cycles)" "$tmp/out" && ok ||
+	bad "f5501e3's result: $(cat "$tmp/out" "$tmp/err")"
+for fmt in email markdown kv mmtests; do
+	expect_rc 0 "$pcpbench" report --format "$fmt" "$old"
+done
+grep -q "^spinlock.consume_stock.avg_cycles: 17.4" <("$pcpbench" report --format kv "$old") && ok ||
+	bad "f5501e3's result in kv: $("$pcpbench" report --format kv "$old" 2>&1 | head -3)"
+expect_rc 0 "$pcpbench" compare "$old" "$ref"
+mkdir -p "$tmp/oldplot" && cp "$old" "$tmp/oldplot/result.json"
+command -v gnuplot >/dev/null && { expect_rc 0 "$pcpbench" plot "$tmp/oldplot"; }
+
+# compare: a setting's list and numbers as its key reads them, the TSC in MHz however written
+python3 - "$ref" "$tmp/spelled.json" "$tmp/othertsc.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["scenario"]["settings"]["run.designs"] == "local_lock, spinlock"
+j["scenario"]["settings"]["run.designs"] = "local_lock,spinlock"
+j["scenario"]["settings"]["run.duration_ms"] = "2e3"
+j["context"]["tsc_hz"] = int(j["context"]["tsc_hz"])
+json.dump(j, open(sys.argv[2], "w"))
+j["context"]["tsc_hz"] = 3000000000
+j["scenario"]["settings"]["run.designs"] = "spinlock, local_lock"
+json.dump(j, open(sys.argv[3], "w"))
+PY
+expect_rc 0 "$pcpbench" compare "$ref" "$tmp/spelled.json"
+grep -q "context differs" "$tmp/out" && bad "one context, two spellings: $(grep context "$tmp/out")" || ok
+expect_rc 0 "$pcpbench" compare "$ref" "$tmp/othertsc.json"
+grep -qx "context differs: tsc_hz: 2600.0 MHz | 3000.0 MHz" "$tmp/out" && ok ||
+	bad "an integer tsc_hz: $(grep context "$tmp/out")"
+grep -qx "context differs: run.designs: local_lock, spinlock | spinlock, local_lock" "$tmp/out" &&
+	ok || bad "designs in another order: $(grep context "$tmp/out")"
+
 summary results

@@ -41,10 +41,22 @@ static void test_error_path(void)
 
 	/* a required field missing: its path, "missing" */
 	dj = json_array_get(json_object_get(r, "designs"), 0);
+	json_object_set_new(dj, "design", json_integer(1));
 	json_object_del(dj, "design_name");
 	CHECK(!strcmp(check(r, err, sizeof(err)),
-		      "designs[0].design_name: missing or not a string"), "%s", err);
-	json_object_set_new(dj, "design_name", json_string("local_lock"));
+		      "designs[0].design: missing or not a string"), "%s", err);
+	json_object_set_new(dj, "design", json_string("local_lock"));
+
+	/* the older form, before design_name: the name taken from the label */
+	CHECK(!strcmp(check(r, err, sizeof(err)), ""), "no design_name: %s", err);
+	CHECK(!strcmp(json_string_value(json_object_get(dj, "design_name")), "local_lock"),
+	      "design_name of an older result");
+	json_object_set_new(dj, "design", json_string("local_lock slots=7"));
+	json_object_del(dj, "design_name");
+	check(r, err, sizeof(err));
+	CHECK(!strcmp(json_string_value(json_object_get(dj, "design_name")), "local_lock"),
+	      "design_name of an older sweep's row");
+	json_object_set_new(dj, "design", json_string("local_lock"));
 
 	/* a required figure of the wrong type: never read as 0 */
 	fj = json_array_get(json_object_get(r, "functions"), 0);

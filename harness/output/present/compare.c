@@ -234,7 +234,8 @@ static json_t *machine_value(json_t *ctx, enum rj_field key)
 	}
 	if (json_is_boolean(v))
 		snprintf(buf, sizeof(buf), "%s", json_is_true(v) ? "true" : "false");
-	else if (json_is_integer(v))
+	/* a TSC written as an integer is the same clock as one written as a real */
+	else if (json_is_integer(v) && key != RJ_F_ctx_tsc_hz)
 		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_number(v))
 		snprintf(buf, sizeof(buf), "%.1f MHz", json_number_value(v) / 1e6);
@@ -279,6 +280,77 @@ static int values_differ(json_t **values, int n)
 	for (int r = 0; r < n; r++)
 		if (!values[r] ||
 		    strcmp(json_string_value(values[r]), json_string_value(values[0])))
+			return 1;
+	return 0;
+}
+
+/*
+ * The next item of a setting as its key reads it: split at sep, trimmed;
+ * *v moved past it, NULL after the last. 0 with its start and length, -1
+ * at the end (in a list split at blanks too, empty items are none).
+ */
+static int setting_item(const char **v, const char *sep, const char **item, size_t *len)
+{
+	while (*v) {
+		const char *p = *v;
+		size_t n = strcspn(p, sep), lead = strspn(p, " \t");
+
+		lead = lead < n ? lead : n;
+		*item = p + lead;
+		*len = n - lead;
+		while (*len && strchr(" \t", (*item)[*len - 1]))
+			(*len)--;
+		*v = p[n] ? p + n + 1 : NULL;
+		if (*len || !strchr(sep, ' '))
+			return 0;
+	}
+	return -1;
+}
+
+/* an item as a number where the whole of it is one (1e3, 1000) */
+static int item_number(const char *item, size_t len, double *x)
+{
+	char buf[64], *end;
+
+	if (!len || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, item, len);
+	buf[len] = 0;
+	*x = strtod(buf, &end);
+	return !*end && isfinite(*x);
+}
+
+/*
+ * Two settings of key alike as it reads them: item by item (split at
+ * commas, and for run.designs at blanks too), trimmed, a number by its
+ * value; "local_lock, spinlock" is "local_lock,spinlock", 2e3 is 2000
+ */
+static int same_setting(const char *key, const char *a, const char *b)
+{
+	const char *sep = strcmp(key, "run.designs") ? "," : ", \t", *x, *y;
+	size_t nx, ny;
+
+	if (!strcmp(a, b))
+		return 1;
+	for (;;) {
+		int ea = setting_item(&a, sep, &x, &nx), eb = setting_item(&b, sep, &y, &ny);
+		double p, q;
+
+		if (ea || eb)
+			return ea && eb;
+		if (nx == ny && !memcmp(x, y, nx))
+			continue;
+		if (!item_number(x, nx, &p) || !item_number(y, ny, &q) || p != q)
+			return 0;
+	}
+}
+
+/* whether key's settings in values[0..n) are not all one, read as same_setting() reads them */
+static int settings_differ(const char *key, json_t **values, int n)
+{
+	for (int r = 0; r < n; r++)
+		if (!values[r] || !same_setting(key, json_string_value(values[0]),
+						json_string_value(values[r])))
 			return 1;
 	return 0;
 }
@@ -343,7 +415,7 @@ static json_t *context_differences(json_t **results, int n)
 			bad = json_object_set_new(seen, key, json_true());
 			for (int s = 0; s < n; s++)
 				values[s] = setting_value(results[s], key);
-			if (values_differ(values, n))
+			if (settings_differ(key, values, n))
 				bad |= add_difference(diffs, key, values, n);
 			else
 				drop_values(values, n);

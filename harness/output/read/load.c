@@ -100,10 +100,31 @@ static int check_sizes(json_t *result, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Results written before designs[] had design_name (the reference result of
+ * f5501e3): a design's label is its name, then a space and its configuration
+ * in a sweep, and design names have no space; the name is taken from there
+ */
+static void read_old_form(json_t *result)
+{
+	json_t *designs = rj_get(result, RJ_F_top_designs), *dj;
+	size_t i;
+
+	json_array_foreach(designs, i, dj) {
+		const char *label = json_string_value(rj_get(dj, RJ_F_design_design));
+
+		if (!json_is_object(dj) || rj_get(dj, RJ_F_design_design_name) || !label)
+			continue;
+		rj_put(dj, RJ_F_design_design_name,
+		       json_stringn(label, strcspn(label, " ")));
+	}
+}
+
 int pcb_result_check(json_t *result, char *err, size_t errlen)
 {
 	char path[1024] = "result";
 
+	read_old_form(result);
 	if (rj_check(result, RJ_K_top, err, errlen) < 0 || pcb_model_check(result, err, errlen) < 0 ||
 	    check_sizes(result, err, errlen) < 0)
 		return -1;

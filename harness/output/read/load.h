@@ -14,7 +14,10 @@
 
 #define PCB_RESULT_FORMAT "pcpbench-result-1"
 
-/* a result read back (untrusted): shapes and numbers; 0, or -1 with what is wrong */
+/*
+ * a result read back (untrusted), an older form's missing design_name
+ * filled in first: shapes and numbers; 0, or -1 with what is wrong
+ */
 int pcb_result_check(json_t *result, char *err, size_t errlen);
 /*
  * A result named by its directory or its result.json, read, its format
