@@ -494,4 +494,19 @@ assert d == {"local_lock runs=auto": 3, "local_lock runs=2": 2}, d
 		bad "swept run.runs$quick, email: $(grep 'runs:' "$tmp/out")"
 done
 
+# a [sweep] of run.timing and cpus.workers: each timing's line, the workers as each
+# configuration's, the sweep named under the first configuration's words
+printf '%s\n' '[run]' 'designs = local_lock' 'duration_ms = 50' 'warmup_ms = 0' '[sweep]' \
+	'run.timing = batch, call' 'cpus.workers = 1, 0-1' >"$tmp/timings.scn"
+expect_rc 0 timeout 120 "$pcpbench" run "$tmp/timings.scn" --quick --out "$tmp/timings"
+grep -q "^timing: batch, " "$tmp/out" && grep -q "^timing: call, each call between" "$tmp/out" &&
+	ok || bad "swept run.timing: $(grep '^timing' "$tmp/out")"
+grep -q "^workers: CPU each configuration's (cpus.workers = 1, 0-1); " "$tmp/out" && ok ||
+	bad "swept cpus.workers: $(grep '^workers' "$tmp/out")"
+grep -q "^swept: run.timing = batch, call; cpus.workers = 1, 0-1 (" "$tmp/out" && ok ||
+	bad "no sweep line: $(grep '^swept' "$tmp/out")"
+expect_rc 0 "$pcpbench" report --format email "$tmp/timings"/timings-*
+tr -s '\n ' '  ' <"$tmp/out" | grep -q "timing: each configuration's (run.timing = batch, call), a batch of calls or each call" &&
+	ok || bad "swept run.timing, email: $(grep -A1 'timing:' "$tmp/out")"
+
 summary

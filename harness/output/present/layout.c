@@ -40,15 +40,24 @@ void pcb_subtracted_text(json_t *result, double base, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", lo);
 }
 
+const char *pcb_swept_text(json_t *result, int key, const char *value, char *buf, size_t len)
+{
+	const struct pcb_key *k = pcb_key_get(key);
+	const char *swept = pcb_swept(result, key);
+
+	if (!swept)
+		return value;
+	snprintf(buf, len, "each configuration's (%s.%s = %.100s)", k->section, k->name, swept);
+	return buf;
+}
+
 const char *pcb_runs_setting(json_t *result, char *buf, size_t len)
 {
-	const char *runs = pcb_setting(result, K_RUN_RUNS), *swept = pcb_swept(result, K_RUN_RUNS);
+	const char *runs = pcb_setting(result, K_RUN_RUNS);
 
 	/* settings holds the first configuration's: each design line says its own auto */
-	if (swept) {
-		snprintf(buf, len, "each configuration's (run.runs = %.100s)", swept);
-		return buf;
-	}
+	if (pcb_swept(result, K_RUN_RUNS))
+		return pcb_swept_text(result, K_RUN_RUNS, runs, buf, len);
 	if (strcmp(runs, "auto"))
 		return runs;
 	snprintf(buf, len, "auto (%d to %s, until every row's 95%% interval is within %s%% of "

@@ -85,6 +85,12 @@ int pcb_title_col(FILE *out, const char *title, int rest, const struct pcb_table
 
 /* the empty regions the workers subtracted, "lo-hi" cycles (or one figure), else base */
 void pcb_subtracted_text(json_t *result, double base, char *buf, size_t len);
+/*
+ * a setting's value as the tables say it: value, or where key is swept
+ * "each configuration's (section.key = v1, v2)" in buf (result.json's
+ * settings are the first configuration's)
+ */
+const char *pcb_swept_text(json_t *result, int key, const char *value, char *buf, size_t len);
 /* run.runs as the tables say it: the count, what auto did, or a sweep's values */
 const char *pcb_runs_setting(json_t *result, char *buf, size_t len);
 

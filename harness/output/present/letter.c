@@ -141,25 +141,30 @@ void pcb_letter_method(FILE *out, json_t *result, int markdown)
 	json_t *ctx = rj_top_context(result);
 	json_t *sc = rj_top_scenario(result);
 	const char *timing = rj_sc_timing(sc), *li = markdown ? "- " : "  ";
-	char sub[96], runs_buf[160], cycles[256];
+	char sub[96], runs_buf[160], cycles[256], tbuf[160], wbuf[160], dbuf[160];
 	const char *ops = pcb_setting(result, K_RUN_OPS);
 	const char *runs = pcb_runs_setting(result, runs_buf, sizeof(runs_buf));
-	int batch = !strcmp(timing, "batch");
+	const char *workers = pcb_swept_text(result, K_CPUS_WORKERS, rj_sc_workers(sc), wbuf,
+					     sizeof(wbuf));
+	int batch = !strcmp(timing, "batch"), swept = pcb_swept(result, K_RUN_TIMING) != NULL;
 
 	pcb_subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
 	fprintf(out, markdown ? "### Method\n\n" : "Method\n");
-	fprintf(out, "%stiming: %s, %s between two TSC reads (rdtsc_ordered())\n", li, timing,
-		batch ? "a batch of calls" : "each call");
+	fprintf(out, "%stiming: %s, %s between two TSC reads (rdtsc_ordered())\n", li,
+		pcb_swept_text(result, K_RUN_TIMING, timing, tbuf, sizeof(tbuf)),
+		swept ? "a batch of calls or each call" : batch ? "a batch of calls" : "each call");
 	if (strcmp(ops, "0") && strcmp(ops, "?"))
 		fprintf(out, "%sruns: %s of %s operations on CPU %s; a row is the mean of the run "
-			"means, STDDEV their standard deviation\n", li, runs, ops, rj_sc_workers(sc));
+			"means, STDDEV their standard deviation\n", li, runs, ops, workers);
 	else
 		fprintf(out, "%sruns: %s of %s ms on CPU %s; a row is the mean of the run means, "
 			"STDDEV their standard deviation\n", li, runs,
-			pcb_setting(result, K_RUN_DURATION_MS), rj_sc_workers(sc));
+			pcb_swept_text(result, K_RUN_DURATION_MS,
+				       pcb_setting(result, K_RUN_DURATION_MS), dbuf, sizeof(dbuf)),
+			workers);
 	fprintf(out, "%s%s\n", li, pcb_cycles_text(result, cycles, sizeof(cycles)));
 	fprintf(out, "%sempty region: the empty timed region each worker measured in its run, "
-		"%s cycles per %s, %s\n", li, sub, batch ? "batch" : "call",
+		"%s cycles per %s, %s\n", li, sub, swept ? "batch or call" : batch ? "batch" : "call",
 		pcb_result_raw(result) ? "in the means" : "subtracted");
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "%sinterrupted: the result has only the runs that finished\n", li);

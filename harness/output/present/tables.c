@@ -41,7 +41,7 @@ static void print_old_workers(FILE *out, json_t *result, const char *ms)
 		fprintf(out, "; ");
 		pcb_template_print(out, mo.old_header[1], setting_value, result);
 	}
-	fprintf(out, "\n\n");
+	fprintf(out, "\n");
 }
 
 /*
@@ -59,6 +59,9 @@ static void print_batch_method(FILE *out, json_t *result, const char *sub, int r
 	json_array_foreach(rj_top_functions(result), i, fj) {
 		const char *fn = rj_fn_function(fj);
 
+		/* a swept run.timing's call rows are the call line's */
+		if (rj_fn_has_timing(fj) && strcmp(rj_fn_timing(fj), "batch"))
+			continue;
 		if (rj_fn_has_method(fj) && !strcmp(rj_fn_method(fj), "differenced")) {
 			differenced = 1;
 			continue;
@@ -105,16 +108,64 @@ static void print_untrustworthy(FILE *out, json_t *ctx)
 		fprintf(out, " (pcpbench check says why)\n");
 }
 
+/* how timing's rows were timed */
+static void print_timing(FILE *out, json_t *result, const char *timing)
+{
+	int raw = pcb_result_raw(result);
+	char sub[96];
+
+	pcb_subtracted_text(result, pcb_timer_overhead(rj_top_context(result), timing), sub,
+			    sizeof(sub));
+	if (!strcmp(timing, "batch"))
+		print_batch_method(out, result, sub, raw);
+	else
+		fprintf(out, "timing: call, each call between two TSC reads (%s cycles of empty "
+			"region per call %s)\n", sub,
+			raw ? "included, not subtracted" : "subtracted");
+}
+
+/* a swept run.timing: each timing of the sweep's as its rows were timed */
+static void print_timings(FILE *out, json_t *result)
+{
+	const char *swept = pcb_swept(result, K_RUN_TIMING);
+
+	if (!swept) {
+		print_timing(out, result, rj_sc_timing(rj_top_scenario(result)));
+		return;
+	}
+	for (const char *p = swept; *p; p += strcspn(p, ","), p += *p == ',') {
+		char t[16];
+
+		p += strspn(p, " \t");
+		snprintf(t, sizeof(t), "%.*s", (int)strcspn(p, ", \t"), p);
+		print_timing(out, result, t);
+	}
+}
+
+/* the keys of a sweep: the model's words and the settings above are the first configuration's */
+static void print_sweep(FILE *out, json_t *result)
+{
+	json_t *sweep = rj_sc_sweep(rj_top_scenario(result)), *v;
+	const char *key;
+	int n = 0;
+
+	json_object_foreach(sweep, key, v)
+		fprintf(out, "%s%s = %s", n++ ? "; " : "swept: ", key,
+			json_is_string(v) ? json_string_value(v) : "?");
+	if (n)
+		fprintf(out, " (a configuration a combination, named by its values; the model's "
+			"words above are the first's)\n");
+}
+
 static void print_header(FILE *out, json_t *result)
 {
 	json_t *ctx = rj_top_context(result);
 	json_t *sc = rj_top_scenario(result);
-	const char *timing = rj_sc_timing(sc);
 	const char *desc = pcb_setting(result, K_SCENARIO_DESCRIPTION);
+	char runs[160], cycles[256], workers[160], dur[160];
 	const char *ms = pcb_setting(result, K_RUN_OPS)[0] != '0' ? "?" :
-			 pcb_setting(result, K_RUN_DURATION_MS);
-	int raw = pcb_result_raw(result);
-	char sub[96], runs[160], cycles[256];
+			 pcb_swept_text(result, K_RUN_DURATION_MS,
+					pcb_setting(result, K_RUN_DURATION_MS), dur, sizeof(dur));
 
 	fprintf(out, "pcpbench %s: %s\n", rj_sc_name(sc), *desc && strcmp(desc, "?") ? desc : "");
 	fprintf(out, "machine: %s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
@@ -122,13 +173,7 @@ static void print_header(FILE *out, json_t *result)
 		rj_ctx_numa_nodes(ctx), rj_ctx_kernel(ctx));
 	fprintf(out, "%s\n", pcb_cycles_text(result, cycles, sizeof(cycles)));
 	print_untrustworthy(out, ctx);
-	pcb_subtracted_text(result, pcb_timer_overhead(ctx, timing), sub, sizeof(sub));
-	if (!strcmp(timing, "batch"))
-		print_batch_method(out, result, sub, raw);
-	else
-		fprintf(out, "timing: call, each call between two TSC reads (%s cycles of empty "
-			"region per call %s)\n", sub,
-			raw ? "included, not subtracted" : "subtracted");
+	print_timings(out, result);
 	if (rj_sc_has_timer(sc) && strcmp(rj_sc_timer(sc), "harness"))
 		fprintf(out, "timer: %s, %s, seed 000's instrument\n", rj_sc_timer(sc),
 			rj_sc_has_timer_insns(sc) ? rj_sc_timer_insns(sc) : "?");
@@ -136,11 +181,15 @@ static void print_header(FILE *out, json_t *result)
 		fprintf(out, "interrupted: the result has only the runs that finished "
 			"(complete: false)\n");
 	if (rj_sc_has_configuration(sc))	/* the model's own words */
-		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n\n", rj_sc_workers(sc),
+		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n",
+			pcb_swept_text(result, K_CPUS_WORKERS, rj_sc_workers(sc), workers,
+				       sizeof(workers)),
 			rj_sc_model(sc), rj_sc_configuration(sc),
 			pcb_runs_setting(result, runs, sizeof(runs)), ms);
 	else
 		print_old_workers(out, result, ms);
+	print_sweep(out, result);
+	fprintf(out, "\n");
 }
 
 /* a design's invariant, cache, operations and drain work, in the model's words */
