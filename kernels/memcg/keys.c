@@ -3,6 +3,7 @@
  * The memcg model's scenario keys, and the checks across them.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../clear_page.h"
@@ -113,6 +114,41 @@ static int calls_only(const struct pcb_scenario *sc, const struct memcg_config *
 	return 0;
 }
 
+/*
+ * The workloads' own keys: a value other than the default where the
+ * workload (and timing) that reads it is not the one run would be
+ * recorded and ignored
+ */
+static int workload_keys(const struct pcb_scenario *sc, const struct memcg_config *c, int timing,
+			 char *err, size_t errlen)
+{
+	const int wl = c->workload, kmalloc_batch = wl == MEMCG_WL_KMALLOC && timing != PCB_TIMING_CALL;
+	const struct {
+		int key, value, read;
+		const char *by;
+	} own[] = {
+		{ KEY_BURST, c->burst, kmalloc_batch, "batch timing's kmalloc workload" },
+		{ KEY_OBJ_SHARE, c->obj_share, wl == MEMCG_WL_MIXED, "the mixed workload" },
+		{ KEY_MEMCGS, c->memcgs, wl == MEMCG_WL_MULTI_MEMCG || wl == MEMCG_WL_NETPERF,
+		  "the multi_memcg and netperf workloads" },
+		{ KEY_QUEUES, c->queues, wl == MEMCG_WL_NETPERF, "the netperf workload" },
+		{ KEY_SOFTIRQ, c->softirq_share, wl == MEMCG_WL_NETPERF, "the netperf workload" },
+	};
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		const struct pcb_key *k = &memcg_keys[own[i].key];
+
+		if (own[i].read || own[i].value == atoi(k->def))
+			continue;
+		pcb_scenario_key_error(sc, key_id(own[i].key), err, errlen, "%d: read by %s "
+				       "alone; this is run.workload = %s, %s timing",
+				       own[i].value, own[i].by, workloads[wl],
+				       timing == PCB_TIMING_CALL ? "call" : "batch");
+		return -1;
+	}
+	return 0;
+}
+
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen)
 {
@@ -174,6 +210,8 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		return -1;
 	}
 	if (timing != PCB_TIMING_CALL && calls_only(sc, c, err, errlen) < 0)
+		return -1;
+	if (workload_keys(sc, c, timing, err, errlen) < 0)
 		return -1;
 	if (c->clear_pages && c->nr_pages > 1) {
 		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: a page is "
