@@ -81,5 +81,14 @@ rc=$?
 if [ "$rc" -eq 2 ] && [[ "$out" == *"calibrate: --runs auto: a count of runs (1..1000)"* ]]; then ok; else
 	bad "calibrate --runs auto -> $rc '$out'"; fi
 
+# --runs and --events replace a [sweep] of their key, as --set does: one configuration
+swept=$(mktemp)
+printf '%s\n' '[sweep]' 'run.runs = auto, 2' 'counters.events = cycles, instructions' >"$swept"
+out=$("$pcpbench" run --dry-run --runs 3 --events task-clock "$swept" 2>&1)
+n=$(grep -c '^scenario ' <<<"$out")
+if [ "$n" -eq 1 ] && [[ "$out" == *"3 runs of"* && "$out" != *"runs="* ]]; then ok; else
+	bad "--runs over a swept run.runs: $out"; fi
+rm -f "$swept"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

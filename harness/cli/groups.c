@@ -97,6 +97,19 @@ static int check_names(const struct scn_group *g, char *err, size_t errlen)
 	return 0;
 }
 
+/* --runs and --events win over a [sweep] of their key, as --set does: one value, one label */
+static void options_over_sweep(struct pcb_scenario *sc, const struct run_opts *o)
+{
+	const int key[2] = { K_RUN_RUNS, K_COUNTERS_EVENTS };
+	const char *const given[2] = { o->runs, o->events };
+
+	for (int i = 0; i < 2; i++)
+		if (given[i]) {
+			free(sc->sweep[key[i]]);
+			sc->sweep[key[i]] = NULL;
+		}
+}
+
 void group_free(struct scn_group *g)
 {
 	for (int c = 0; g->cfg && c < g->n; c++)
@@ -119,6 +132,7 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 	for (int s = 0; s < o->nsets; s++)
 		if (pcb_scenario_set(&base, o->sets[s], err, errlen) < 0)
 			goto out;
+	options_over_sweep(&base, o);
 	n = pcb_sweep_check(&base, err, errlen);
 	if (n < 0)
 		goto out;
@@ -136,6 +150,7 @@ int group_load(struct scn_group *g, const char *path, const struct run_opts *o,
 		for (int s = 0; s < o->nsets; s++)
 			if (pcb_scenario_set(sc, o->sets[s], err, errlen) < 0)
 				goto fail;
+		options_over_sweep(sc, o);
 		pcb_sweep_apply(sc, c);
 		if (o->runs)
 			pcb_scenario_override(sc, K_RUN_RUNS, o->runs, "--runs");
