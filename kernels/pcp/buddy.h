@@ -136,9 +136,9 @@ static inline bool buddy_merge_likely(const struct zone *zone, unsigned long pfn
 	if (order >= MAX_ORDER - 2)
 		return false;
 	combined_pfn = buddy_pfn & pfn;
-	higher_page = page + (combined_pfn - pfn);
+	higher_page = page + (long)(combined_pfn - pfn);
 	buddy_pfn = __find_buddy_pfn(combined_pfn, order + 1);
-	higher_buddy = higher_page + (buddy_pfn - combined_pfn);
+	higher_buddy = higher_page + (long)(buddy_pfn - combined_pfn);
 	return page_is_buddy(zone, higher_page, higher_buddy, order + 1);
 }
 
@@ -163,12 +163,12 @@ static inline void __free_one_page(struct per_cpu_zonestat *pzstats, struct zone
 continue_merging:
 	while (order < max_order) {
 		buddy_pfn = __find_buddy_pfn(pfn, order);
-		buddy = page + (buddy_pfn - pfn);
+		buddy = page + (long)(buddy_pfn - pfn);
 		if (!page_is_buddy(zone, page, buddy, order))
 			goto done_merging;
 		del_page_from_free_list(buddy, zone, order);
 		combined_pfn = buddy_pfn & pfn;
-		page = page + (combined_pfn - pfn);
+		page = page + (long)(combined_pfn - pfn);
 		pfn = combined_pfn;
 		order++;
 	}

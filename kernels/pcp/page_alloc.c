@@ -139,7 +139,7 @@ static long mark_free_list(struct zone *zone, unsigned int o, int mt, long *bloc
 			return -1;
 		}
 		if (o < MAX_ORDER - 1 &&
-		    page_is_buddy(zone, page, page + (__find_buddy_pfn(pfn, o) - pfn), o)) {
+		    page_is_buddy(zone, page, page + (long)(__find_buddy_pfn(pfn, o) - pfn), o)) {
 			snprintf(msg, len, "zone: pfn %lu and its buddy, both free of order %u, "
 				 "not merged", pfn, o);
 			return -1;

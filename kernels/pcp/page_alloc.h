@@ -247,7 +247,7 @@ static __always_inline void prefetch_buddy(const struct zone *zone, struct page 
 	unsigned long pfn = page_to_pfn(zone, page);
 	unsigned long buddy_pfn = __find_buddy_pfn(pfn, 0);
 
-	__builtin_prefetch(page + (buddy_pfn - pfn));
+	__builtin_prefetch(page + (long)(buddy_pfn - pfn));
 }
 
 /*
