@@ -139,7 +139,10 @@ p.send_signal(sig)
 rc = p.wait(timeout=10)
 took = time.monotonic() - at
 left = [n for n in os.listdir(t + "/wide") if n.startswith(".plots")]
-os.killpg(p.pid, signal.SIGKILL)
+try:
+    os.killpg(p.pid, signal.SIGKILL)
+except ProcessLookupError:
+    pass
 sys.exit(0 if rc == 130 and took < 10 and not left else
          "rc %d after %.2fs, left %s" % (rc, took, left))
 EOF
