@@ -66,19 +66,47 @@ static const unsigned char *site_bytes(enum pcb_timer mode, unsigned long kind)
 	return cpu_has_rdtscp() ? rdtscp : lfence_rdtsc;
 }
 
-int pcb_timer_set(enum pcb_timer mode)
+/* sites [0, n) written for mode; the number written whole, -errno of the first refusal in *rc */
+static int write_sites(enum pcb_timer mode, int n, int *rc)
 {
-	if (mode == timer_mode)
-		return 0;
-	for (struct pcb_tsc_site *e = __start_pcb_tsc_sites; e && e < __stop_pcb_tsc_sites; e++) {
-		int rc = pcb_text_poke((void *)e->code, site_bytes(mode, e->kind),
-				       PCB_TSC_SITE_BYTES);
+	int i = 0;
 
-		if (rc < 0)
-			return rc;
+	*rc = 0;
+	for (struct pcb_tsc_site *e = __start_pcb_tsc_sites; e && i < n; e++, i++) {
+		*rc = pcb_text_poke((void *)e->code, site_bytes(mode, e->kind), PCB_TSC_SITE_BYTES);
+		if (*rc < 0)
+			break;
 	}
-	timer_mode = mode;
-	return 0;
+	return i;
+}
+
+/*
+ * As the kernel's text_poke_bp() leaves no site half patched, a rewrite
+ * refused part-way is undone before anything runs on the sites: those
+ * rewritten (and the refused one, whose bytes may be in) get the mode's
+ * bytes back. Where that is refused too, the sites are mixed, and the
+ * next pcb_timer_set() rewrites every one of them whatever its mode.
+ */
+int pcb_timer_set(enum pcb_timer mode, char *why, size_t len)
+{
+	static bool mixed;
+	int nr = (int)(__stop_pcb_tsc_sites - __start_pcb_tsc_sites), done, rc, brc;
+
+	if (mode == timer_mode && !mixed)
+		return 0;
+	done = write_sites(mode, nr, &rc);
+	if (!rc) {
+		timer_mode = mode;
+		mixed = false;
+		return 0;
+	}
+	write_sites(timer_mode, done + 1, &brc);
+	mixed = mixed || brc < 0;
+	snprintf(why, len, "site %d of %d refused: %s; %s", done + 1, nr, strerror(-rc),
+		 brc < 0 ? "putting back those before it was refused too: they are mixed, "
+		 "and no run is started on them" : done ? "those before it are put back" :
+		 "none was rewritten");
+	return rc;
 }
 
 enum pcb_timer pcb_timer_get(void)

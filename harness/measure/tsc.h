@@ -32,8 +32,11 @@ enum pcb_timer {
 	PCB_TIMER_KERNEL,
 };
 
-/* rewrite every timer site for mode; 0, or -errno (the text cannot be written) */
-int pcb_timer_set(enum pcb_timer mode);
+/*
+ * rewrite every timer site for mode: 0, or -errno with why (the text
+ * cannot be written), every site then left in the mode it had
+ */
+int pcb_timer_set(enum pcb_timer mode, char *why, size_t len);
 enum pcb_timer pcb_timer_get(void);
 const char *pcb_timer_name(enum pcb_timer mode);
 /* the instructions of a mode's start and end reads on this CPU, for the tables */

@@ -397,17 +397,18 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 		.v = res->variant, .topo = topo,
 		.run = run, .nr = res->nr_workers, .clk = clk, .res = res,
 	};
+	char why[192];
 	int rc = -1;
 
 	if (sc->backend == PCB_BACKEND_KERNEL)
 		return pcb_kernel_run_design(topo, clk, res, run, err, errlen);
 
 	/* the timer's sites rewritten while no thread of the run is started */
-	rc = pcb_timer_set((enum pcb_timer)sc->timer);
+	rc = pcb_timer_set((enum pcb_timer)sc->timer, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "run.timer = %s: the timer's code cannot be rewritten "
 			 "(mprotect() of the text: %s)", pcb_timer_name((enum pcb_timer)sc->timer),
-			 strerror(-rc));
+			 why);
 		return -1;
 	}
 	rc = -1;
