@@ -193,6 +193,53 @@ has_row boost bad "CPU $even: on"
 grep -q "^untrustworthy here: boost on (CPU $even)\$" "$tmp/out" && ok ||
 	bad "huge: the untrustworthy line cut: $(grep untrustworthy "$tmp/out")"
 
+# under a root, "isolated" is the root's list (sysfs's isolated), on any
+# topology, never this machine's: as --cpus, in cpus and in info
+check 0 "$fx/tuned" none "core:2 pu:2" --cpus isolated
+grep -Eq "^Machine state for workers on CPU 2-3, read under $fx/tuned/?\$" "$tmp/out" && ok ||
+	bad "check --cpus isolated under tuned: $(head -1 "$tmp/out")"
+expect_rc 0 env PCPBENCH_SYSROOT="$fx/tuned" "$pcpbench" --topology "core:2 pu:2" \
+	cpus isolated housekeeping
+grep -Eq "^isolated[[:space:]]+2-3[[:space:]]" "$tmp/out" && ok || bad "cpus isolated: $(cat "$tmp/out")"
+grep -Eq "^housekeeping[[:space:]]+0-1[[:space:]]" "$tmp/out" && ok ||
+	bad "cpus housekeeping: $(cat "$tmp/out")"
+expect_rc 0 env PCPBENCH_SYSROOT="$fx/tuned" PCPBENCH_HYPERVISOR=none "$pcpbench" \
+	--topology "core:2 pu:2" info
+grep -q "^  isolated CPUs: *2-3 ($fx/tuned/sys/devices/system/cpu/isolated)\$" "$tmp/out" && ok ||
+	bad "info's isolated CPUs: $(grep isolated "$tmp/out")"
+grep -q "^  nohz_full CPUs: *2-3\$" "$tmp/out" && ok || bad "info's nohz_full: $(grep nohz "$tmp/out")"
+expect_rc 0 env PCPBENCH_SYSROOT="$fx/tuned" "$pcpbench" --topology "core:2 pu:2" run \
+	--dry-run --set cpus.workers=isolated scenarios/default.scn
+grep -q "workers: 2 on CPUs 2-3" "$tmp/out" && ok || bad "run's plan on isolated: $(cat "$tmp/out")"
+
+# a CPU list past what a kernel can have (NR_CPUS): refused with a note,
+# not a bitmap of a quarter GiB a worker
+wide=$tmp/wide
+cp -r "$fx/tuned" "$wide"
+for c in 2 3; do
+	mkdir -p "$wide/sys/devices/system/cpu/cpu$c/topology"
+	echo 0-2147483647 >"$wide/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+done
+echo 0-2147483647 >"$wide/sys/devices/system/cpu/nohz_full"
+maxrss() {	# maxrss COMMAND...: the command's status, its peak RSS in KiB in $tmp/rss
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[2:]).returncode
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)' "$tmp/rss" "$@"
+}
+expect_rc 0 maxrss env PCPBENCH_SYSROOT="$wide" PCPBENCH_HYPERVISOR=none "$pcpbench" \
+	--topology "core:2 pu:2" check --cpus 2-3
+has_row smt unknown "CPU 2-3: absent"
+said "cpuN/topology/thread_siblings_list: CPU 2147483647 is past the 8192 a kernel can have"
+said "sys/devices/system/cpu/nohz_full: CPU 2147483647 is past the 8192"
+[ "$(cat "$tmp/rss")" -lt 65536 ] && ok || bad "a wide CPU list took $(cat "$tmp/rss") KiB"
+echo 0-2147483647 >"$wide/sys/devices/system/cpu/isolated"
+expect_rc 0 maxrss env PCPBENCH_SYSROOT="$wide" PCPBENCH_HYPERVISOR=none "$pcpbench" \
+	--topology "core:2 pu:2" info
+grep -q "^  isolated CPUs: *none (none taken: $wide/sys/devices/system/cpu/isolated: CPU 2147483647 is past" \
+	"$tmp/out" && ok || bad "info on a wide isolated list: $(grep isolated "$tmp/out")"
+[ "$(cat "$tmp/rss")" -lt 65536 ] && ok || bad "a wide isolated list took $(cat "$tmp/rss") KiB"
+
 # a run on the laptop's tree: each bad setting warned once, over two
 # scenarios; recorded in the context, the tables and the Test System
 export PCPBENCH_LOCK_DIR=$tmp

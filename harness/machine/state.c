@@ -8,6 +8,7 @@
 #include <cpuid.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,17 +149,121 @@ int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, 
 	char path[PATH_MAX + 256];
 	FILE *f;
 	size_t n;
+	int more;
 
 	snprintf(path, sizeof(path), "%s%s", st->root, rel);
 	f = pcb_state_fopen(path);
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, len - 1, f);
+	/* a value longer than its buffer is refused, not cut inside a word */
+	more = n == len - 1 && fgetc(f) != EOF;
 	fclose(f);
 	buf[n] = 0;
+	if (more)
+		return -EFBIG;
 	while (n && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = 0;
 	return 0;
+}
+
+char *pcb_state_file_all(const char *root, const char *rel)
+{
+	char path[PATH_MAX + 256], *buf = NULL, *nb;
+	size_t n = 0, room = 0, got = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = pcb_state_fopen(path);
+	if (!f)
+		return NULL;
+	while (got && n <= PCB_STATE_MAX_BYTES) {
+		if (n + 4096 + 1 > room) {
+			room = room ? 2 * room : 16384;
+			nb = realloc(buf, room);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		got = fread(buf + n, 1, room - n - 1, f);
+		n += got;
+	}
+	fclose(f);
+	if (buf && n > PCB_STATE_MAX_BYTES) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
+	if (buf)
+		buf[n] = 0;
+	return buf;
+}
+
+/* a CPU number of a list at *s, moved past it: 0, or -1 */
+static int cpulist_number(const char **s, unsigned long *cpu)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	*cpu = strtoul(*s, &end, 10);
+	if (errno)
+		*cpu = ULONG_MAX;
+	*s = end;
+	return 0;
+}
+
+int pcb_cpulist_parse(const char *text, hwloc_bitmap_t set, char *why, size_t len)
+{
+	const char *s = text;
+
+	hwloc_bitmap_zero(set);
+	while (*s) {
+		unsigned long a, b;
+
+		if (cpulist_number(&s, &a) < 0)
+			goto bad;
+		b = a;
+		if (*s == '-' && (s++, cpulist_number(&s, &b) < 0 || b < a))
+			goto bad;
+		if (b >= PCB_CPU_MAX) {
+			hwloc_bitmap_zero(set);
+			snprintf(why, len, "CPU %lu is past the %d a kernel can have (NR_CPUS)", b,
+				 PCB_CPU_MAX);
+			return -1;
+		}
+		hwloc_bitmap_set_range(set, (unsigned int)a, (int)b);
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			goto bad;
+	}
+	return 0;
+bad:
+	hwloc_bitmap_zero(set);
+	snprintf(why, len, "not a CPU list");
+	return -1;
+}
+
+int pcb_state_file_cpus(const char *root, const char *rel, hwloc_bitmap_t set, char *why,
+			size_t len)
+{
+	char *text = pcb_state_file_all(root, rel);
+	size_t n;
+	int rc;
+
+	hwloc_bitmap_zero(set);
+	if (!text) {
+		rc = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		return rc;
+	}
+	for (n = strlen(text); n && isspace((unsigned char)text[n - 1]); n--)
+		text[n - 1] = 0;
+	rc = pcb_cpulist_parse(text, set, why, len);
+	free(text);
+	return rc < 0 ? -EINVAL : 0;
 }
 
 int pcb_state_file_long(const struct pcb_state *st, const char *rel, long *v, char *note,

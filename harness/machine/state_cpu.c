@@ -23,38 +23,6 @@ static int is_dir(const struct pcb_state *st, const char *rel)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* the whole of a file that may be long (/proc/stat), NULL if it cannot be read */
-static char *read_all(const struct pcb_state *st, const char *rel)
-{
-	char path[PATH_MAX + 256], *buf = NULL;
-	size_t n = 0, room = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", st->root, rel);
-	f = pcb_state_fopen(path);
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
-		char *nb;
-
-		if (n + 4096 + 1 > room) {
-			room = room ? 2 * room : 16384;
-			nb = realloc(buf, room);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		got = fread(buf + n, 1, room - n - 1, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	return buf;
-}
 /* a worker without cpufreq: every cpufreq item unknown, saying so */
 static void no_cpufreq(struct pcb_state *st, int cpu)
 {
@@ -223,15 +191,14 @@ int pcb_state_busy_pct(const char *before, const char *after, unsigned int cpu)
 static int siblings(const struct pcb_state *st, unsigned int cpu, hwloc_bitmap_t sib,
 		    char *note, size_t len)
 {
-	char rel[128], buf[512];
-	int rc;
+	char rel[128], why[160];
 
 	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list",
 		 cpu);
-	rc = pcb_state_file_text(st, rel, buf, sizeof(buf));
-	if (rc < 0 || hwloc_bitmap_list_sscanf(sib, buf) < 0) {
+	if (pcb_state_file_cpus(st->root, rel, sib, why, sizeof(why)) < 0) {
+		/* the note names cpuN's file: the same item for every CPU it is wrong on */
 		snprintf(note, len, "%ssys/devices/system/cpu/cpuN/topology/thread_siblings_list: "
-			 "%s", st->root, rc < 0 ? strerror(-rc) : "not a CPU list");
+			 "%s", st->root, why);
 		return -1;
 	}
 	hwloc_bitmap_clr(sib, cpu);
@@ -246,9 +213,9 @@ static void sample_stat(const struct pcb_state *st, const struct pcb_state_opts 
 	/* a fixture tree's /proc/stat does not move: only this machine's is sampled */
 	if (strcmp(st->root, "/") || o->sample_ms <= 0)
 		return;
-	*before = read_all(st, "proc/stat");
+	*before = pcb_state_file_all(st->root, "proc/stat");
 	usleep((useconds_t)o->sample_ms * 1000);
-	*after = read_all(st, "proc/stat");
+	*after = pcb_state_file_all(st->root, "proc/stat");
 }
 
 /* a worker's siblings: none, a worker among them, or the busiest of the others */

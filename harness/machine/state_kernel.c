@@ -14,22 +14,24 @@
 #include "state.h"
 #include "state_read.h"
 
-/* a CPU list of the kernel's command line into set ("all" is every CPU); -1 if unreadable */
-static int cmdline_list(const char *v, hwloc_bitmap_t set)
+/* a CPU list of the kernel's command line into set ("all" is every CPU); -1 with why */
+static int cmdline_list(const char *v, hwloc_bitmap_t set, char *why, size_t len)
 {
 	/* isolcpus= takes flags first: "nohz,domain,managed_irq,2-5" (housekeeping_isolcpus_setup()) */
 	while (isalpha((unsigned char)*v) && strcmp(v, "all")) {
 		const char *comma = strchr(v, ',');
 
-		if (!comma)
+		if (!comma) {
+			snprintf(why, len, "no CPU list after the flags");
 			return -1;
+		}
 		v = comma + 1;
 	}
 	if (!strcmp(v, "all")) {
 		hwloc_bitmap_fill(set);
 		return 0;
 	}
-	return hwloc_bitmap_list_sscanf(set, v) < 0 ? -1 : 0;
+	return pcb_cpulist_parse(v, set, why, len);
 }
 
 /* isolcpus=, nohz_full=, rcu_nocbs= of the command line in set[0..2]; -1 if it is absent */
@@ -37,7 +39,7 @@ static int read_cmdline(const struct pcb_state *st, hwloc_bitmap_t set[3], char 
 			size_t len)
 {
 	static const char *const param[3] = { "isolcpus=", "nohz_full=", "rcu_nocbs=" };
-	char buf[4096], *save = NULL;
+	char buf[8192], why[160], *save = NULL;
 
 	if (pcb_state_file_text(st, "proc/cmdline", buf, sizeof(buf)) < 0)
 		return -1;
@@ -50,9 +52,8 @@ static int read_cmdline(const struct pcb_state *st, hwloc_bitmap_t set[3], char 
 
 			if (strncmp(w, param[i], n))
 				continue;
-			if (cmdline_list(w + n, set[i]) < 0) {
-				snprintf(note, len, "%sproc/cmdline: %s: not a CPU list read here",
-					 st->root, w);
+			if (cmdline_list(w + n, set[i], why, sizeof(why)) < 0) {
+				snprintf(note, len, "%sproc/cmdline: %.64s: %s", st->root, w, why);
 				hwloc_bitmap_zero(set[i]);
 			}
 		}
@@ -86,7 +87,7 @@ static void read_isolation(struct pcb_state *st, hwloc_const_bitmap_t workers)
 	};
 	hwloc_bitmap_t set[3] = { hwloc_bitmap_alloc(), hwloc_bitmap_alloc(),
 				  hwloc_bitmap_alloc() }, sys = hwloc_bitmap_alloc();
-	char note[320] = "", buf[4096];
+	char note[320] = "", why[160];
 	int have;
 
 	if (!set[0] || !set[1] || !set[2] || !sys) {
@@ -95,11 +96,15 @@ static void read_isolation(struct pcb_state *st, hwloc_const_bitmap_t workers)
 	}
 	have = read_cmdline(st, set, note, sizeof(note)) == 0;
 	for (int i = 0; i < 2; i++) {
-		if (pcb_state_file_text(st, sysfs[i], buf, sizeof(buf)) < 0)
+		int rc = pcb_state_file_cpus(st->root, sysfs[i], sys, why, sizeof(why));
+
+		if (rc == -ENOENT)
 			continue;
 		have = 1;
-		if (*buf && hwloc_bitmap_list_sscanf(sys, buf) == 0)
+		if (rc == 0)
 			hwloc_bitmap_or(set[i], set[i], sys);
+		else
+			snprintf(note, sizeof(note), "%s%s: %s", st->root, sysfs[i], why);
 	}
 	if (!have) {
 		snprintf(note, sizeof(note), "neither %sproc/cmdline nor %s%s", st->root,

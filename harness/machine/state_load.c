@@ -15,27 +15,6 @@
 
 #include "state_read.h"
 
-/* a file under the root, whole: malloc'ed, NULL where it cannot be read */
-static char *file_all(const char *root, const char *rel)
-{
-	char path[PATH_MAX + 64], *buf = NULL;
-	size_t len = 0;
-	FILE *f, *m;
-	int c;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = pcb_state_fopen(path);
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	if (m) {
-		while ((c = fgetc(f)) != EOF)
-			fputc(c, m);
-		fclose(m);
-	}
-	fclose(f);
-	return buf;
-}
 
 /* "procs_running N" of a /proc/stat text, -1 if absent */
 static int procs_running(const char *stat)
@@ -51,9 +30,9 @@ void pcb_load_sample_take(struct pcb_load_sample *s, const char *root)
 
 	memset(s, 0, sizeof(*s));
 	s->load1 = -1;
-	s->stat = file_all(root, "proc/stat");
+	s->stat = pcb_state_file_all(root, "proc/stat");
 	s->running = procs_running(s->stat);
-	avg = file_all(root, "proc/loadavg");
+	avg = pcb_state_file_all(root, "proc/loadavg");
 	/* "0.52 0.58 0.59 2/345 12345": the 1-minute load, runnable/total, last pid */
 	if (avg && sscanf(avg, "%lf", &s->load1) != 1)
 		s->load1 = -1;

@@ -22,8 +22,20 @@ void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_
  * never waiting on the open itself; NULL with errno set otherwise
  */
 FILE *pcb_state_fopen(const char *path);
-/* the file rel under the root, its trailing blanks cut: 0, or -errno */
+/* the file rel under the root, its trailing blanks cut: 0, or -errno (-EFBIG: past len) */
 int pcb_state_file_text(const struct pcb_state *st, const char *rel, char *buf, size_t len);
+
+/* the most read of a file under the root whole: /proc/stat of NR_CPUS CPUs and their irqs */
+#define PCB_STATE_MAX_BYTES (4 << 20)
+/* the file rel under root whole, malloc'ed; NULL with errno (EFBIG past the bound) */
+char *pcb_state_file_all(const char *root, const char *rel);
+/*
+ * the CPU list rel under root ("0-3,8"), as bounded as the CPUs a kernel
+ * can have: 0, or -errno with why saying what is wrong (-EINVAL: not such a
+ * list), set empty
+ */
+int pcb_state_file_cpus(const char *root, const char *rel, hwloc_bitmap_t set, char *why,
+			size_t len);
 /* a number in the file rel: 0, or -1 with note naming the file and what is wrong */
 int pcb_state_file_long(const struct pcb_state *st, const char *rel, long *v, char *note,
 			size_t len);

@@ -9,25 +9,39 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "state_read.h"
 #include "topo.h"
 
-static int read_sysfs_list(const char *path, hwloc_bitmap_t set)
+/* PCPBENCH_SYSROOT, when it names a tree to read the machine's files under */
+static int has_sysroot(void)
 {
-	char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n;
+	const char *root = getenv("PCPBENCH_SYSROOT");
+
+	return root && *root;
+}
+
+/*
+ * the CPU list rel of sysfs under the root (PCPBENCH_SYSROOT, else "/")
+ * into set, where it is read; source says where, or why it is not
+ */
+static void read_sysfs_list(const char *rel, hwloc_bitmap_t set, char *source, size_t len)
+{
+	struct pcb_state st;
+	char why[PATH_MAX + 128];
 
 	hwloc_bitmap_zero(set);
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = 0;
-	if (n && hwloc_bitmap_list_sscanf(set, buf) < 0)
-		return -1;
-	return 0;
+	if (pcb_state_init(&st, NULL, why, sizeof(why)) < 0) {
+		if (source)
+			snprintf(source, len, "none taken: %s", why);
+		return;
+	}
+	if (pcb_state_file_cpus(st.root, rel, set, why, sizeof(why)) < 0) {
+		if (source)
+			snprintf(source, len, "none taken: %s%s: %s", st.root, rel, why);
+		return;
+	}
+	if (source)
+		snprintf(source, len, "%s%s", st.root, rel);
 }
 
 static void cpu_model_fallback(char *buf, size_t len)
@@ -196,8 +210,8 @@ int pcb_topo_load(struct pcb_topo *t, const char *spec, char *err, size_t errlen
 	read_cpus(t);
 	read_caches(t);
 	read_cpu_model(t);
-	if (!t->synthetic)
-		read_sysfs_list("/sys/devices/system/cpu/nohz_full", t->nohz_full);
+	if (!t->synthetic || has_sysroot())
+		read_sysfs_list("sys/devices/system/cpu/nohz_full", t->nohz_full, NULL, 0);
 	return pcb_topo_set_isolated(t, "sysfs", err, errlen);
 }
 
@@ -372,17 +386,16 @@ out:
 int pcb_topo_set_isolated(struct pcb_topo *t, const char *expr, char *err, size_t errlen)
 {
 	if (!strcmp(expr, "sysfs")) {
-		if (t->synthetic) {
+		/* a fixture tree stands for the machine: its list, on any topology */
+		if (t->synthetic && !has_sysroot()) {
 			hwloc_bitmap_zero(t->isolated);
 			snprintf(t->isolated_source, sizeof(t->isolated_source),
 				 "synthetic topology: none unless the scenario names them");
 			return 0;
 		}
-		if (read_sysfs_list("/sys/devices/system/cpu/isolated", t->isolated) < 0)
-			hwloc_bitmap_zero(t->isolated);
+		read_sysfs_list("sys/devices/system/cpu/isolated", t->isolated,
+				t->isolated_source, sizeof(t->isolated_source));
 		hwloc_bitmap_and(t->isolated, t->isolated, t->all);
-		snprintf(t->isolated_source, sizeof(t->isolated_source),
-			 "/sys/devices/system/cpu/isolated");
 		return 0;
 	}
 	if (!strcmp(expr, "none")) {

@@ -10,6 +10,7 @@
 #ifndef PCB_TOPO_H
 #define PCB_TOPO_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include <hwloc.h>
@@ -34,7 +35,7 @@ struct pcb_topo {
 	struct pcb_topo_node *node;	/* ordered by OS index */
 	hwloc_bitmap_t all;
 	hwloc_bitmap_t isolated;	/* cpu_is_isolated() */
-	char isolated_source[64];
+	char isolated_source[PATH_MAX + 192];	/* the file read, or why none was */
 	hwloc_bitmap_t nohz_full;	/* empty when unknown */
 	char cpu_model[128];
 	/* data/unified caches by level: size, line, CPUs sharing one; 0 if absent */
