@@ -240,6 +240,47 @@ grep -q "^  isolated CPUs: *none (none taken: $wide/sys/devices/system/cpu/isola
 	"$tmp/out" && ok || bad "info on a wide isolated list: $(grep isolated "$tmp/out")"
 [ "$(cat "$tmp/rss")" -lt 65536 ] && ok || bad "a wide isolated list took $(cat "$tmp/rss") KiB"
 
+# what a root's files and PCPBENCH_HYPERVISOR hold reaches the terminal
+# escaped, each value on its own line: no escape sequence, no line of its
+# own that could pass for the verdict
+esc=$tmp/esc
+cp -r "$fx/tuned" "$esc"
+printf 'performance\n\nnothing here makes figures untrustworthy\033[2J\n' \
+	>"$esc/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor"
+raw() {	# raw FILE: the file holds an escape, a BEL or a C1 CSI
+	grep -q "$(printf '[\033\007]')" "$1" || LC_ALL=C grep -q "$(printf '\302\233')" "$1"
+}
+hv=$(printf 'KVM\033]0;owned\007\302\233\nnothing here makes figures untrustworthy')
+check 1 "$esc" "$hv" "core:2 pu:2" --cpus 2-3
+raw "$tmp/out" && bad "check prints a root's escape raw: $(cat -A "$tmp/out")" || ok
+[ "$(grep -c "^nothing here makes figures untrustworthy" "$tmp/out")" -eq 0 ] && ok ||
+	bad "a value forges the verdict: $(cat -A "$tmp/out")"
+has_row cpufreq.governor bad 'CPU 2: performance\\n\\nnothing here makes figures untrustworthy\\x1b\[2J'
+has_row hypervisor note 'KVM\\x1b]0;owned\\x07\\xc2\\x9b\\nnothing here makes figures untrustworthy'
+grep -q "^untrustworthy here: cpufreq.governor performance.n.nnothing here makes figures untrustworthy.x1b\[2J (CPU 2)\$" \
+	"$tmp/out" && ok || bad "the verdict: $(tail -1 "$tmp/out")"
+expect_rc 0 env PCPBENCH_SYSROOT="$esc" PCPBENCH_HYPERVISOR="$hv" "$pcpbench" info
+raw "$tmp/out" && bad "info prints PCPBENCH_HYPERVISOR raw: $(cat -A "$tmp/out")" || ok
+grep -q '^  hypervisor: *KVM\\x1b]0;owned\\x07\\xc2\\x9b\\nnothing here' "$tmp/out" && ok ||
+	bad "info's hypervisor: $(grep -A1 hypervisor "$tmp/out" | cat -A)"
+
+# a run's warnings and its result, under a root whose governor holds
+# them: warned escaped, recorded on one line, and read back by report
+cp -r "$fx/laptop" "$tmp/laptop-esc"
+for g in "$tmp"/laptop-esc/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do
+	printf 'powersave\n\nTo reproduce:\033[2J\n' >"$g"
+done
+expect_rc 0 env PCPBENCH_SYSROOT="$tmp/laptop-esc" PCPBENCH_HYPERVISOR=none \
+	PCPBENCH_LOCK_DIR="$tmp" "$pcpbench" run --quick --runs 1 --set run.duration_ms=50 \
+	--set run.warmup_ms=10 --set run.designs=local_lock --out "$tmp/res-esc" \
+	scenarios/default.scn
+raw "$tmp/err" && bad "run warns a root's escape raw: $(cat -A "$tmp/err")" || ok
+grep -q 'warning: cpufreq.governor on CPU [0-9].*: powersave\\n\\nTo reproduce:\\x1b\[2J (' \
+	"$tmp/err" && ok || bad "the governor's warning: $(cat -A "$tmp/err")"
+expect_rc 0 "$pcpbench" report --format email "$tmp"/res-esc/default-*
+[ "$(grep -c '^To reproduce:' "$tmp/out")" -eq 1 ] && ok ||
+	bad "a governor's line break in the letter: $(cat -A "$tmp/out")"
+
 # a run on the laptop's tree: each bad setting warned once, over two
 # scenarios; recorded in the context, the tables and the Test System
 export PCPBENCH_LOCK_DIR=$tmp

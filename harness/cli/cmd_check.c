@@ -12,6 +12,7 @@
 
 #include "../machine/state.h"
 #include "../measure/tsc.h"
+#include "../output/write/textout.h"
 #include "../scenario/scenario.h"
 #include "cli.h"
 
@@ -19,7 +20,7 @@
 #define CHECK_WIDTH 100
 
 /* text from column CHECK_INDENT, folded at CHECK_WIDTH between words, never inside one */
-static void print_folded(const char *text)
+static void print_folded(FILE *out, const char *text)
 {
 	int room = CHECK_WIDTH - CHECK_INDENT;
 
@@ -33,7 +34,7 @@ static void print_folded(const char *text)
 			if (!cut)
 				cut = (int)strcspn(text, " ");
 		}
-		printf("%*s%.*s\n", CHECK_INDENT, "", cut, text);
+		fprintf(out, "%*s%.*s\n", CHECK_INDENT, "", cut, text);
 		text += cut;
 		text += strspn(text, " ");
 	}
@@ -51,58 +52,58 @@ static char *cpus_string(hwloc_const_bitmap_t set)
 	return s;
 }
 
-static void print_item(const struct pcb_state_item *it, int first_of_setting)
+static void print_item(FILE *out, const struct pcb_state_item *it, int first_of_setting)
 {
 	char *cpus = it->cpus ? cpus_string(it->cpus) : NULL;
 
-	printf("  %-22s %-8s %s%s%s%s\n", first_of_setting ? it->setting : "",
+	fprintf(out, "  %-22s %-8s %s%s%s%s\n", first_of_setting ? it->setting : "",
 	       pcb_state_verdict_name(it->verdict), cpus ? "CPU " : "", cpus ? cpus : "",
 	       cpus ? ": " : "", it->value);
 	free(cpus);
 	if (*it->note)
-		print_folded(it->note);
+		print_folded(out, it->note);
 }
 
-static void print_state(const struct pcb_state *st, hwloc_const_bitmap_t workers)
+static void print_state(FILE *out, const struct pcb_state *st, hwloc_const_bitmap_t workers)
 {
 	char *list = cpus_string(workers);
 	int bad = 0;
 
-	printf("Machine state for workers on CPU %s, read under %s\n\n", list, st->root);
+	fprintf(out, "Machine state for workers on CPU %s, read under %s\n\n", list, st->root);
 	free(list);
-	printf("  %-22s %-8s %s\n", "setting", "verdict", "value");
+	fprintf(out, "  %-22s %-8s %s\n", "setting", "verdict", "value");
 	for (int i = 0; i < st->nr; i++) {
 		const struct pcb_state_item *it = &st->item[i];
 		int first = !i || strcmp(st->item[i - 1].setting, it->setting);
 		int last = i + 1 == st->nr || strcmp(st->item[i + 1].setting, it->setting);
 
-		print_item(it, first);
+		print_item(out, it, first);
 		if (last) {
 			char effect[512];
 
 			snprintf(effect, sizeof(effect), "does: %s", pcb_state_effect(it->setting));
-			print_folded(effect);
+			print_folded(out, effect);
 		}
 	}
-	printf("\n");
+	fprintf(out, "\n");
 	for (int i = 0; i < st->nr; i++) {
 		const struct pcb_state_item *it = &st->item[i];
 
 		if (it->verdict != PCB_STATE_BAD)
 			continue;
 		if (!bad++)
-			printf("untrustworthy here:");
-		printf("%s %s %s", bad > 1 ? "," : "", it->setting, it->value);
+			fprintf(out, "untrustworthy here:");
+		fprintf(out, "%s %s %s", bad > 1 ? "," : "", it->setting, it->value);
 		if (it->cpus) {
 			list = cpus_string(it->cpus);
-			printf(" (CPU %s)", list);
+			fprintf(out, " (CPU %s)", list);
 			free(list);
 		}
 	}
 	if (bad)
-		printf("\n");
+		fprintf(out, "\n");
 	else
-		printf("nothing here makes figures untrustworthy\n");
+		fprintf(out, "nothing here makes figures untrustworthy\n");
 }
 
 /* --cpus resolved on the topology, as cpus.workers is; exit 2 on a bad one or none */
@@ -139,6 +140,7 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 	struct pcb_topo topo;
 	struct pcb_clock clk;
 	char err[PATH_MAX + 64];
+	FILE *out;
 	int c, bad;
 
 	optind = 1;
@@ -168,7 +170,11 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx)
 		pcb_topo_destroy(&topo);
 		die_usage("check: %s", err);
 	}
-	print_state(&st, workers);
+	/* what the root's files hold reaches the terminal only through the escape */
+	out = pcb_text_stream(stdout);
+	print_state(out, &st, workers);
+	if (out != stdout)
+		fclose(out);
 	bad = pcb_state_nr_bad(&st);
 	pcb_state_free(&st);
 	hwloc_bitmap_free(workers);

@@ -8,6 +8,7 @@
 
 #include "../machine/state.h"
 #include "../output/write/json_context.h"
+#include "../output/write/textout.h"
 #include "cli.h"
 
 /* the hypervisor's vendor, and whether it emulates the CPU (QEMU's TCG) */
@@ -18,7 +19,7 @@ static int hypervisor(char *buf, size_t len)
 }
 
 
-static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
+static void print_info(FILE *out, const struct pcb_topo *topo, const struct pcb_clock *clk)
 {
 	json_t *info = pcb_info_json(topo, clk);
 	json_t *perf = json_object_get(info, "perf"), *events = json_object_get(perf, "events");
@@ -26,55 +27,55 @@ static void print_info(const struct pcb_topo *topo, const struct pcb_clock *clk)
 	json_t *v;
 	char buf[1024], pmu[32];
 
-	printf("Test System\n");
-	printf("  host:             %s\n", json_string_value(json_object_get(info, "host")));
+	fprintf(out, "Test System\n");
+	fprintf(out, "  host:             %s\n", json_string_value(json_object_get(info, "host")));
 	if (topo->synthetic)
-		printf("  topology:         %s (not this machine)\n", topo->source);
-	printf("  CPU model:        %s\n", topo->cpu_model);
-	printf("  CPUs:             %d (%d cores)\n", topo->nr_cpus, topo->nr_cores);
-	printf("  NUMA nodes:       %d\n", topo->nr_nodes);
+		fprintf(out, "  topology:         %s (not this machine)\n", topo->source);
+	fprintf(out, "  CPU model:        %s\n", topo->cpu_model);
+	fprintf(out, "  CPUs:             %d (%d cores)\n", topo->nr_cpus, topo->nr_cores);
+	fprintf(out, "  NUMA nodes:       %d\n", topo->nr_nodes);
 	for (int i = 0; i < topo->nr_nodes; i++) {
 		pcb_cpuset_format(topo->node[i].cpus, buf, sizeof(buf));
-		printf("    node%-3u         %s\n", topo->node[i].os, buf);
+		fprintf(out, "    node%-3u         %s\n", topo->node[i].os, buf);
 	}
 	for (int l = 1; l <= 3; l++)
 		if (topo->cache[l].size)
-			printf("  L%d%s cache:        %llu KiB, %u-byte lines, %d of them, each shared by %d CPU%s\n",
+			fprintf(out, "  L%d%s cache:        %llu KiB, %u-byte lines, %d of them, each shared by %d CPU%s\n",
 			       l, l == 1 ? "d" : " ", topo->cache[l].size / 1024, topo->cache[l].line,
 			       topo->cache[l].count, topo->cache[l].cpus, topo->cache[l].cpus == 1 ? "" : "s");
 	pcb_cpuset_format(topo->isolated, buf, sizeof(buf));
-	printf("  isolated CPUs:    %s (%s)\n", buf, topo->isolated_source);
+	fprintf(out, "  isolated CPUs:    %s (%s)\n", buf, topo->isolated_source);
 	pcb_cpuset_format(topo->nohz_full, buf, sizeof(buf));
-	printf("  nohz_full CPUs:   %s\n", buf);
-	printf("  kernel:           %s\n", json_string_value(json_object_get(info, "kernel")));
+	fprintf(out, "  nohz_full CPUs:   %s\n", buf);
+	fprintf(out, "  kernel:           %s\n", json_string_value(json_object_get(info, "kernel")));
 	if (hypervisor(buf, sizeof(buf)))
-		printf("  hypervisor:       %s: emulated, its figures are functional, never "
+		fprintf(out, "  hypervisor:       %s: emulated, its figures are functional, never "
 		       "timings\n", buf);
 	else
-		printf("  hypervisor:       %s\n", buf);
-	printf("  TSC frequency:    %.3f MHz calibrated against CLOCK_MONOTONIC_RAW", clk->tsc_hz / 1e6);
+		fprintf(out, "  hypervisor:       %s\n", buf);
+	fprintf(out, "  TSC frequency:    %.3f MHz calibrated against CLOCK_MONOTONIC_RAW", clk->tsc_hz / 1e6);
 	if (clk->kernel_tsc_hz > 0)
-		printf("; kernel: %.3f MHz (%s)\n", clk->kernel_tsc_hz / 1e6, clk->kernel_tsc_source);
+		fprintf(out, "; kernel: %.3f MHz (%s)\n", clk->kernel_tsc_hz / 1e6, clk->kernel_tsc_source);
 	else
-		printf("; kernel's figure unknown\n");
-	printf("  TSC step:         %llu cycle(s) (gcd of increments); back-to-back read %llu "
+		fprintf(out, "; kernel's figure unknown\n");
+	fprintf(out, "  TSC step:         %llu cycle(s) (gcd of increments); back-to-back read %llu "
 	       "cycles\n",
 	       (unsigned long long)clk->step, (unsigned long long)clk->read_min);
 	for (int m = PCB_TIMING_CALL; m <= PCB_TIMING_BATCH; m++)
-		printf("  empty region %-5s %.2f cycles (lfence;rdtsc .. rdtscp;lfence, per %s); "
+		fprintf(out, "  empty region %-5s %.2f cycles (lfence;rdtsc .. rdtscp;lfence, per %s); "
 		       "after subtraction %+.2f +/- %.2f\n", pcb_timing_name(m),
 		       clk->overhead[m], m == PCB_TIMING_CALL ? "call" : "batch",
 		       clk->residual[m], clk->residual_stddev[m]);
 	if (!pcb_state_pmu("/", pmu, sizeof(pmu)))
-		printf("  perf events:      no PMU here (no CPU PMU in "
+		fprintf(out, "  perf events:      no PMU here (no CPU PMU in "
 		       "/sys/bus/event_source/devices): software events only; paranoid %d\n",
 		       pcb_perf_paranoid());
 	else
-		printf("  perf events:      hardware %s on PMU %s (paranoid %d)\n",
+		fprintf(out, "  perf events:      hardware %s on PMU %s (paranoid %d)\n",
 		       json_is_true(json_object_get(perf, "hardware_events")) ? "available" :
 		       "not available", pmu, pcb_perf_paranoid());
 	json_object_foreach(events, name, v)
-		printf("    %-16s %s\n", name, json_string_value(v));
+		fprintf(out, "    %-16s %s\n", name, json_string_value(v));
 	json_decref(info);
 }
 
@@ -101,7 +102,12 @@ int cmd_info(int argc, char **argv, const struct cli_ctx *ctx)
 		printf("\n");
 		json_decref(info);
 	} else {
-		print_info(&topo, &clk);
+		/* the hypervisor's name (PCPBENCH_HYPERVISOR) and the root's files through the escape */
+		FILE *out = pcb_text_stream(stdout);
+
+		print_info(out, &topo, &clk);
+		if (out != stdout)
+			fclose(out);
 	}
 	pcb_topo_destroy(&topo);
 	return 0;

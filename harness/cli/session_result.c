@@ -16,6 +16,7 @@
 #include "../output/result.h"
 #include "../output/write/json.h"
 #include "../output/write/json_context.h"
+#include "../output/write/textout.h"
 #include "../schema/schema.h"
 #include "cli.h"
 #include "session_run.h"
@@ -23,6 +24,8 @@
 /* each bad setting once a session, however many scenarios it runs */
 static void warn_state(struct session_once *once, const struct pcb_state *st)
 {
+	/* a value read under the root reaches the terminal only through the escape */
+	FILE *err = pcb_text_stream(stderr);
 	char cpus[512];
 
 	for (int i = 0; i < st->nr; i++) {
@@ -43,9 +46,11 @@ static void warn_state(struct session_once *once, const struct pcb_state *st)
 			snprintf(cpus, sizeof(cpus), " on CPU ");
 			pcb_cpuset_format(it->cpus, cpus + 8, sizeof(cpus) - 8);
 		}
-		fprintf(stderr, "%s: warning: %s%s: %s (%s): figures taken so are untrustworthy "
+		fprintf(err, "%s: warning: %s%s: %s (%s): figures taken so are untrustworthy "
 			"(pcpbench check says why)\n", prog, it->setting, cpus, it->value, it->note);
 	}
+	if (err != stderr)
+		fclose(err);
 }
 
 void session_record_state(struct scn_run *r)

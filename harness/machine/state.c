@@ -80,15 +80,40 @@ const char *pcb_state_verdict_name(enum pcb_state_verdict v)
 	return names[v];
 }
 
+/*
+ * src into dst on one line: a line break or carriage return read under the
+ * root (a value is one line of its file) written as \n or \r, so that no
+ * value, printed, starts a line of its own; the terminal's text stream
+ * escapes the other control bytes
+ */
+static void one_line(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src; src++) {
+		int brk = *src == '\n' || *src == '\r';
+
+		if (n + 1 + brk >= len)
+			break;
+		if (brk)
+			dst[n++] = '\\';
+		dst[n++] = *src == '\n' ? 'n' : *src == '\r' ? 'r' : *src;
+	}
+	dst[n] = 0;
+}
+
 void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_state_verdict v,
 		   const char *value, const char *note)
 {
 	struct pcb_state_item *it;
+	char val[sizeof(it->value)], nt[sizeof(it->note)];
 
+	one_line(val, sizeof(val), value);
+	one_line(nt, sizeof(nt), note);
 	for (int i = 0; cpu >= 0 && i < st->nr; i++) {
 		it = &st->item[i];
 		if (it->cpus && it->verdict == v && !strcmp(it->setting, setting) &&
-		    !strcmp(it->value, value) && !strcmp(it->note, note)) {
+		    !strcmp(it->value, val) && !strcmp(it->note, nt)) {
 			hwloc_bitmap_set(it->cpus, (unsigned int)cpu);
 			return;
 		}
@@ -108,8 +133,8 @@ void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_
 	memset(it, 0, sizeof(*it));
 	it->setting = setting;
 	it->verdict = v;
-	snprintf(it->value, sizeof(it->value), "%s", value);
-	snprintf(it->note, sizeof(it->note), "%s", note);
+	memcpy(it->value, val, sizeof(val));
+	memcpy(it->note, nt, sizeof(nt));
 	if (cpu >= 0) {
 		it->cpus = hwloc_bitmap_alloc();
 		if (!it->cpus) {
@@ -297,7 +322,7 @@ int pcb_state_hypervisor(char *buf, size_t len)
 	char v[13];
 
 	if (env && *env) {
-		snprintf(buf, len, "%s", strcmp(env, "none") ? env : "none");
+		one_line(buf, len, env);
 		return strcmp(env, "none") != 0;
 	}
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31))) {
