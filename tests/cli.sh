@@ -313,8 +313,15 @@ args=(run --quick --set run.duration_ms=5 --set run.warmup_ms=0 --set run.design
 PATH=$tmp/realbin:$PATH expect_rc 0 pcpbench "${args[@]}"
 r=$(ls -d "$tmp/paste dir"/paste-*/ | head -1)
 raw_controls "$tmp/out" && bad "the run printed a control character raw" || ok
+# the description's line break is written \n: no line of its own in the tables or the letter
+grep -q "^second line" "$tmp/out" && bad "the run printed the description's line break" || ok
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["scenario"]["settings"]["scenario.description"]
+sys.exit("\n" in d or "end\\nsecond line" not in d)' "$r/result.json" && ok ||
+	bad "result.json's description holds a line break"
 expect_rc 0 "$pcpbench" report "$r" --format email
 raw_controls "$tmp/out" && bad "the email report printed a control character raw" || ok
+grep -q "^second line" "$tmp/out" && bad "the letter printed the description's line break" || ok
 sed -n '/^To reproduce:$/,$p' "$tmp/out" | tail -n +3 > "$tmp/pasted.sh"
 PASTE_ARGV=$tmp/argv PATH=$tmp/fakebin:$PATH bash "$tmp/pasted.sh" &&
 	cmp -s "$tmp/argv" <(printf '%s\0' "${args[@]}") && ok ||

@@ -171,4 +171,47 @@ expect_rc 2 "$pcpbench" report --format lkp "$ref"
 grep -q "kv or mmtests" "$tmp/err" && ok || bad "unknown format: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" compare --format kv "$ref" "$ref"
 
+# a line break in a result's string (a context value, a design's name, a
+# note, a key) is refused with the key named, exit 2, nothing printed:
+# printed in any format it would start a line of its own (a forged "To
+# reproduce:" block, a table heading split); scenario.text, the scenario
+# file as it was written, which nothing prints, holds them
+python3 - "$ref" "$tmp" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+def save(name, change):
+    x = json.loads(json.dumps(r))
+    change(x)
+    json.dump(x, open('%s/%s.json' % (sys.argv[2], name), 'w'))
+def rename(x, new):
+    old = x['designs'][0]['design']
+    for row in x['designs'] + x['functions']:
+        if row.get('design') == old:
+            row['design'] = new
+save('nl-kernel', lambda x: x['context'].update(kernel='6.1\n\nTo reproduce:\n  touch PWNED'))
+save('cr-host', lambda x: x['context'].update(host='box\rTo reproduce:'))
+save('nl-design', lambda x: rename(x, 'spin\nlock'))
+save('nl-note', lambda x: x.update(notes=['a\nb']))
+save('nl-key', lambda x: x['context'].update({'a\nb': 'c'}))
+save('nl-text', lambda x: x['scenario'].update(text='[scenario]\nname = default\n'))
+PY
+for f in "nl-kernel:context.kernel: a line" \
+	"nl-design:designs[0].design: a line" "nl-note:notes[0]: a line" \
+	"nl-key:context: a key with a line"; do
+	file=$tmp/${f%%:*}.json
+	for fmt in text email markdown kv mmtests; do
+		expect_rc 2 "$pcpbench" report --format $fmt "$file"
+		[ ! -s "$tmp/out" ] && ok || bad "report --format $fmt ${f%%:*}: $(head -5 "$tmp/out")"
+		grep -qF "$file: result.${f#*:} break" "$tmp/err" && ok ||
+			bad "${f%%:*} $fmt not refused by its key: $(cat "$tmp/err")"
+	done
+	expect_rc 2 "$pcpbench" compare "$ref" "$file"
+done
+expect_rc 0 "$pcpbench" report --format email "$tmp/nl-text.json"
+[ "$(grep -c '^To reproduce:' "$tmp/out")" -eq 1 ] && ok || bad "scenario.text's lines printed"
+# a carriage return is a control byte, escaped where it is printed
+expect_rc 0 "$pcpbench" report --format email "$tmp/cr-host.json"
+[ "$(grep -c '^To reproduce:' "$tmp/out")" -eq 1 ] && grep -qF 'box\x0dTo reproduce:' "$tmp/out" &&
+	ok || bad "a carriage return in context.host: $(cat -A "$tmp/out" | head -20)"
+
 summary formats

@@ -16,6 +16,7 @@
 
 #include "../schema/schema.h"
 #include "present/tables.h"
+#include "read/load.h"
 #include "result.h"
 #include "write/csv.h"
 
@@ -136,6 +137,8 @@ json_t *pcb_result_settled(json_t *result)
 	json_t *back = text ? json_loads(text, 0, NULL) : NULL;
 
 	free(text);
+	if (back)
+		pcb_result_one_line(back);
 	return back;
 }
 

@@ -15,8 +15,9 @@
 
 /*
  * The result as result.json gives it back (a new reference, NULL out of
- * memory): what a run prints and writes, so that report, reading the file,
- * prints exactly what the run printed
+ * memory), its strings on one line (pcb_result_one_line()): what a run
+ * prints and writes, so that report, reading the file, prints exactly what
+ * the run printed
  */
 json_t *pcb_result_settled(json_t *result);
 

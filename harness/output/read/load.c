@@ -2,8 +2,9 @@
 /*
  * result.json read back is untrusted input: a file edited by hand, cut
  * short or from another tool. Before any table is printed from it, every
- * field the schema declares must have its type (rj_check()), and every
- * number must be finite and of a size a measurement can have.
+ * field the schema declares must have its type (rj_check()), every
+ * number must be finite and of a size a measurement can have, and every
+ * string one line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,57 @@
 /* a design's function rows: what a table prints */
 #define PCB_RESULT_MAX_FUNCTIONS PCB_MAX_ROWS
 
-static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err, size_t errlen)
+/*
+ * a string (as a key) holds no line break: printed, it would start a line
+ * of its own in a table or a letter (a forged "To reproduce:" block, a
+ * heading split in two). A run writes none (pcb_result_one_line()), but
+ * in scenario.text, the scenario file as it was written, which nothing
+ * prints.
+ */
+static int check_line(const char *s, const char *path, char *err, size_t errlen)
+{
+	if (!strchr(s, '\n') || !strcmp(path, "result.scenario.text"))
+		return 0;
+	snprintf(err, errlen, "%s: a line break in a string, which a result does not hold",
+		 path);
+	return -1;
+}
+
+/* v's strings (but skip) with each line break written \n */
+static void one_line(json_t *v, const json_t *skip)
+{
+	const char *key, *s = json_string_value(v);
+	size_t i;
+	json_t *x;
+
+	if (s && v != skip && strchr(s, '\n')) {
+		size_t n = 0;
+		char *t = malloc(2 * strlen(s) + 1);
+
+		if (!t)
+			return;
+		for (; *s; s++) {
+			if (*s == '\n')
+				t[n++] = '\\';
+			t[n++] = *s == '\n' ? 'n' : *s;
+		}
+		t[n] = 0;
+		json_string_set(v, t);
+		free(t);
+	}
+	json_object_foreach(v, key, x)
+		one_line(x, skip);
+	json_array_foreach(v, i, x)
+		one_line(x, skip);
+}
+
+void pcb_result_one_line(json_t *result)
+{
+	one_line(result, json_object_get(rj_top_scenario(result), "text"));
+}
+
+/* every number finite and of a size a run can produce, every string one line */
+static int check_values(json_t *v, char *path, size_t len, int depth, char *err, size_t errlen)
 {
 	size_t at = strlen(path), i;
 	const char *key;
@@ -54,16 +105,24 @@ static int check_numbers(json_t *v, char *path, size_t len, int depth, char *err
 		}
 		return 0;
 	}
+	if (json_is_string(v))
+		return check_line(json_string_value(v), path, err, errlen);
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, x) {
+			if (strchr(key, '\n')) {
+				path[at] = 0;
+				snprintf(err, errlen, "%s: a key with a line break, which a "
+					 "result does not hold", path);
+				return -1;
+			}
 			snprintf(path + at, len - at, ".%s", key);
-			if (check_numbers(x, path, len, depth + 1, err, errlen) < 0)
+			if (check_values(x, path, len, depth + 1, err, errlen) < 0)
 				return -1;
 		}
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, x) {
 			snprintf(path + at, len - at, "[%zu]", i);
-			if (check_numbers(x, path, len, depth + 1, err, errlen) < 0)
+			if (check_values(x, path, len, depth + 1, err, errlen) < 0)
 				return -1;
 		}
 	}
@@ -128,7 +187,7 @@ int pcb_result_check(json_t *result, char *err, size_t errlen)
 	if (rj_check(result, RJ_K_top, err, errlen) < 0 || pcb_model_check(result, err, errlen) < 0 ||
 	    check_sizes(result, err, errlen) < 0)
 		return -1;
-	return check_numbers(result, path, sizeof(path), 0, err, errlen);
+	return check_values(result, path, sizeof(path), 0, err, errlen);
 }
 
 int pcb_result_interrupted(json_t *result)

@@ -27,6 +27,13 @@ int pcb_result_check(json_t *result, char *err, size_t errlen);
 int pcb_result_load(const char *arg, json_t **out, char *path, size_t pathlen, char *err,
 		    size_t errlen);
 
+/*
+ * a result's strings on one line, as a run writes and prints them: a line
+ * break (a description given with --set) as \n, but in scenario.text, the
+ * scenario file as it was written (the text stream escapes other controls)
+ */
+void pcb_result_one_line(json_t *result);
+
 /* a result whose run was cut short (context.complete false; a result without it ran whole) */
 int pcb_result_interrupted(json_t *result);
 
