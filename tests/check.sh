@@ -264,6 +264,12 @@ raw "$tmp/out" && bad "info prints PCPBENCH_HYPERVISOR raw: $(cat -A "$tmp/out")
 grep -q '^  hypervisor: *KVM\\x1b]0;owned\\x07\\xc2\\x9b\\nnothing here' "$tmp/out" && ok ||
 	bad "info's hypervisor: $(grep -A1 hypervisor "$tmp/out" | cat -A)"
 
+# a value longer than its field is refused, not cut inside a word
+head -c 200 /dev/zero | tr '\0' p >"$esc/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor"
+check 0 "$esc" none "core:2 pu:2" --cpus 3
+has_row cpufreq.governor unknown "CPU 3: unreadable"
+said "cpuN/cpufreq/scaling_governor: longer than 63 bytes"
+
 # a run's warnings and its result, under a root whose governor holds
 # them: warned escaped, recorded on one line, and read back by report
 cp -r "$fx/laptop" "$tmp/laptop-esc"

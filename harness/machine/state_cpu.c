@@ -60,9 +60,33 @@ static void governor_item(struct pcb_state *st, int cpu, const char *gov, long m
 	pcb_state_add(st, "cpufreq.governor", cpu, v, value, note);
 }
 
+/* a cpufreq file's text: a driver's or a governor's name is shorter */
+#define CPUFREQ_TEXT 64
+
+/* the file of cpu's cpufreq dir into buf: 0, or -1 with setting's item unknown, saying why */
+static int cpufreq_text(struct pcb_state *st, int cpu, const char *setting, const char *dir,
+			const char *file, char buf[CPUFREQ_TEXT])
+{
+	char rel[128], note[320];
+	int rc;
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	rc = pcb_state_file_text(st, rel, buf, CPUFREQ_TEXT);
+	if (!rc)
+		return 0;
+	if (rc == -EFBIG)
+		snprintf(note, sizeof(note), "cpuN/cpufreq/%s: longer than %d bytes, which no "
+			 "name there is", file, CPUFREQ_TEXT - 1);
+	else
+		snprintf(note, sizeof(note), "no cpuN/cpufreq/%s", file);
+	pcb_state_add(st, setting, cpu, PCB_STATE_UNKNOWN, rc == -EFBIG ? "unreadable" : "absent",
+		      note);
+	return -1;
+}
+
 static void read_cpufreq_cpu(struct pcb_state *st, unsigned int cpu)
 {
-	char rel[128], dir[96], buf[64], note[320], value[192];
+	char rel[128], dir[96], buf[CPUFREQ_TEXT], note[320], value[192];
 	long min = -1, max = -1;
 	int lo, hi;
 
@@ -71,21 +95,13 @@ static void read_cpufreq_cpu(struct pcb_state *st, unsigned int cpu)
 		no_cpufreq(st, (int)cpu);
 		return;
 	}
-	snprintf(rel, sizeof(rel), "%s/scaling_driver", dir);
-	if (pcb_state_file_text(st, rel, buf, sizeof(buf)) < 0)
-		pcb_state_add(st, "cpufreq.driver", (int)cpu, PCB_STATE_UNKNOWN, "absent",
-			      "no cpuN/cpufreq/scaling_driver");
-	else
+	if (cpufreq_text(st, (int)cpu, "cpufreq.driver", dir, "scaling_driver", buf) == 0)
 		pcb_state_add(st, "cpufreq.driver", (int)cpu, PCB_STATE_OK, buf, "");
 	snprintf(rel, sizeof(rel), "%s/scaling_min_freq", dir);
 	lo = pcb_state_file_long(st, rel, &min, note, sizeof(note));
 	snprintf(rel, sizeof(rel), "%s/scaling_max_freq", dir);
 	hi = lo < 0 ? -1 : pcb_state_file_long(st, rel, &max, note, sizeof(note));
-	snprintf(rel, sizeof(rel), "%s/scaling_governor", dir);
-	if (pcb_state_file_text(st, rel, buf, sizeof(buf)) < 0)
-		pcb_state_add(st, "cpufreq.governor", (int)cpu, PCB_STATE_UNKNOWN, "absent",
-			      "no cpuN/cpufreq/scaling_governor");
-	else
+	if (cpufreq_text(st, (int)cpu, "cpufreq.governor", dir, "scaling_governor", buf) == 0)
 		governor_item(st, (int)cpu, buf, lo < 0 || hi < 0 ? -1 : min,
 			      lo < 0 || hi < 0 ? -1 : max);
 	if (lo < 0 || hi < 0) {
