@@ -58,4 +58,23 @@ if [ "$(id -u)" = 0 ]; then
 fi
 # a dry run plans without a module
 expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn
+
+# reproduce --backend kernel: a claim naming a design the kernel backend
+# refuses, or of a scenario it refuses whole, is skipped with the refusal
+# as run prints it; the others run (tests/claims/kernel.ini)
+kclaims=tests/claims/kernel.ini
+expect_rc 0 "$pcpbench" reproduce --dry-run --quick --backend kernel --claims $kclaims
+for want in "beyond-rseq +skipped: rseq: not in the kernel backend: restartable sequences" \
+	"000-contention +skipped: scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel backend's" \
+	"scenario contention-seed: not run" \
+	"beyond-spinlock +functions:spinlock rate_hz=0:consume_stock against"; do
+	grep -qE -- "^ *$want" "$tmp/out" && ok || bad "reproduce --dry-run: no '$want': $(cat "$tmp/out")"
+done
+expect_rc 0 "$pcpbench" reproduce --dry-run --quick --claims $kclaims
+grep -q skipped "$tmp/out" && bad "reproduce, userspace: a claim skipped: $(cat "$tmp/out")" || ok
+if [ "$(id -u)" = 0 ]; then
+	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
+	refused reproduce-release "reproduce: scenarios/beyond.scn: run.backend = kernel: kernel 6.18.2-test" \
+		"$pcpbench" reproduce --backend kernel --quick --out "$tmp/res" --claims $kclaims
+fi
 summary kmod-refusals

@@ -18,6 +18,7 @@
 
 #include "../machine/aslr.h"
 #include "../machine/datadir.h"
+#include "../machine/kmod.h"
 #include "../output/read/load.h"
 #include "../output/result.h"
 #include "../schema/schema.h"
@@ -41,12 +42,48 @@ static int scn_index(struct repro_scn *s, int n, const char *name)
 	return -1;
 }
 
-/* a selector's design must be one the scenario runs */
+/*
+ * The claim's design (want) as one of g's configurations ran it, or its
+ * backend skipped it: that design's refusal into *skip; 1 if found
+ */
+static int find_design(const struct scn_group *g, const char *want, char **skip,
+		       char *names, size_t len)
+{
+	char label[PCB_LABEL_LEN + 64];
+
+	for (int k = 0; k < g->n; k++) {
+		const struct pcb_scenario *sc = &g->cfg[k];
+
+		for (int d = 0; d < sc->nr_designs + sc->nr_backend_skipped; d++) {
+			const struct pcb_design *de = d < sc->nr_designs ? sc->design[d] :
+						      sc->backend_skipped[d - sc->nr_designs];
+
+			snprintf(label, sizeof(label), "%s%s%s", de->name, sc->label[0] ? " " : "",
+				 sc->label);
+			if (strcmp(label, want)) {
+				snprintf(names + strlen(names), len - strlen(names), "%s'%s'",
+					 names[0] ? ", " : "", label);
+				continue;
+			}
+			if (d >= sc->nr_designs && !*skip &&
+			    asprintf(skip, "%s: not in the %s backend: %s", de->name,
+				     pcb_backend_name[sc->backend], de->kernel_refused) < 0)
+				*skip = NULL;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * a selector's design must be one the scenario runs, or one its backend
+ * refuses (the claim is then skipped, *skip saying why)
+ */
 static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c, int key,
-			 const struct scn_group *g)
+			 const struct scn_group *g, char **skip)
 {
 	const struct pcb_claim_at at = { .cl = cl, .c = c, .key = key };
-	char want[512], label[PCB_LABEL_LEN + 64], names[2048] = "", err[3072];
+	char want[512], names[2048] = "", err[3072];
 
 	pcb_selector_design(c->v[key], want, sizeof(want));
 	if (pcb_selector_has_function(c->v[key])) {
@@ -70,15 +107,8 @@ static void check_design(const struct pcb_claims *cl, const struct pcb_claim *c,
 				die_usage("%s", err);
 			}
 	}
-	for (int k = 0; k < g->n; k++)
-		for (int d = 0; d < g->cfg[k].nr_designs; d++) {
-			snprintf(label, sizeof(label), "%s%s%s", g->cfg[k].design[d]->name,
-				 g->cfg[k].label[0] ? " " : "", g->cfg[k].label);
-			if (!strcmp(label, want))
-				return;
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s'%s'",
-				 names[0] ? ", " : "", label);
-		}
+	if (find_design(g, want, skip, names, sizeof(names)))
+		return;
 	pcb_claim_error(&at, err, sizeof(err), "'%s': scenario %s runs no design '%s' "
 			"(it runs %s)", c->v[key], c->v[CK_SCENARIO], want, names);
 	die_usage("%s", err);
@@ -119,6 +149,7 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		{ "out", required_argument, NULL, 'o' },
 		{ "claims", required_argument, NULL, 'c' },
 		{ "keep-aslr", no_argument, NULL, 'A' },
+		{ "backend", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +163,12 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		case 'o': *out = optarg; break;
 		case 'c': *file = optarg; break;
 		case 'A': keep_aslr = 1; break;
+		case 'B':
+			snprintf(rp->backend, sizeof(rp->backend), "run.backend=%.40s", optarg);
+			rp->sets[0] = rp->backend;
+			rp->o.sets = rp->sets;
+			rp->o.nsets = 1;
+			break;
 		case 'h': fputs(reproduce_usage, stdout); exit(0);
 		default: die_usage("reproduce: see pcpbench reproduce --help");
 		}
@@ -139,6 +176,33 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 	if (optind < argc)
 		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
 	pcb_aslr_reexec(keep_aslr);
+}
+
+/* a configuration's designs the kernel backend refuses are skipped, not refused */
+static void skip_refused(struct pcb_scenario *sc, int c, void *arg)
+{
+	(void)c;
+	(void)arg;
+	sc->backend_skip_refused = 1;
+}
+
+/*
+ * The scenario at p as the backend asked for runs it (s->g); where that
+ * refuses it, the refusal in s->refused and s->g as the userspace backend
+ * loads it, for the claims' checks; an error of the scenario's own exits 2
+ */
+static void load_scenario(struct repro *rp, struct repro_scn *s, const char *p)
+{
+	struct run_opts o = rp->o;
+	char err[1024], uerr[1024];
+
+	o.hook = skip_refused;
+	if (group_load(&s->g, p, &o, &rp->topo, err, sizeof(err)) == 0)
+		return;
+	o.nsets = 0;
+	if (!rp->o.nsets || group_load(&s->g, p, &o, &rp->topo, uerr, sizeof(uerr)) < 0)
+		die_usage("%s", err);
+	snprintf(s->refused, sizeof(s->refused), "%s", err);
 }
 
 /* claim cm's scenario, loaded and checked the first time a claim names it: its index */
@@ -159,10 +223,32 @@ static int claim_scenario(struct repro *rp, const struct pcb_claim *cm)
 	}
 	k = rp->ns++;
 	rp->s[k].name = cm->v[CK_SCENARIO];
-	if (group_load(&rp->s[k].g, p, &rp->o, &rp->topo, err, sizeof(err)) < 0)
-		die_usage("%s", err);
-	rp->estimate += group_seconds(&rp->s[k].g);
+	load_scenario(rp, &rp->s[k], p);
 	return k;
+}
+
+/*
+ * The configurations left with no design (the backend refused them all)
+ * taken out of s's group; none left, s is not run
+ */
+static void drop_empty(struct repro_scn *s)
+{
+	struct scn_group *g = &s->g;
+	int n = 0;
+
+	for (int c = 0; c < g->n; c++) {
+		if (g->cfg[c].nr_designs) {
+			if (n != c)
+				g->cfg[n] = g->cfg[c];
+			n++;
+			continue;
+		}
+		pcb_scenario_free(&g->cfg[c]);
+	}
+	g->n = n;
+	if (!n && !s->refused[0])
+		snprintf(s->refused, sizeof(s->refused), "%s: every design it runs is refused by "
+			 "the kernel backend", s->name);
 }
 
 /* every scenario the claims name, loaded and checked before anything runs */
@@ -171,13 +257,27 @@ static void load_scenarios(struct repro *rp)
 	rp->s = calloc((size_t)rp->cl.n, sizeof(*rp->s));
 	rp->res = calloc((size_t)rp->cl.n, sizeof(*rp->res));
 	rp->dirs = calloc((size_t)rp->cl.n, sizeof(*rp->dirs));
+	rp->skip = calloc((size_t)rp->cl.n, sizeof(*rp->skip));
 	for (int i = 0; i < rp->cl.n; i++) {
 		const struct pcb_claim *cm = &rp->cl.c[i];
 		int k = claim_scenario(rp, cm);
 
-		check_design(&rp->cl, cm, CK_A, &rp->s[k].g);
+		check_design(&rp->cl, cm, CK_A, &rp->s[k].g, &rp->skip[i]);
 		if (cm->v[CK_B])
-			check_design(&rp->cl, cm, CK_B, &rp->s[k].g);
+			check_design(&rp->cl, cm, CK_B, &rp->s[k].g, &rp->skip[i]);
+	}
+	for (int k = 0; k < rp->ns; k++) {
+		struct repro_scn *s = &rp->s[k];
+
+		if (!s->refused[0])
+			drop_empty(s);
+		for (int i = 0; i < rp->cl.n; i++)
+			if (s->refused[0] && !strcmp(rp->cl.c[i].v[CK_SCENARIO], s->name) &&
+			    !rp->skip[i])
+				rp->skip[i] = strdup(s->refused);
+		if (s->refused[0])
+			group_free(&s->g);
+		rp->estimate += group_seconds(&s->g);
 	}
 }
 
@@ -185,15 +285,24 @@ static void print_plan(const struct repro *rp)
 {
 	const struct pcb_claims *cl = &rp->cl;
 
-	printf("%d claims from %s, %d scenarios%s\n", cl->n, cl->file, rp->ns,
-	       rp->o.quick ? " (quick)" : "");
+	printf("%d claims from %s, %d scenarios%s%s%s\n", cl->n, cl->file, rp->ns,
+	       rp->o.quick ? " (quick)" : "", rp->o.nsets ? ", " : "",
+	       rp->o.nsets ? rp->backend : "");
 	for (int k = 0; k < rp->ns; k++) {
 		const struct repro_scn *s = &rp->s[k];
 
-		printf("scenario %s (%s): %d configuration%s, about %.0f s\n", s->name,
-		       s->g.cfg[0].file, s->g.n, s->g.n == 1 ? "" : "s", group_seconds(&s->g));
-		for (int i = 0; i < cl->n; i++)
-			if (!strcmp(cl->c[i].v[CK_SCENARIO], s->name))
+		if (s->g.n)
+			printf("scenario %s (%s): %d configuration%s, about %.0f s\n", s->name,
+			       s->g.cfg[0].file, s->g.n, s->g.n == 1 ? "" : "s",
+			       group_seconds(&s->g));
+		else
+			printf("scenario %s: not run\n", s->name);
+		for (int i = 0; i < cl->n; i++) {
+			if (strcmp(cl->c[i].v[CK_SCENARIO], s->name))
+				continue;
+			if (rp->skip[i])
+				printf("  %-22s skipped: %s\n", cl->c[i].id, rp->skip[i]);
+			else
 				printf("  %-22s %s%s%s%s%s%s%s\n", cl->c[i].id, cl->c[i].v[CK_A],
 				       cl->c[i].v[CK_B] ? " against " : "",
 				       cl->c[i].v[CK_B] ? cl->c[i].v[CK_B] : "",
@@ -201,6 +310,7 @@ static void print_plan(const struct repro *rp)
 				       cl->c[i].v[CK_OPS] ? cl->c[i].v[CK_OPS] : "",
 				       cl->c[i].v[CK_REAL] ? ", a share of real " : "",
 				       cl->c[i].v[CK_REAL] ? cl->c[i].v[CK_REAL] : "");
+		}
 	}
 	printf("estimated time: %.0f s\n", rp->estimate);
 }
@@ -223,7 +333,11 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 	pg.estimate = rp->estimate;
 	for (int k = 0; k < rp->ns && !session_interrupted(); k++) {
 		struct repro_scn *s = &rp->s[k];
-		int r = run_scenario(&ss, s->g.cfg, s->g.n, &pg);
+		int r;
+
+		if (!s->g.n)
+			continue;
+		r = run_scenario(&ss, s->g.cfg, s->g.n, &pg);
 
 		rc = rc ? rc : r;
 		snprintf(s->result, sizeof(s->result), "%s", pg.result);
@@ -241,20 +355,32 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 /* each claim's figure from its scenario's result; what an interruption left */
 static void evaluate_claims(struct repro *rp)
 {
+	int skipped = 0;
+
 	for (int i = 0; i < rp->cl.n; i++) {
 		int k = scn_index(rp->s, rp->ns, rp->cl.c[i].v[CK_SCENARIO]);
 
+		if (rp->skip[i]) {
+			skipped++;
+			snprintf(rp->res[i].why, sizeof(rp->res[i].why), "skipped: %s", rp->skip[i]);
+			continue;
+		}
 		reproduce_evaluate(&rp->cl.c[i], rp->s[k].json, rp, &rp->res[i]);
 		rp->dirs[i] = rp->s[k].result[0] ? rp->s[k].result : NULL;
 	}
 	reproduce_mark(rp);
 	if (session_interrupted()) {
-		int ran = 0;
+		int ran = 0, to_run = 0;
 
-		for (int k = 0; k < rp->ns; k++)
+		for (int k = 0; k < rp->ns; k++) {
 			ran += rp->s[k].json && !pcb_result_interrupted(rp->s[k].json);
+			to_run += rp->s[k].g.n > 0;
+		}
 		snprintf(rp->note, sizeof(rp->note), "interrupted: %d of %d scenarios ran whole; "
-			 "the claims of the others are n/a", ran, rp->ns);
+			 "the claims of the others are n/a", ran, to_run);
+	} else if (skipped) {
+		snprintf(rp->note, sizeof(rp->note), "%s: %d of %d claims skipped: not in that "
+			 "backend (each says why)", rp->backend, skipped, rp->cl.n);
 	}
 }
 
@@ -267,6 +393,9 @@ static void free_repro(struct repro *rp)
 	free(rp->s);
 	free(rp->res);
 	free(rp->dirs);
+	for (int i = 0; rp->skip && i < rp->cl.n; i++)
+		free(rp->skip[i]);
+	free(rp->skip);
 	pcb_claims_free(&rp->cl);
 	pcb_topo_destroy(&rp->topo);
 }
@@ -274,6 +403,7 @@ static void free_repro(struct repro *rp)
 int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *out = "results", *file = NULL;
+	struct pcb_kmod kmod = { .loaded = 0 };
 	struct repro rp = { 0 };
 	char err[2048], path[PATH_MAX];
 	int dry = 0, rc;
@@ -292,12 +422,19 @@ int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 	if (rp.topo.synthetic)
 		die_usage("reproduce: the topology is not this machine's (%s): use --dry-run",
 			  rp.topo.source);
-	if (session_prepare_out(out, err, sizeof(err)) < 0)
+	/* a refusal of the module's, as run's, before anything is written */
+	for (int k = 0; k < rp.ns; k++)
+		for (int c = 0; c < rp.s[k].g.n; c++)
+			session_load_module(&rp.s[k].g.cfg[c], &kmod, "reproduce");
+	if (session_prepare_out(out, err, sizeof(err)) < 0) {
+		pcb_kmod_unload(&kmod);
 		die_usage("%s", err);
+	}
 	fprintf(stderr, "%s: reproduce: %d claims, %d scenarios, about %.0f s%s\n", prog, rp.cl.n,
 		rp.ns, rp.estimate, rp.o.quick ? "" : " (--quick: about a tenth)");
 	session_catch_signals();
 	rc = run_scenarios(&rp, ctx->command, out);
+	pcb_kmod_unload(&kmod);
 	measure_realops(&rp);
 	evaluate_claims(&rp);
 	reproduce_print_table(stdout, &rp);

@@ -16,7 +16,6 @@
 #include "../machine/aslr.h"
 #include "../machine/kmod.h"
 #include "../output/result.h"
-#include "../run/kernel.h"
 #include "../run/runner.h"
 #include "cli.h"
 #include "groups.h"
@@ -249,27 +248,12 @@ static int run_groups(const struct session *ss, struct scn_group *grp, int nsc)
 	return rc;
 }
 
-/*
- * run.backend = kernel in any configuration: pcpbench.ko loaded for the
- * session, as the first such names it (run.module); a refusal exits 2
- */
+/* run.backend = kernel in any configuration: pcpbench.ko loaded for the session */
 static void load_module(struct scn_group *grp, int nsc, struct pcb_kmod *k)
 {
-	char err[PATH_MAX + 256];
-
 	for (int i = 0; i < nsc; i++)
-		for (int c = 0; c < grp[i].n; c++) {
-			const struct pcb_scenario *sc = &grp[i].cfg[c];
-
-			if (sc->backend != PCB_BACKEND_KERNEL)
-				continue;
-			if (pcb_kmod_load(k, sc->value[K_RUN_MODULE], err, sizeof(err)) < 0)
-				die_usage("run: %s: run.backend = kernel: %s", sc->file, err);
-			fprintf(stderr, "%s: kernel backend: %s (%s, build id %s)\n", prog, k->path,
-				k->how, k->build_id[0] ? k->build_id : "none");
-			pcb_kernel_set_module(k->path, k->how, k->build_id);
-			return;
-		}
+		for (int c = 0; c < grp[i].n; c++)
+			session_load_module(&grp[i].cfg[c], k, "run");
 }
 
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)

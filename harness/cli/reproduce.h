@@ -21,6 +21,8 @@ struct repro_scn {
 	struct scn_group g;
 	char result[PATH_MAX];
 	json_t *json;
+	/* why it does not run on the backend asked for (a refusal as printed), "" if it runs */
+	char refused[1024];
 };
 
 /* run means a claim's test reads of one row */
@@ -36,7 +38,7 @@ struct outcome {
 	/* Welch's test of a's run means against b's, marked with the other claims' (welch) */
 	int welch;
 	struct pcb_diff_fig f;
-	char why[256];		/* what is missing when !ok */
+	char why[1024];		/* what is missing when !ok */
 };
 
 /* what reproduce holds from reading the claims to writing the table */
@@ -47,6 +49,11 @@ struct repro {
 	struct outcome *res;		/* a claim's outcome */
 	const char **dirs;		/* and the result it came from, NULL for none */
 	struct run_opts o;
+	const char *sets[1];		/* o's: --backend's, as a --set */
+	char backend[64];
+	int kernel;			/* run.backend = kernel */
+	/* a claim's design or scenario the backend does not run: why (as refused), else NULL */
+	char **skip;
 	struct pcb_topo topo;
 	double estimate;		/* seconds, all scenarios */
 	json_t *context;		/* the first result's machine */

@@ -94,8 +94,10 @@ static void print_machine(FILE *f, json_t *context)
 	while (ml > 0 && m[ml - 1] == ' ')
 		ml--;
 	fprintf(f, "this machine: %.*s, %" JSON_INTEGER_FORMAT " CPUs, %" JSON_INTEGER_FORMAT
-		" NUMA node%s, kernel %s\n\n", ml, m, rj_ctx_cpus(context), nodes,
-		nodes == 1 ? "" : "s", rj_ctx_kernel(context));
+		" NUMA node%s, kernel %s%s\n\n", ml, m, rj_ctx_cpus(context), nodes,
+		nodes == 1 ? "" : "s", rj_ctx_kernel(context),
+		rj_ctx_has_backend(context) && !strcmp(rj_ctx_backend(context), "kernel") ?
+		"; the designs run in the kernel backend (pcpbench.ko)" : "");
 }
 /* the real operations timed, a line each, before the table */
 static void print_realops(FILE *f, const struct repro *rp)

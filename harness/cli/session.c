@@ -2,7 +2,8 @@
 /*
  * What a session asks of the process: Ctrl-C at a run boundary, the
  * output directory made ready (and what a run that died left there
- * removed), the CPUs locked against another pcpbench. The runs
+ * removed), the CPUs locked against another pcpbench, the kernel
+ * backend's module loaded for the session. The runs
  * themselves are session_run.c's, their result session_result.c's.
  */
 #include <dirent.h>
@@ -19,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../machine/kmod.h"
 #include "../output/result.h"
+#include "../run/kernel.h"
 #include "../run/runner.h"
 #include "cli.h"
 #include "session.h"
@@ -227,4 +230,17 @@ double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void session_load_module(const struct pcb_scenario *sc, struct pcb_kmod *k, const char *cmd)
+{
+	char err[PATH_MAX + 256];
+
+	if (k->loaded || sc->backend != PCB_BACKEND_KERNEL)
+		return;
+	if (pcb_kmod_load(k, sc->value[K_RUN_MODULE], err, sizeof(err)) < 0)
+		die_usage("%s: %s: run.backend = kernel: %s", cmd, sc->file, err);
+	fprintf(stderr, "%s: kernel backend: %s (%s, build id %s)\n", prog, k->path, k->how,
+		k->build_id[0] ? k->build_id : "none");
+	pcb_kernel_set_module(k->path, k->how, k->build_id);
 }

@@ -55,6 +55,13 @@ void session_lock_cpus(struct session_once *once, hwloc_const_bitmap_t cpus, cha
 		       size_t len);
 void session_once_free(struct session_once *once);
 
+struct pcb_kmod;
+/*
+ * run.backend = kernel in sc: pcpbench.ko loaded into k for the session
+ * (run.module), unless it is already; a refusal exits 2, naming cmd
+ */
+void session_load_module(const struct pcb_scenario *sc, struct pcb_kmod *k, const char *cmd);
+
 /* what every scenario of a session is run with */
 struct session {
 	struct pcb_topo *topo;			/* scenarios are checked against it */

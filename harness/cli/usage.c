@@ -91,6 +91,7 @@ const char run_usage[] =
 
 const char reproduce_usage[] =
 	"usage: pcpbench reproduce [--quick] [--dry-run] [--out DIR] [--claims FILE] [--keep-aslr]\n"
+	"                          [--backend B]\n"
 	"\n"
 	"Runs the scenario of every claim in the seeds' data file (default\n"
 	"scenarios/seeds.ini) once, as run does, and prints one table: the claim,\n"
@@ -105,6 +106,10 @@ const char reproduce_usage[] =
 	"  --out DIR       where results go (default results/)\n"
 	"  --claims FILE   another data file in the format of scenarios/seeds.ini\n"
 	"  --keep-aslr     keep address randomization (as run --keep-aslr)\n"
+	"  --backend B     userspace (default) or kernel (as run --backend): each\n"
+	"                  scenario's designs run in pcpbench.ko; a design it refuses\n"
+	"                  is not run, and a claim naming it, or a scenario it refuses\n"
+	"                  whole, is skipped: n/a, with the refusal as run prints it\n"
 	"\n"
 	"A bad data file, an unknown scenario or a selector naming a design the\n"
 	"scenario does not run prints FILE:LINE: [claim] key: what is wrong, and\n"

@@ -30,15 +30,42 @@ static void note(struct pcb_scenario *sc, const char *text)
 	pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "%s", text);
 }
 
-static int refuse(struct pcb_scenario *sc, char *err, size_t errlen)
+/*
+ * The designs with no kernel meaning refused, or with
+ * backend_skip_refused taken out of the configuration, each said
+ */
+static int refuse_designs(struct pcb_scenario *sc, char *err, size_t errlen)
 {
-	for (int i = 0; i < sc->nr_designs; i++)
-		if (sc->design[i]->kernel_refused) {
+	int n = 0;
+
+	sc->nr_backend_skipped = 0;
+	for (int i = 0; i < sc->nr_designs; i++) {
+		const struct pcb_design *d = sc->design[i];
+
+		if (!d->kernel_refused) {
+			sc->design[n++] = d;
+			continue;
+		}
+		if (!sc->backend_skip_refused) {
 			pcb_scenario_key_error(sc, K_RUN_DESIGNS, err, errlen, "%s: not in the kernel "
-					       "backend: %s", sc->design[i]->name,
-					       sc->design[i]->kernel_refused);
+					       "backend: %s", d->name, d->kernel_refused);
 			return -1;
 		}
+		sc->backend_skipped[sc->nr_backend_skipped++] = d;
+		pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "%s: not run: not in "
+				"the kernel backend: %s", d->name, d->kernel_refused);
+	}
+	sc->nr_designs = n;
+	for (int i = 0; i < sc->nr_backend_skipped; i++)
+		if (sc->baseline == sc->backend_skipped[i])
+			sc->baseline = n ? sc->design[0] : NULL;
+	return 0;
+}
+
+static int refuse(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	if (refuse_designs(sc, err, errlen) < 0)
+		return -1;
 	if (sc->counters_per_call) {
 		pcb_scenario_key_error(sc, K_COUNTERS_PER_CALL, err, errlen, "per-call counter "
 				       "reads are not in the kernel backend: its workers are "

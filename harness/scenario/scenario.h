@@ -133,6 +133,14 @@ struct pcb_scenario {
 	int backend;			/* enum pcb_backend */
 	/* the kernel backend: what it changed of the configuration, for the result's notes */
 	char backend_note[1024];
+	/*
+	 * set before pcb_scenario_finish(): the designs the kernel backend
+	 * refuses are taken out of design[] into backend_skipped[], and said
+	 * in backend_note, instead of refusing the configuration (reproduce)
+	 */
+	int backend_skip_refused;
+	const struct pcb_design *backend_skipped[PCB_MAX_DESIGNS];
+	int nr_backend_skipped;
 	long seed;
 	struct pcb_counters_cfg counters;
 	int counters_kernel, counters_per_call;
