@@ -22,9 +22,34 @@ void pcb_kmod_stop_now(void)
 	atomic_store(&pcb_stop_now, 1);
 }
 
+/*
+ * The CPU's worker is an RCU reader between two of its operations
+ * (kernels/drain/qsbr.h): its section ends before it yields and begins
+ * again after, so that it never sleeps inside one
+ */
+static DEFINE_PER_CPU(bool, rcu_reader);
+
+void pcb_rcu_reader_begin(void)
+{
+	rcu_read_lock();
+	this_cpu_write(rcu_reader, true);
+}
+
+void pcb_rcu_reader_end(void)
+{
+	this_cpu_write(rcu_reader, false);
+	rcu_read_unlock();
+}
+
 void pcb_cond_resched(void)
 {
+	bool reader = this_cpu_read(rcu_reader);
+
+	if (reader)
+		rcu_read_unlock();
 	cond_resched();
+	if (reader)
+		rcu_read_lock();
 }
 
 void pcb_kphase(struct pcb_krun *r, enum pcb_kphase ph)

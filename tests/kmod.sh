@@ -3,7 +3,9 @@
 # headers of the guest's kernel (no warning), then, in scripts/vm.sh's
 # four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals,
 # default, cover-letter-2.2, drain-scaling and pcp-designs run with the
-# module, and 20 loads and unloads. Functional only: the guest's clock is
+# module, the RCU drain over the kernel's RCU (memcg's qsbr, pcp's rcu),
+# reproduce --backend kernel of tests/claims/kernel.ini, and 20 loads and
+# unloads. Functional only: the guest's clock is
 # emulated, no figure's size is checked.
 #
 # usage: kmod.sh PCPBENCH SOURCE_ROOT [native|portable]
@@ -41,14 +43,15 @@ if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build warns"; else
 mkdir -p "$tmp/res"
 "$vm" --pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
 	--add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko" --add "$src/scenarios:/pcb/kscn" \
-	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" -- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
+	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" \
+	--add "$src/tests/claims/kernel.ini:/pcb/kclaims.ini" -- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
 vm_rc=$?
 [ "$vm_rc" -eq 77 ] && skip "the guest: $(tail -n 3 "$tmp/vm.err")"
 if [ "$vm_rc" -eq 0 ]; then ok; else bad "the guest: exit $vm_rc: $(tail -n 30 "$tmp/vm.err")"; fi
 r=$tmp/res
 
 # each refusal: exit 2, the reason printed, nothing left loaded
-for t in rseq qsbr ck pcp-rcu per-call; do
+for t in rseq ck per-call; do
 	if [ "$(cat "$r/refuse-$t.rc" 2>/dev/null)" = 2 ] &&
 		grep -q 'not in the kernel backend' "$r/refuse-$t.err"; then
 		ok
@@ -122,6 +125,64 @@ for s in cover-letter-2.2 drain-scaling; do
 	grep -q 'run.backend: userspace | kernel' "$tmp/out" && ok ||
 		bad "compare $s: $(head -n 20 "$tmp/out") $(cat "$tmp/err")"
 done
+
+# the RCU drain over the kernel's RCU: memcg's qsbr and pcp's rcu run,
+# every invariant held, each row drained
+for m in drain-scaling pcp-drain-scaling; do
+	[ "$(cat "$r/rcu-$m.rc" 2>/dev/null)" = 0 ] && ok ||
+		bad "rcu $m: exit $(cat "$r/rcu-$m.rc" 2>/dev/null): $(tail -n 20 "$r/rcu-$m.err" 2>/dev/null)"
+done
+python3 - "$r/rcu" <<'EOF' && ok || bad "the RCU drain's results (above)"
+import glob, json, sys
+fails, seen = [], set()
+for p in sorted(glob.glob(sys.argv[1] + "/*/result.json")):
+    r = json.load(open(p))
+    if r["context"].get("backend") != "kernel":
+        fails.append("%s: backend %s" % (p, r["context"].get("backend")))
+    for d in r["designs"]:
+        seen.add(d["design_name"])
+        print("%s: %s: drain %s, invariant %s, %d operations"
+              % (r["scenario"]["name"], d["design"], d.get("drain"), d.get("invariant"), d.get("ops", 0)))
+        if d.get("invariant") != "ok" or d.get("ops", 0) < 1 or d.get("drain") != "qsbr":
+            fails.append("%s: %s" % (p, d["design"]))
+    for dr in r.get("drains", []):
+        print("  %s: %d drains, %.0f cycles each (emulated clock)"
+              % (dr["design"], dr["count"], dr["avg_cycles"]))
+        if dr["count"] < 1:
+            fails.append("%s: %s: no drain" % (p, dr["design"]))
+    if len(r.get("drains", [])) != 4:
+        fails.append("%s: %d drain rows" % (p, len(r.get("drains", []))))
+if seen != {"qsbr", "rcu"}:
+    fails.append("designs run: %s" % sorted(seen))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+
+# reproduce --backend kernel (tests/claims/kernel.ini): the claims it runs
+# have figures, the claim naming rseq and the one of a scenario refused
+# whole are n/a with the refusal's words; nothing left loaded
+[ "$(cat "$r/repro.rc" 2>/dev/null)" = 0 ] && ok ||
+	bad "reproduce: exit $(cat "$r/repro.rc" 2>/dev/null): $(tail -n 20 "$r/repro.err" 2>/dev/null)"
+sed -n '/^claim /,/^results:/p' "$r/repro.txt" 2>/dev/null | sed 's/^/  /'
+repro=$(tr -s ' \n' '  ' <"$r/repro.txt" 2>/dev/null)
+for want in "n/a: skipped: rseq: not in the kernel backend: restartable sequences are a" \
+	"n/a: skipped: scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel" \
+	"2 of 4 claims skipped" "the designs run in the kernel backend"; do
+	case $repro in
+	*"$want"*) ok ;;
+	*) bad "reproduce: no '$want'" ;;
+	esac
+done
+csv=$(ls "$r"/repro/reproduce-*/reproduce.csv 2>/dev/null | head -n 1)
+python3 - "$csv" <<'EOF' && ok || bad "reproduce.csv (above)"
+import csv, sys
+rows = {r["id"]: r for r in csv.DictReader(open(sys.argv[1]))}
+want = {"beyond-spinlock": True, "beyond-qsbr": True, "beyond-rseq": False, "000-contention": False}
+print("reproduce.csv: here =", {i: rows[i]["here"] for i in rows})
+sys.exit(1 if [i for i, has in want.items() if i not in rows or bool(rows[i]["here"]) != has] else 0)
+EOF
+[ "$(cat "$r/after-repro-loaded.txt" 2>/dev/null)" = 0 ] && ok || bad "reproduce: pcpbench still loaded"
 
 # 20 loads and unloads, the memory figures before and after them
 [ "$(cat "$r/cycles.txt" 2>/dev/null)" = 20 ] && ok ||

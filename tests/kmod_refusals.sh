@@ -28,8 +28,8 @@ refused() {	# refused WHAT SENTENCE ARGS...: exit 2, the sentence, nothing writt
 echo 6.1.0-57-cloud-amd64 >"$root/proc/sys/kernel/osrelease"
 refused rseq "rseq: not in the kernel backend: restartable sequences" \
 	"$pcpbench" run --backend kernel --set run.designs=local_lock,rseq $short
-refused qsbr "qsbr: not in the kernel backend: liburcu QSBR" \
-	"$pcpbench" run --set run.backend=kernel --set run.designs=qsbr $short
+refused ck "spinlock_cas: not in the kernel backend: Concurrency Kit's CAS lock" \
+	"$pcpbench" run --set run.backend=kernel --set run.designs=spinlock_cas $short
 refused per-call "counters.per_call: per-call counter reads are not in the kernel backend" \
 	"$pcpbench" run --backend kernel --set run.timing=call --set counters.per_call=on $short
 refused backend "'gpu' is not one of: userspace, kernel" \
@@ -64,7 +64,8 @@ expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn
 # as run prints it; the others run (tests/claims/kernel.ini)
 kclaims=tests/claims/kernel.ini
 expect_rc 0 "$pcpbench" reproduce --dry-run --quick --backend kernel --claims $kclaims
-for want in "beyond-rseq +skipped: rseq: not in the kernel backend: restartable sequences" \
+for want in "beyond-qsbr +functions:qsbr rate_hz=0:consume_stock against" \
+	"beyond-rseq +skipped: rseq: not in the kernel backend: restartable sequences" \
 	"000-contention +skipped: scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel backend's" \
 	"scenario contention-seed: not run" \
 	"beyond-spinlock +functions:spinlock rate_hz=0:consume_stock against"; do

@@ -1,22 +1,63 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR: each
- * CPU has a spare cache; the drainer swaps each cache for the CPU's empty
- * spare (rcu_xchg_pointer()), waits in synchronize_rcu(), then owns the old
- * one. A worker is a registered reader, online while its loop runs and
- * offline otherwise, and reports a quiescent state between two operations.
+ * The RCU-based drain of the RFC seed 004 links, with liburcu QSBR in
+ * userspace and the kernel's own RCU in the kernel backend: each CPU has
+ * a spare cache; the drainer swaps each cache for the CPU's empty spare
+ * (rcu_xchg_pointer(), rcu_replace_pointer()), waits in synchronize_rcu(),
+ * then owns the old one. A worker is a registered reader, online while
+ * its loop runs and offline otherwise, and reports a quiescent state
+ * between two operations.
  * A model's drain_qsbr.h includes this and defines its drain with
  * qsbr_swap_in_spare() and qsbr_wait_swapped().
  */
 #ifndef PCB_DRAIN_QSBR_H
 #define PCB_DRAIN_QSBR_H
 
+#ifndef __KERNEL__
 #include <urcu-qsbr.h>
+#endif
 
 #include "../percpu.h"
 
 #define PCB_DRAIN_FLAVOUR { .name = "qsbr", .spare_stock = true }
 
+#ifdef __KERNEL__
+/*
+ * The kernel backend: the kernel's own RCU (include/linux/rcupdate.h).
+ * QSBR's reader is online, inside one read-side section, from one
+ * quiescent state to the next; the kernel's equivalent is a section
+ * from rcu_read_lock() to rcu_read_unlock(), ended and begun again where
+ * liburcu reports a quiescent state (between two operations; a tick or
+ * a context switch there is where the kernel notes one), and around the
+ * worker's yield between chunks (the module's pcb_cond_resched()), so
+ * that the stock pointer an operation read before its irq-off section is
+ * used inside the same section. The RFC reads it under
+ * local_lock_irqsave(), which synchronize_rcu() also waits for. The
+ * module keeps the section (pcb/preempt.h's pcb_rcu_reader_begin()).
+ */
+static inline void qsbr_reader_online(void)
+{
+	pcb_rcu_reader_begin();
+}
+
+static inline void qsbr_reader_offline(void)
+{
+	pcb_rcu_reader_end();
+}
+
+static inline void qsbr_reader_quiescent(void)
+{
+	rcu_read_unlock();
+	rcu_read_lock();
+}
+
+/* no registration: every kernel thread is an RCU reader when it says so */
+#define qsbr_thread_start NULL
+#define qsbr_thread_stop NULL
+
+/* rcu_replace_pointer(): drainers are serialized by the model's drain mutex */
+#define qsbr_swap_pointer(pp, spare) rcu_replace_pointer(*(pp), (spare), true)
+#else
 static inline void qsbr_reader_online(void)
 {
 	rcu_thread_online();
@@ -44,7 +85,10 @@ static inline void qsbr_thread_stop(void)
 	rcu_unregister_thread();
 }
 
-/* rcu_xchg_pointer(): readers find the CPU's empty spare from now on; the old cache is returned */
+#define qsbr_swap_pointer(pp, spare) rcu_xchg_pointer((pp), (spare))
+#endif
+
+/* readers find the CPU's empty spare from now on; the old cache is returned */
 static inline void *qsbr_swap_in_spare(struct pcb_cpu *cpu)
 {
 	void *old;
@@ -52,7 +96,7 @@ static inline void *qsbr_swap_in_spare(struct pcb_cpu *cpu)
 	/* the owner's last section, and the last drain of this spare, happen before */
 	pcb_tsan_release(&cpu->preempt_count);
 	pcb_tsan_release(&cpu->stock);
-	old = rcu_xchg_pointer(&cpu->stock, cpu->stock_spare);
+	old = qsbr_swap_pointer(&cpu->stock, cpu->stock_spare);
 	cpu->stock_spare = NULL;
 	return old;
 }

@@ -1,7 +1,8 @@
 # The kernel backend in the four-node guest (tests/kmod.sh runs this in
 # /pcb there, busybox's sh): each refusal as printed, scenarios run with
-# pcpbench.ko, and 20 loads and unloads with the memory figures before
-# and after. Every output goes to results/, which comes back to the host.
+# pcpbench.ko (the RCU drain's designs among them), reproduce --backend
+# kernel, and 20 loads and unloads with the memory figures before and
+# after. Every output goes to results/, which comes back to the host.
 # The guest's clock is emulated: the runs are short, and their figures
 # are checked for what they say, never for their size.
 ko=/pcb/pcpbench.ko
@@ -16,9 +17,7 @@ short="--runs 1 --set run.duration_ms=40 --set run.warmup_ms=10"
 
 # the refusals: a design with no kernel meaning, per-call counters
 run refuse-rseq $short --set run.designs=local_lock,rseq kscn/default.scn
-run refuse-qsbr $short --set run.designs=qsbr kscn/default.scn
 run refuse-ck $short --set run.designs=spinlock_cas kscn/default.scn
-run refuse-pcp-rcu $short --set run.designs=rcu kscn/pcp-designs.scn
 run refuse-per-call $short --set run.timing=call --set counters.per_call=on \
 	kscn/default.scn
 # nothing of a refused run is loaded
@@ -31,6 +30,28 @@ run drain-scaling $short --set run.duration_ms=300 --set drain.count=3 \
 run pcp-designs $short --set run.designs=local_lock,spinlock,pcp_trylock,qpw \
 	kscn/pcp-designs.scn
 grep -c '^pcpbench ' /proc/modules >results/after-runs-loaded.txt
+
+# the RCU drain over the kernel's own RCU: memcg's qsbr and pcp's rcu,
+# each drain a synchronize_rcu(), every invariant checked
+mkdir -p results/rcu
+for m in drain-scaling pcp-drain-scaling; do
+	pcpbench run --backend kernel --set run.module=$ko --out results/rcu $short \
+		--set run.designs=$([ $m = drain-scaling ] && echo qsbr || echo rcu) \
+		--set run.duration_ms=300 --set drain.count=3 kscn/$m.scn \
+		>results/rcu-$m.txt 2>results/rcu-$m.err
+	echo $? >results/rcu-$m.rc
+done
+
+# reproduce --backend kernel on tests/claims/kernel.ini: the module found
+# where a release's extra modules are, the claims' scenarios in scenarios/
+mkdir -p /lib/modules/$(uname -r)/extra results/repro
+cp $ko /lib/modules/$(uname -r)/extra/pcpbench.ko
+ln -s kscn scenarios
+pcpbench reproduce --quick --backend kernel --claims kclaims.ini --out results/repro \
+	>results/repro.txt 2>results/repro.err
+echo $? >results/repro.rc
+rm -f scenarios /lib/modules/$(uname -r)/extra/pcpbench.ko
+grep -c '^pcpbench ' /proc/modules >results/after-repro-loaded.txt
 
 # the userspace backend on two of them, for compare
 mkdir -p results/us

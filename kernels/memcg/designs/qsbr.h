@@ -6,7 +6,10 @@
  * under preempt_disable() only; drain_all_stock() swaps each CPU's stock for
  * an empty one, waits for a grace period (every owner reports a quiescent
  * state between operations), then drains the old stock, now private, from
- * the calling CPU and keeps it as that CPU's next spare.
+ * the calling CPU and keeps it as that CPU's next spare. In the kernel
+ * backend the same drain runs over the kernel's own RCU
+ * (kernels/drain/qsbr.h): QSBR names the userspace flavour, not a design
+ * of its own.
  */
 #ifndef PCB_MEMCG_DESIGN_QSBR_H
 #define PCB_MEMCG_DESIGN_QSBR_H
@@ -15,10 +18,8 @@
 
 #define DESIGN_SUMMARY "RCU-protected stock pointer: drains swap in an empty stock, " \
 		       "wait a grace period"
-#define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC, with liburcu QSBR"
+#define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC (liburcu QSBR; the kernel's RCU in pcpbench.ko)"
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
-#define DESIGN_KERNEL_REFUSED "liburcu QSBR is the userspace stand-in for RCU; the kernel " \
-			      "backend does not build the drain over the kernel's RCU"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_qsbr.h"

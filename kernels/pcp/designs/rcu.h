@@ -5,8 +5,9 @@
  * reaches its per_cpu_pages through an RCU-protected pointer with
  * interrupts off (the irq_model cost) and no lock; drain_all_pages() swaps
  * each CPU's lists for an empty set, waits for a grace period and gives the
- * old lists' pages to the zone from the calling CPU. liburcu QSBR: owners
- * report a quiescent state between operations.
+ * old lists' pages to the zone from the calling CPU. liburcu QSBR in
+ * userspace: owners report a quiescent state between operations; the
+ * kernel's own RCU in the kernel backend (kernels/drain/qsbr.h).
  */
 #ifndef PCB_PCP_DESIGN_RCU_H
 #define PCB_PCP_DESIGN_RCU_H
@@ -14,10 +15,8 @@
 #include "../../locks/irq_off.h"
 
 #define DESIGN_SUMMARY "RCU-protected lists: drains swap in empty lists, wait a grace period"
-#define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC, with liburcu QSBR"
+#define DESIGN_FOLLOWS "seed 004: the RCU-based remote drain RFC (liburcu QSBR; the kernel's RCU in pcpbench.ko)"
 #define DESIGN_PROMISE "every CPU's lists empty when drain_all_pages() returns"
-#define DESIGN_KERNEL_REFUSED "liburcu QSBR is the userspace stand-in for RCU; the kernel " \
-			      "backend does not build the drain over the kernel's RCU"
 
 #define PCP_DRAIN_HEADER "drain_qsbr.h"
 

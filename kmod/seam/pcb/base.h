@@ -33,6 +33,7 @@
 #include <linux/spinlock.h>
 #include <linux/local_lock.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/jump_label.h>
 #include <linux/workqueue.h>
 #include <asm/msr.h>

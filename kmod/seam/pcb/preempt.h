@@ -49,5 +49,11 @@ static inline unsigned int preempt_nesting(const struct pcb_cpu *this)
 
 /* cond_resched() between two chunks of a worker's loop (the module's, kmod/kthreads.c) */
 void pcb_cond_resched(void);
+/*
+ * the CPU's worker inside rcu_read_lock() from its loop's start to its
+ * end, but across pcb_cond_resched() (kernels/drain/qsbr.h)
+ */
+void pcb_rcu_reader_begin(void);
+void pcb_rcu_reader_end(void);
 
 #endif
