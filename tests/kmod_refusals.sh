@@ -1,7 +1,7 @@
 #!/bin/bash
 # The kernel backend's refusals where they can be made without a kernel
 # to load into: a design with no kernel meaning, not root, a kernel
-# release other than 6.1, lockdown, enforced module signatures, no
+# release other than 6.1 and 6.12, lockdown, enforced module signatures, no
 # headers and no module, a run.module built for no kernel. Each exits 2
 # with its sentence, writes no result and loads nothing. PCPBENCH_SYSROOT
 # gives the kernel's files (its release, lockdown, sig_enforce) from a
@@ -41,7 +41,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 fi
 if [ "$(id -u)" = 0 ]; then
 	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
-	refused release "kernel 6.18.2-test: the kernel backend supports Linux 6.1" \
+	refused release "kernel 6.18.2-test: the kernel backend supports Linux 6.1 and 6.12 (the versions its module is built for), not 6.18" \
 		"$pcpbench" run --backend kernel $short
 	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
 	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
@@ -53,6 +53,11 @@ if [ "$(id -u)" = 0 ]; then
 	echo N >"$root/sys/module/module/parameters/sig_enforce"
 	refused headers "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
 		"$pcpbench" run --backend kernel $short
+	# 6.12 is supported too: its refusal is the next check's
+	echo 6.12.117-pcb-test >"$root/proc/sys/kernel/osrelease"
+	refused headers-6.12 "no headers for this kernel: /lib/modules/6.12.117-pcb-test/build is missing" \
+		"$pcpbench" run --backend kernel $short
+	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused module "run.module: $src/README.md: not a kernel module (no vermagic)" \
 		"$pcpbench" run --backend kernel --set run.module="$src/README.md" $short
 fi

@@ -46,19 +46,24 @@ static int read_line(const char *path, char *buf, size_t len)
 
 int pcb_kmod_supported(const char *release, char *why, size_t len)
 {
+	static const int releases[] = PCB_KMOD_RELEASES;
+	char list[128] = "";
 	int major, minor;
 
 	if (sscanf(release, "%d.%d", &major, &minor) != 2) {
 		snprintf(why, len, "kernel %s: not a release the kernel backend can read", release);
 		return -1;
 	}
-	if (major != PCB_KMOD_MAJOR || minor != PCB_KMOD_MINOR) {
-		snprintf(why, len, "kernel %s: the kernel backend supports Linux %d.%d (the version "
-			 "its module is built and tested for), not %d.%d", release, PCB_KMOD_MAJOR,
-			 PCB_KMOD_MINOR, major, minor);
-		return -1;
+	for (int i = 0; releases[i]; i++) {
+		if (major == releases[i] / 1000 && minor == releases[i] % 1000)
+			return 0;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d.%d",
+			 !i ? "" : releases[i + 1] ? ", " : " and ", releases[i] / 1000,
+			 releases[i] % 1000);
 	}
-	return 0;
+	snprintf(why, len, "kernel %s: the kernel backend supports Linux %s (the versions its "
+		 "module is built for), not %d.%d", release, list, major, minor);
+	return -1;
 }
 
 /* whether the kernel would take a module here: root, its version, lockdown, signatures */

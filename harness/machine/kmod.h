@@ -12,9 +12,12 @@
 #include <limits.h>
 #include <stddef.h>
 
-/* the kernel releases the module is built and tested for: 6.1 */
-#define PCB_KMOD_MAJOR 6
-#define PCB_KMOD_MINOR 1
+/*
+ * The kernel releases the module is built for, major * 1000 + minor, 0
+ * last: Debian bookworm's 6.1 (run in the test guest) and 6.12 (built
+ * against its headers without a warning)
+ */
+#define PCB_KMOD_RELEASES { 6001, 6012, 0 }
 
 struct pcb_kmod {
 	char release[128];		/* the running kernel's (uname -r) */

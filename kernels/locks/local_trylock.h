@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * local_trylock_t on !PREEMPT_RT (include/linux/local_lock_internal.h): a
+ * local_trylock_t on !PREEMPT_RT (include/linux/local_lock_internal.h,
+ * v6.15's; in the kernel backend the kernel's own where it has one): a
  * one-byte owner flag beside local_irq_save(), or beside the preempt count
  * alone in the forms that do not mask interrupts. local_lock_irqsave() sets
  * the flag without testing it; local_trylock_irqsave() fails when this CPU
@@ -12,9 +13,29 @@
 #include "../percpu.h"
 #include "irq.h"
 
+#ifdef __KERNEL__
+#define PCB_KERNEL_LOCAL_TRYLOCK (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+#else
+#define PCB_KERNEL_LOCAL_TRYLOCK 0
+#endif
+
+#if PCB_KERNEL_LOCAL_TRYLOCK
+/*
+ * The kernel's own local_trylock_t, whose u8 acquired is the owner flag
+ * below: include/linux/local_lock_internal.h from v6.15 on ("locking/
+ * local_lock, mm: replace localtry_ helpers with local_trylock_t type",
+ * 51339d99c013, in v6.15's release candidates). Its macros of the names
+ * below take a per-CPU pointer and no CPU; they give way to the model's,
+ * which take the CPU and the lock already resolved to it (the kernel's
+ * headers, included first by pcb/base.h, no longer expand them).
+ */
+#undef local_trylock_init
+#undef local_trylock_irqsave
+#else
 typedef struct {
 	unsigned char acquired;
 } local_trylock_t;
+#endif
 
 static inline void local_trylock_init(local_trylock_t *lock)
 {

@@ -16,7 +16,9 @@
 
 /* mm/memcontrol.c */
 #define MEMCG_CHARGE_BATCH 64U
-#define PAGE_SHIFT 12
+#ifndef PAGE_SHIFT
+#define PAGE_SHIFT 12			/* the kernel backend: the kernel's, the same */
+#endif
 
 /* css ids the per-CPU reference counts and statistics can hold */
 #define PCB_MAX_MEMCG 128

@@ -19,6 +19,7 @@
 #ifndef PCB_SEAM_BASE_H
 #define PCB_SEAM_BASE_H
 
+#include <linux/version.h>
 #include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/limits.h>
