@@ -55,7 +55,10 @@ static struct pcb_cpu *area_init(struct pcb_krun *r, void *area, unsigned int cp
 	return c;
 }
 
-/* the configuration of the kernel this module was built against */
+/*
+ * the configuration of the kernel this module was built against (v6.9
+ * renamed the speculation options CONFIG_MITIGATION_*)
+ */
 static uint32_t pcb_kmod_kconfig(void)
 {
 	return (IS_ENABLED(CONFIG_PREEMPT_DYNAMIC) ? PCB_KCONFIG_PREEMPT_DYNAMIC : 0) |
@@ -64,9 +67,11 @@ static uint32_t pcb_kmod_kconfig(void)
 	       (IS_ENABLED(CONFIG_PREEMPT) ? PCB_KCONFIG_PREEMPT : 0) |
 	       (IS_ENABLED(CONFIG_PARAVIRT_SPINLOCKS) ? PCB_KCONFIG_PARAVIRT_SPINLOCKS : 0) |
 	       (IS_ENABLED(CONFIG_PARAVIRT_XXL) ? PCB_KCONFIG_PARAVIRT_XXL : 0) |
-	       (IS_ENABLED(CONFIG_RETPOLINE) ? PCB_KCONFIG_RETPOLINE : 0) |
-	       (IS_ENABLED(CONFIG_RETHUNK) ? PCB_KCONFIG_RETHUNK : 0) |
-	       (IS_ENABLED(CONFIG_SLS) ? PCB_KCONFIG_SLS : 0) |
+	       (IS_ENABLED(CONFIG_RETPOLINE) || IS_ENABLED(CONFIG_MITIGATION_RETPOLINE) ?
+		PCB_KCONFIG_RETPOLINE : 0) |
+	       (IS_ENABLED(CONFIG_RETHUNK) || IS_ENABLED(CONFIG_MITIGATION_RETHUNK) ?
+		PCB_KCONFIG_RETHUNK : 0) |
+	       (IS_ENABLED(CONFIG_SLS) || IS_ENABLED(CONFIG_MITIGATION_SLS) ? PCB_KCONFIG_SLS : 0) |
 	       (IS_ENABLED(CONFIG_JUMP_LABEL) ? PCB_KCONFIG_JUMP_LABEL : 0);
 }
 
