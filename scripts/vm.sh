@@ -230,18 +230,32 @@ done
 cp -r "$top/scenarios" "$root/pcb/scenarios"
 
 # the virtio disk the results come back on: its modules, each after those
-# its depends= names (the package has no modules.dep: depmod makes it)
+# its depends= names (the package has no modules.dep: depmod makes it);
+# one built in (modules.builtin) needs nothing, one compressed (Debian's
+# 6.12 and later: .ko.xz) goes in unpacked, for busybox's insmod
 loaded=()
 add_module() {
-	local f d
+	local f d name=$1 alt=${1//_/-}
 
 	[[ " ${loaded[*]} " != *" $1 "* ]] || return 0
-	f=$(find "$kdir/lib/modules" -name "$1.ko" -o -name "${1//_/-}.ko" | head -n 1)
+	if cat "$kdir"/lib/modules/*/modules.builtin 2>/dev/null |
+		grep -qE "/($name|$alt)\.ko\$"; then
+		return 0
+	fi
+	f=$(find "$kdir/lib/modules" \( -name "$name.ko*" -o -name "$alt.ko*" \) | head -n 1)
 	[ -n "$f" ] || die "the kernel $abi has no module $1"
-	for d in $(grep -a -o 'depends=[a-z0-9_,-]*' "$f" | head -n 1 | cut -d= -f2 | tr , ' '); do
+	case $f in
+	*.ko) cp "$f" "$root/lib/modules/$1.ko" ;;
+	*.ko.xz) xz -dc "$f" >"$root/lib/modules/$1.ko" ||
+		die "cannot unpack $f (Debian: xz-utils)" ;;
+	*.ko.zst) zstd -qdc "$f" >"$root/lib/modules/$1.ko" ||
+		die "cannot unpack $f (Debian: zstd)" ;;
+	*) die "$f: a module compressed in a way the rig does not unpack" ;;
+	esac
+	for d in $(grep -a -o 'depends=[a-z0-9_,-]*' "$root/lib/modules/$1.ko" | head -n 1 |
+		cut -d= -f2 | tr , ' '); do
 		add_module "$d"
 	done
-	cp "$f" "$root/lib/modules/$1.ko"
 	loaded+=("$1")
 }
 for m in virtio_pci virtio_blk; do
