@@ -53,6 +53,12 @@ if [ "$(id -u)" = 0 ]; then
 	echo N >"$root/sys/module/module/parameters/sig_enforce"
 	refused headers "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
 		"$pcpbench" run --backend kernel $short
+	# a FIFO where lockdown is (no writer) is not read, not waited on
+	rm "$root/sys/kernel/security/lockdown"
+	mkfifo "$root/sys/kernel/security/lockdown"
+	refused lockdown-fifo "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
+		timeout 60 "$pcpbench" run --backend kernel $short
+	rm "$root/sys/kernel/security/lockdown"
 	# 6.12 is supported too: its refusal is the next check's
 	echo 6.12.117-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused headers-6.12 "no headers for this kernel: /lib/modules/6.12.117-pcb-test/build is missing" \

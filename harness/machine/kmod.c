@@ -16,6 +16,7 @@
 #include "config.h"
 #include "kmod.h"
 #include "pcb/plan.h"
+#include "state_read.h"
 
 #define FAIL(...) ({ snprintf(err, errlen, __VA_ARGS__); -1; })
 
@@ -27,14 +28,17 @@ static void sysroot(char *buf, size_t len, const char *path)
 	snprintf(buf, len, "%s%s", root && *root ? root : "", path);
 }
 
-/* the first line of a file under the root, trimmed; 0 or -1 */
+/*
+ * the first line of a file under the root, trimmed; 0 or -1 (a FIFO or a
+ * directory in a fixture tree refused, as the state's reads refuse them)
+ */
 static int read_line(const char *path, char *buf, size_t len)
 {
 	char full[PATH_MAX];
 	FILE *f;
 
 	sysroot(full, sizeof(full), path);
-	f = fopen(full, "r");
+	f = pcb_state_fopen(full);
 	if (!f)
 		return -1;
 	if (!fgets(buf, (int)len, f))
