@@ -50,7 +50,8 @@ static int read_line(const char *path, char *buf, size_t len)
 
 int pcb_kmod_supported(const char *release, char *why, size_t len)
 {
-	static const int releases[] = PCB_KMOD_RELEASES;
+	static const struct { int major, minor; } releases[] = PCB_KMOD_RELEASES;
+	const int n = (int)(sizeof(releases) / sizeof(releases[0]));
 	char list[128] = "";
 	int major, minor;
 
@@ -58,13 +59,12 @@ int pcb_kmod_supported(const char *release, char *why, size_t len)
 		snprintf(why, len, "kernel %s: not a release the kernel backend can read", release);
 		return -1;
 	}
-	for (int i = 0; releases[i]; i++) {
-		if (major == releases[i] / 1000 && minor == releases[i] % 1000)
+	for (int i = 0; i < n; i++)
+		if (major == releases[i].major && minor == releases[i].minor)
 			return 0;
+	for (int i = 0; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d.%d",
-			 !i ? "" : releases[i + 1] ? ", " : " and ", releases[i] / 1000,
-			 releases[i] % 1000);
-	}
+			 !i ? "" : i < n - 1 ? ", " : " and ", releases[i].major, releases[i].minor);
 	snprintf(why, len, "kernel %s: the kernel backend supports Linux %s (the versions its "
 		 "module is built for), not %d.%d", release, list, major, minor);
 	return -1;

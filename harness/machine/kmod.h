@@ -13,11 +13,11 @@
 #include <stddef.h>
 
 /*
- * The kernel releases the module is built for, major * 1000 + minor, 0
- * last: Debian bookworm's 6.1 (run in the test guest) and 6.12 (built
- * against its headers without a warning)
+ * The kernel releases the module is built for, { major, minor } each:
+ * Debian bookworm's 6.1 (run in the test guest) and 6.12 (built against
+ * its headers without a warning)
  */
-#define PCB_KMOD_RELEASES { 6001, 6012, 0 }
+#define PCB_KMOD_RELEASES { { 6, 1 }, { 6, 12 } }
 
 struct pcb_kmod {
 	char release[128];		/* the running kernel's (uname -r) */
