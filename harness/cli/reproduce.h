@@ -51,7 +51,6 @@ struct repro {
 	struct run_opts o;
 	const char *sets[1];		/* o's: --backend's, as a --set */
 	char backend[64];
-	int kernel;			/* run.backend = kernel */
 	/* a claim's design or scenario the backend does not run: why (as refused), else NULL */
 	char **skip;
 	struct pcb_topo topo;
