@@ -27,8 +27,10 @@
  * QSBR's reader is online, inside one read-side section, from one
  * quiescent state to the next; the kernel's equivalent is a section
  * from rcu_read_lock() to rcu_read_unlock(), ended and begun again where
- * liburcu reports a quiescent state (between two operations; a tick or
- * a context switch there is where the kernel notes one), and around the
+ * liburcu reports a quiescent state (between two operations; with
+ * CONFIG_PREEMPT_RCU the unlock reports none, and the tick rarely finds
+ * the worker there, so that a grace period waits for RCU to have it
+ * rescheduled at its yield: docs/kernel.md), and around the
  * worker's yield between chunks (the module's pcb_cond_resched()), so
  * that the stock pointer an operation read before its irq-off section is
  * used inside the same section. The RFC reads it under
