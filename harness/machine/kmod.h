@@ -14,8 +14,8 @@
 
 /*
  * The kernel releases the module is built for, { major, minor } each:
- * Debian bookworm's 6.1 (run in the test guest) and 6.12 (built against
- * its headers without a warning)
+ * Debian bookworm's 6.1 and 6.12, each run in the test guest
+ * (docs/kernel.md)
  */
 #define PCB_KMOD_RELEASES { { 6, 1 }, { 6, 12 } }
 
