@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU sets on synthetic topologies: 8 nodes x 16 CPUs, and seed 000's EPYC 7601. */
+/*
+ * CPU sets on synthetic topologies: 8 nodes x 16 CPUs, and seed 000's EPYC 7601;
+ * the kernel's CPU lists as sysfs and the command line give them.
+ */
 #include <string.h>
 
 #include "testing.h"
@@ -29,6 +32,40 @@ static void expect_error(const char *expr, const char *want)
 	CHECK(rc < 0 && strstr(err, want), "'%s': rc %d, message '%s', expected '%s'", expr, rc,
 	      err, want);
 	hwloc_bitmap_free(set);
+}
+
+/* pcb_cpulist_parse() of text: the list it reads, or "error: " and why */
+static void expect_list(const char *text, const char *want)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	char why[160] = "", got[256] = "";
+
+	if (pcb_cpulist_parse(text, set, why, sizeof(why)) < 0) {
+		snprintf(got, sizeof(got), "error: %s", why);
+		CHECK(hwloc_bitmap_iszero(set), "'%s' refused, its set not empty", text);
+	} else {
+		pcb_cpuset_format(set, got, sizeof(got));
+	}
+	CHECK(!strncmp(got, want, strlen(want)), "list '%s' gave '%s', expected '%s'", text, got,
+	      want);
+	hwloc_bitmap_free(set);
+}
+
+static void check_cpulists(void)
+{
+	expect_list("0-3,8", "0-3,8");
+	expect_list("5", "5");
+	expect_list("", "none");
+	expect_list("0-8191", "0-8191");
+	expect_list("0-8192", "error: CPU 8192 is past the 8192");
+	expect_list("0-2147483647", "error: CPU 2147483647 is past the 8192");
+	expect_list("99999999999999999999999", "error: CPU 18446744073709551615 is past");
+	expect_list("3-1", "error: not a CPU list");
+	expect_list("0-", "error: not a CPU list");
+	expect_list("1,", "error: not a CPU list");
+	expect_list("1,,2", "error: not a CPU list");
+	expect_list("-1", "error: not a CPU list");
+	expect_list("1 2", "error: not a CPU list");
 }
 
 int main(void)
@@ -101,5 +138,6 @@ int main(void)
 
 	CHECK(pcb_topo_load(&topo, "not a topology ::", err, sizeof(err)) < 0 &&
 	      strstr(err, "neither a readable hwloc XML file"), "bad spec: %s", err);
+	check_cpulists();
 	return check_summary();
 }

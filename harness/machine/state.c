@@ -8,7 +8,6 @@
 #include <cpuid.h>
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "state.h"
 #include "state_read.h"
+#include "topo.h"
 
 /* what each setting does to a figure; docs/measurement.md says the same */
 static const struct {
@@ -222,53 +222,6 @@ char *pcb_state_file_all(const char *root, const char *rel)
 	if (buf)
 		buf[n] = 0;
 	return buf;
-}
-
-/* a CPU number of a list at *s, moved past it: 0, or -1 */
-static int cpulist_number(const char **s, unsigned long *cpu)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)**s))
-		return -1;
-	errno = 0;
-	*cpu = strtoul(*s, &end, 10);
-	if (errno)
-		*cpu = ULONG_MAX;
-	*s = end;
-	return 0;
-}
-
-int pcb_cpulist_parse(const char *text, hwloc_bitmap_t set, char *why, size_t len)
-{
-	const char *s = text;
-
-	hwloc_bitmap_zero(set);
-	while (*s) {
-		unsigned long a, b;
-
-		if (cpulist_number(&s, &a) < 0)
-			goto bad;
-		b = a;
-		if (*s == '-' && (s++, cpulist_number(&s, &b) < 0 || b < a))
-			goto bad;
-		if (b >= PCB_CPU_MAX) {
-			hwloc_bitmap_zero(set);
-			snprintf(why, len, "CPU %lu is past the %d a kernel can have (NR_CPUS)", b,
-				 PCB_CPU_MAX);
-			return -1;
-		}
-		hwloc_bitmap_set_range(set, (unsigned int)a, (int)b);
-		if (*s == ',' && s[1])
-			s++;
-		else if (*s)
-			goto bad;
-	}
-	return 0;
-bad:
-	hwloc_bitmap_zero(set);
-	snprintf(why, len, "not a CPU list");
-	return -1;
 }
 
 int pcb_state_file_cpus(const char *root, const char *rel, hwloc_bitmap_t set, char *why,

@@ -28,20 +28,6 @@ enum pcb_state_verdict {
 	PCB_STATE_BAD,		/* figures taken so are not to be trusted: check exits 1 */
 };
 
-/*
- * CPU lists read from a file are refused past the most CPUs a kernel can
- * have (CONFIG_NR_CPUS's largest, x86_64's MAXSMP): a list of
- * "0-2147483647" is a quarter of a GiB as a bitmap, every time it is read
- */
-#define PCB_CPU_MAX 8192
-
-/*
- * a kernel's CPU list ("0-3,8", as bitmap_parselist() prints one) into
- * set: 0, or -1 with why (set empty) for what is not one or names a CPU
- * past PCB_CPU_MAX; an empty text is the empty set
- */
-int pcb_cpulist_parse(const char *text, hwloc_bitmap_t set, char *why, size_t len);
-
 struct pcb_state_item {
 	const char *setting;		/* "cpufreq.governor": pcb_state_effect()'s key */
 	hwloc_bitmap_t cpus;		/* the workers it is about; NULL: the machine's */
