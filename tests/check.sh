@@ -269,6 +269,13 @@ raw "$tmp/out" && bad "info prints PCPBENCH_HYPERVISOR raw: $(cat -A "$tmp/out")
 grep -q '^  hypervisor: *KVM\\x1b]0;owned\\x07\\xc2\\x9b\\nnothing here' "$tmp/out" && ok ||
 	bad "info's hypervisor: $(grep -A1 hypervisor "$tmp/out" | cat -A)"
 
+# a carriage return is a control byte: the stream writes it \x0d, as it
+# does one in a result, on the value's row
+check 0 "$fx/tuned" "$(printf 'KVM\rnothing here')" "core:2 pu:2" --cpus 2-3
+has_row hypervisor note 'KVM\\x0dnothing here'
+! grep -q "$(printf '\r')" "$tmp/out" && ok ||
+	bad "a carriage return printed raw: $(cat -A "$tmp/out")"
+
 # a value longer than its field is refused, not cut inside a word
 head -c 200 /dev/zero | tr '\0' p >"$esc/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor"
 check 0 "$esc" none "core:2 pu:2" --cpus 3

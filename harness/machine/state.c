@@ -80,24 +80,18 @@ const char *pcb_state_verdict_name(enum pcb_state_verdict v)
 	return names[v];
 }
 
-/*
- * src into dst on one line: a line break or carriage return read under the
- * root (a value is one line of its file) written as \n or \r, so that no
- * value, printed, starts a line of its own; the terminal's text stream
- * escapes the other control bytes
- */
-static void one_line(char *dst, size_t len, const char *src)
+void pcb_one_line(char *dst, size_t len, const char *src)
 {
 	size_t n = 0;
 
 	for (; *src; src++) {
-		int brk = *src == '\n' || *src == '\r';
+		int brk = *src == '\n';
 
 		if (n + 1 + brk >= len)
 			break;
 		if (brk)
 			dst[n++] = '\\';
-		dst[n++] = *src == '\n' ? 'n' : *src == '\r' ? 'r' : *src;
+		dst[n++] = brk ? 'n' : *src;
 	}
 	dst[n] = 0;
 }
@@ -108,8 +102,9 @@ void pcb_state_add(struct pcb_state *st, const char *setting, int cpu, enum pcb_
 	struct pcb_state_item *it;
 	char val[sizeof(it->value)], nt[sizeof(it->note)];
 
-	one_line(val, sizeof(val), value);
-	one_line(nt, sizeof(nt), note);
+	/* a value is one line of its file: one under the root holding more prints on one */
+	pcb_one_line(val, sizeof(val), value);
+	pcb_one_line(nt, sizeof(nt), note);
 	for (int i = 0; cpu >= 0 && i < st->nr; i++) {
 		it = &st->item[i];
 		if (it->cpus && it->verdict == v && !strcmp(it->setting, setting) &&
@@ -275,7 +270,7 @@ int pcb_state_hypervisor(char *buf, size_t len)
 	char v[13];
 
 	if (env && *env) {
-		one_line(buf, len, env);
+		pcb_one_line(buf, len, env);
 		return strcmp(env, "none") != 0;
 	}
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31))) {

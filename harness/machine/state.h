@@ -28,6 +28,15 @@ enum pcb_state_verdict {
 	PCB_STATE_BAD,		/* figures taken so are not to be trusted: check exits 1 */
 };
 
+/*
+ * src into dst (len bytes) with each line break written \n, so that no
+ * value, printed, starts a line of its own: a machine's value as it is
+ * read, a result's strings as a run writes them. The text stream
+ * (pcb_text_stream()) escapes every other control byte where it is
+ * printed.
+ */
+void pcb_one_line(char *dst, size_t len, const char *src);
+
 struct pcb_state_item {
 	const char *setting;		/* "cpufreq.governor": pcb_state_effect()'s key */
 	hwloc_bitmap_t cpus;		/* the workers it is about; NULL: the machine's */

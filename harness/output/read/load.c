@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../machine/state.h"
 #include "../../scenario/scenario.h"
 #include "load.h"
 #include "model.h"
@@ -58,17 +59,12 @@ static void one_line(json_t *v, const json_t *skip)
 	json_t *x;
 
 	if (s && v != skip && strchr(s, '\n')) {
-		size_t n = 0;
-		char *t = malloc(2 * strlen(s) + 1);
+		size_t room = 2 * strlen(s) + 1;
+		char *t = malloc(room);
 
 		if (!t)
 			return;
-		for (; *s; s++) {
-			if (*s == '\n')
-				t[n++] = '\\';
-			t[n++] = *s == '\n' ? 'n' : *s;
-		}
-		t[n] = 0;
+		pcb_one_line(t, room, s);
 		json_string_set(v, t);
 		free(t);
 	}
