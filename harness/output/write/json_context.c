@@ -185,19 +185,13 @@ json_t *pcb_scenario_json(const struct pcb_scenario *sc)
 	for (int k = 0; k < pcb_nr_keys(); k++) {
 		const struct pcb_key *kd = pcb_key_get(k);
 
-		if (k >= K_NR && !pcb_model_key(sc->model, k))
-			continue;
 		snprintf(key, sizeof(key), "%s.%s", kd->section, kd->name);
-		json_object_set_new(settings, key, json_string(sc->value[k]));
+		if (sc->sweep[k])
+			json_object_set_new(sweep, key, json_string(sc->sweep[k]));
+		if (k < K_NR || pcb_model_key(sc->model, k))
+			json_object_set_new(settings, key, json_string(sc->value[k]));
 	}
 	rj_set_sc_settings(o, settings);
-	for (int k = 0; k < pcb_nr_keys(); k++)
-		if (sc->sweep[k]) {
-			const struct pcb_key *kd = pcb_key_get(k);
-
-			snprintf(key, sizeof(key), "%s.%s", kd->section, kd->name);
-			json_object_set_new(sweep, key, json_string(sc->sweep[k]));
-		}
 	if (json_object_size(sweep))
 		rj_set_sc_sweep(o, sweep);
 	else
