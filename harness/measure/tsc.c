@@ -69,11 +69,13 @@ static const unsigned char *site_bytes(enum pcb_timer mode, unsigned long kind)
 /* sites [0, n) written for mode; the number written whole, -errno of the first refusal in *rc */
 static int write_sites(enum pcb_timer mode, int n, int *rc)
 {
-	int i = 0;
+	const struct pcb_tsc_site *e = __start_pcb_tsc_sites;
+	int i;
 
 	*rc = 0;
-	for (struct pcb_tsc_site *e = __start_pcb_tsc_sites; e && i < n; e++, i++) {
-		*rc = pcb_text_poke((void *)e->code, site_bytes(mode, e->kind), PCB_TSC_SITE_BYTES);
+	for (i = 0; i < n; i++) {
+		*rc = pcb_text_poke((void *)e[i].code, site_bytes(mode, e[i].kind),
+				    PCB_TSC_SITE_BYTES);
 		if (*rc < 0)
 			break;
 	}
