@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenario.h"
@@ -195,4 +198,29 @@ void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len)
 	default:
 		break;
 	}
+}
+
+int pcb_value_number(const char *s, size_t len, double *v)
+{
+	char buf[256], *end;
+
+	if (!len || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*v = strtod(buf, &end);
+	return !*end && !errno && isfinite(*v);
+}
+
+int pcb_key_same_value(const struct pcb_key *k, const char *a, const char *b)
+{
+	double x, y;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (k->type == PCB_KEY_STRING || k->type == PCB_KEY_CHOICE)
+		return 0;
+	return pcb_value_number(a, strlen(a), &x) && pcb_value_number(b, strlen(b), &y) &&
+	       x == y;
 }

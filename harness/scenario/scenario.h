@@ -99,6 +99,14 @@ const struct pcb_key *pcb_key_get(int id);
 const struct pcb_key *pcb_model_key(const struct pcb_model *m, int id);
 /* "1..1000" or "kworker, signal, poll": what a key accepts, for help and errors */
 void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len);
+/* whether s[0..len) is wholly a finite number (1e3, 1000, 01000), *v its value */
+int pcb_value_number(const char *s, size_t len, double *v);
+/*
+ * Two spellings of one value of key k: the same text, or for a key read as
+ * a number (an integer, a rate, run.runs, drain.cpu, a CPU of cpus.workers)
+ * the same number
+ */
+int pcb_key_same_value(const struct pcb_key *k, const char *a, const char *b);
 
 struct pcb_scenario {
 	char file[PATH_MAX];

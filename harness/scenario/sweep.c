@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sweep.h"
@@ -49,32 +46,6 @@ int pcb_sweep_combos(const struct pcb_scenario *sc)
 	return n;
 }
 
-/* a swept value as a number, when the whole of it is one (1e3, 1000, 01000) */
-static int as_number(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return *s && !*end && !errno && isfinite(*v);
-}
-
-/*
- * Two spellings of one value: the same text, or for a key read as a number
- * (an integer, a rate, run.runs, drain.cpu, a CPU of cpus.workers) the same
- * number, which would make two configurations alike under two names
- */
-static int same_value(const struct pcb_key *key, const char *a, const char *b)
-{
-	double x, y;
-
-	if (!strcmp(a, b))
-		return 1;
-	if (key->type == PCB_KEY_STRING || key->type == PCB_KEY_CHOICE)
-		return 0;
-	return as_number(a, &x) && as_number(b, &y) && x == y;
-}
-
 /* sweep.section.key on its line, as errors name it */
 static void sweep_error(const struct pcb_scenario *sc, int k, char *err, size_t errlen,
 			const char *what)
@@ -105,7 +76,7 @@ static int check_values(const struct pcb_scenario *sc, int k, size_t *longest, c
 		*longest = strlen(a) > *longest ? strlen(a) : *longest;
 		for (int j = 0; j < i; j++) {
 			list_item(sc->sweep[k], j, b, sizeof(b));
-			if (!same_value(pcb_key_get(k), a, b))
+			if (!pcb_key_same_value(pcb_key_get(k), a, b))
 				continue;
 			if (!strcmp(a, b))
 				snprintf(msg, sizeof(msg), "'%s' is listed twice", a);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../scenario/scenario.h"
 #include "../../schema/schema.h"
 #include "../read/diffs.h"
 #include "../read/query.h"
@@ -307,19 +308,6 @@ static int setting_item(const char **v, const char *sep, const char **item, size
 	return -1;
 }
 
-/* an item as a number where the whole of it is one (1e3, 1000) */
-static int item_number(const char *item, size_t len, double *x)
-{
-	char buf[64], *end;
-
-	if (!len || len >= sizeof(buf))
-		return 0;
-	memcpy(buf, item, len);
-	buf[len] = 0;
-	*x = strtod(buf, &end);
-	return !*end && isfinite(*x);
-}
-
 /*
  * Two settings of key alike as it reads them: item by item (split at
  * commas, and for run.designs at blanks too), trimmed, a number by its
@@ -340,7 +328,7 @@ static int same_setting(const char *key, const char *a, const char *b)
 			return ea && eb;
 		if (nx == ny && !memcmp(x, y, nx))
 			continue;
-		if (!item_number(x, nx, &p) || !item_number(y, ny, &q) || p != q)
+		if (!pcb_value_number(x, nx, &p) || !pcb_value_number(y, ny, &q) || p != q)
 			return 0;
 	}
 }
