@@ -3,7 +3,6 @@
  * The memcg model's scenario keys, and the checks across them.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../clear_page.h"
@@ -114,39 +113,25 @@ static int calls_only(const struct pcb_scenario *sc, const struct memcg_config *
 	return 0;
 }
 
-/*
- * The workloads' own keys: a value other than the default where the
- * workload (and timing) that reads it is not the one run would be
- * recorded and ignored
- */
+/* the workloads' own keys, refused at a value but the default where another runs */
 static int workload_keys(const struct pcb_scenario *sc, const struct memcg_config *c, int timing,
 			 char *err, size_t errlen)
 {
-	const int wl = c->workload, kmalloc_batch = wl == MEMCG_WL_KMALLOC && timing != PCB_TIMING_CALL;
-	const struct {
-		int key, value, read;
-		const char *by;
-	} own[] = {
-		{ KEY_BURST, c->burst, kmalloc_batch, "batch timing's kmalloc workload" },
-		{ KEY_OBJ_SHARE, c->obj_share, wl == MEMCG_WL_MIXED, "the mixed workload" },
-		{ KEY_MEMCGS, c->memcgs, wl == MEMCG_WL_MULTI_MEMCG || wl == MEMCG_WL_NETPERF,
+	const int wl = c->workload;
+	const struct pcb_own_key own[] = {
+		{ key_id(KEY_BURST), wl == MEMCG_WL_KMALLOC && timing != PCB_TIMING_CALL,
+		  "batch timing's kmalloc workload" },
+		{ key_id(KEY_OBJ_SHARE), wl == MEMCG_WL_MIXED, "the mixed workload" },
+		{ key_id(KEY_MEMCGS), wl == MEMCG_WL_MULTI_MEMCG || wl == MEMCG_WL_NETPERF,
 		  "the multi_memcg and netperf workloads" },
-		{ KEY_QUEUES, c->queues, wl == MEMCG_WL_NETPERF, "the netperf workload" },
-		{ KEY_SOFTIRQ, c->softirq_share, wl == MEMCG_WL_NETPERF, "the netperf workload" },
+		{ key_id(KEY_QUEUES), wl == MEMCG_WL_NETPERF, "the netperf workload" },
+		{ key_id(KEY_SOFTIRQ), wl == MEMCG_WL_NETPERF, "the netperf workload" },
 	};
+	char run[64];
 
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		const struct pcb_key *k = &memcg_keys[own[i].key];
-
-		if (own[i].read || own[i].value == atoi(k->def))
-			continue;
-		pcb_scenario_key_error(sc, key_id(own[i].key), err, errlen, "%d: read by %s "
-				       "alone; this is run.workload = %s, %s timing",
-				       own[i].value, own[i].by, workloads[wl],
-				       timing == PCB_TIMING_CALL ? "call" : "batch");
-		return -1;
-	}
-	return 0;
+	snprintf(run, sizeof(run), "run.workload = %s, %s timing", workloads[wl],
+		 timing == PCB_TIMING_CALL ? "call" : "batch");
+	return pcb_scenario_unread_keys(sc, own, sizeof(own) / sizeof(own[0]), run, err, errlen);
 }
 
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,

@@ -66,37 +66,20 @@ static int key_id(int k)
 	return pcb_key_find(pcp_keys[k].section, pcp_keys[k].name);
 }
 
-/*
- * A workload's own key at a value other than its default where the other
- * workload runs: recorded and not applied, so refused
- */
+/* each workload's own keys, refused at a value but the default where the other runs */
 static int workload_keys(const struct pcb_scenario *sc, const struct pcp_config *c, char *err,
 			 size_t errlen)
 {
 	const int fault = c->workload == PCP_WL_PAGE_FAULT;
-	char burst[16], map[16];
-	const struct {
-		int key, is_default, read;
-		const char *value;
-	} own[] = {
-		{ KEY_BURST, c->burst == 1, !fault, burst },
-		{ KEY_MAP_PAGES, c->map_pages == 512, fault, map },
-		{ KEY_CLEAR, c->clear == 1, fault, yesno[c->clear] },
+	const struct pcb_own_key own[] = {
+		{ key_id(KEY_BURST), !fault, "the pcp_alloc_free workload" },
+		{ key_id(KEY_MAP_PAGES), fault, "the page_fault workload" },
+		{ key_id(KEY_CLEAR), fault, "the page_fault workload" },
 	};
+	char run[64];
 
-	snprintf(burst, sizeof(burst), "%d", c->burst);
-	snprintf(map, sizeof(map), "%d", c->map_pages);
-
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		if (own[i].read || own[i].is_default)
-			continue;
-		pcb_scenario_key_error(sc, key_id(own[i].key), err, errlen, "%s: read by the %s "
-				       "workload alone; this is run.workload = %s",
-				       own[i].value,
-				       workloads[!c->workload], workloads[c->workload]);
-		return -1;
-	}
-	return 0;
+	snprintf(run, sizeof(run), "run.workload = %s", workloads[c->workload]);
+	return pcb_scenario_unread_keys(sc, own, sizeof(own) / sizeof(own[0]), run, err, errlen);
 }
 
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen)

@@ -66,6 +66,23 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, s
 			    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* whether a key was written (in the file, by --set or an option), not defaulted */
 int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
+/*
+ * A model's key that only some of its workloads (or one timing) read: key
+ * its id (pcb_key_find()), read whether the configuration being run reads
+ * it, by the readers as the refusal names them ("the mixed workload")
+ */
+struct pcb_own_key {
+	int key;
+	bool read;
+	const char *by;
+};
+/*
+ * The first of own[0..n) at a value other than the model's default where
+ * it is not read (it would be recorded and not applied) refused: -1 with
+ * "FILE:LINE: section.key: VALUE: read by BY alone; this is RUN"; else 0
+ */
+int pcb_scenario_unread_keys(const struct pcb_scenario *sc, const struct pcb_own_key *own,
+			     size_t n, const char *run, char *err, size_t errlen);
 /* "; text" appended to note (text alone where note is empty), for a model's kernel() */
 void pcb_note_append(char *note, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
