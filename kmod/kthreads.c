@@ -41,12 +41,23 @@ void pcb_rcu_reader_end(void)
 	rcu_read_unlock();
 }
 
+/*
+ * Between two chunks of a worker's loop: a model's operation gives back
+ * the interrupts and the preempt count it took before the next begins, so
+ * that they are never off for longer than one timed batch; and the CPU
+ * is yielded where another task is due (cond_resched(): on a kernel
+ * without full preemption nothing else preempts a kthread, and the
+ * soft-lockup detector would see it stuck)
+ */
 void pcb_cond_resched(void)
 {
 	bool reader = this_cpu_read(rcu_reader);
 
 	if (reader)
 		rcu_read_unlock();
+	WARN_ONCE(irqs_disabled() || preempt_count(),
+		  "pcpbench: interrupts off (%d) or a preempt count (%#x) between two chunks",
+		  irqs_disabled(), preempt_count());
 	cond_resched();
 	if (reader)
 		rcu_read_lock();
@@ -204,10 +215,13 @@ static void wait_until(const struct pcb_krun *r, uint64_t when)
 		if (now >= when || atomic_load(&pcb_stop_now))
 			return;
 		left_us = (when - now) * 1000 / r->tsc_khz;
-		if (left_us > 200)
+		if (left_us > 200) {
 			usleep_range(left_us - 100, left_us - 50);
-		else
+		} else {
+			/* closer than a sleep's slack: spun, yielding where a task is due */
 			cpu_relax();
+			cond_resched();
+		}
 	}
 }
 
@@ -370,6 +384,8 @@ static uint64_t coord_run(struct pcb_krun *r, uint64_t start, uint64_t deadline)
 				coord_prepare(r);
 			drain_once(r);
 			fired++;
+			/* a burst, or drains too close to sleep between, yields between two */
+			cond_resched();
 		}
 	}
 	return fired;
