@@ -14,6 +14,7 @@
  *   kthreads.c	the workers' and the coordinator's threads
  *   work.c	drain work on the kernel's workqueue, and where it ran
  *   libc.c	the C library calls the models' set-up makes
+ *   alloc.c	every allocation, counted; the tests' faults
  *
  * The kernel's headers come first in each file: the model interface's
  * kernel side (kmod/seam/pcb/base.h) defines C11's atomics under names
@@ -34,6 +35,30 @@
 #include "pcb/plan.h"
 #include "pcb/preempt.h"
 #include "pcb/worker.h"
+
+/*
+ * Allocations (alloc.c), each counted: GFP_KERNEL, zeroed but for
+ * pcb_kvmalloc(); pcb_kvfree() gives back any of them but a CPU area
+ */
+void *pcb_kvzalloc(size_t size, int node);
+void *pcb_kvcalloc(size_t n, size_t size);
+void *pcb_kvmalloc(size_t size);
+void *pcb_vzalloc(size_t size);
+void *pcb_memdup_user(const void __user *src, size_t len);
+void __percpu *pcb_alloc_percpu(size_t size, size_t align);
+void pcb_kvfree(const void *p);
+void pcb_free_percpu(void __percpu *p);
+/* what was handed out and given back since the module was loaded */
+void pcb_kmod_allocs(long *made, long *freed);
+
+/* the step a run fails at, for the tests (the parameter fail, taken once) */
+enum pcb_kfault {
+	PCB_KFAULT_NONE,
+	PCB_KFAULT_AREAS,		/* the CPUs' areas: out of memory */
+	PCB_KFAULT_THREADS,		/* the last worker's kthread not created */
+	PCB_KFAULT_CHECK,		/* the invariant reported broken */
+};
+enum pcb_kfault pcb_kfault_take(void);
 
 /* the models and designs this module has (registry.c) */
 const struct pcb_model_run *pcb_kmod_model(const char *name);
@@ -100,6 +125,7 @@ struct pcb_krun {
 
 	struct pcb_plan_result *res;
 	struct pcb_plan_worker *wres;
+	enum pcb_kfault fault;
 };
 
 /* a run of plan into res (the workers' figures after it); 0, or -errno with res->msg */

@@ -394,12 +394,12 @@ static uint64_t coord_run(struct pcb_krun *r, uint64_t start, uint64_t deadline)
 int pcb_kcoord_fn(void *arg)
 {
 	struct pcb_krun *r = arg;
-	uint32_t *counts = kvzalloc(PCB_PLAN_OVH_TICKS * sizeof(*counts), GFP_KERNEL);
+	uint32_t *counts = pcb_kvcalloc(PCB_PLAN_OVH_TICKS, sizeof(*counts));
 	uint64_t over, start;
 
 	if (counts)
 		r->res->coord.overhead = overhead_measure(counts, r->plan->overhead_samples, &over);
-	kvfree(counts);
+	pcb_kvfree(counts);
 	pcb_kphase(r, PCB_KPHASE_SET_UP);
 	coord_warm(r);
 	coord_reset(r);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The C library calls the models' set-up makes (kmod/libc/), over the
- * kernel's allocators, in the ioctl's process context. Runs are one at a
+ * kernel's allocators (counted, alloc.c), in the ioctl's process context. Runs are one at a
  * time (main.c's mutex), so errno is one variable.
  */
 #include <linux/log2.h>
@@ -21,7 +21,7 @@ int pcb_libc_errno;
 
 void *calloc(size_t nmemb, size_t size)
 {
-	return kvcalloc(nmemb, size, GFP_KERNEL);
+	return pcb_kvcalloc(nmemb, size);
 }
 
 void *aligned_alloc(size_t align, size_t size)
@@ -32,12 +32,12 @@ void *aligned_alloc(size_t align, size_t size)
 		pcb_libc_errno = EINVAL;
 		return NULL;
 	}
-	return kvmalloc(roundup_pow_of_two(n), GFP_KERNEL);
+	return pcb_kvmalloc(roundup_pow_of_two(n));
 }
 
 void free(void *p)
 {
-	kvfree(p);
+	pcb_kvfree(p);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
@@ -49,7 +49,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
 		pcb_libc_errno = EINVAL;
 		return MAP_FAILED;
 	}
-	p = vzalloc(len);
+	p = pcb_vzalloc(len);
 	if (!p) {
 		pcb_libc_errno = ENOMEM;
 		return MAP_FAILED;
@@ -60,7 +60,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
 int munmap(void *addr, size_t len)
 {
 	(void)len;
-	vfree(addr);
+	pcb_kvfree(addr);
 	return 0;
 }
 

@@ -4,6 +4,8 @@
  * (pcb/plan.h), checked, run (run.c), its figures copied back. Runs are
  * one at a time. A signal to the caller ends the run at its threads' next
  * chunk: everything is given back and the request fails with EINTR.
+ * Unloading says how many allocations the runs made and whether each was
+ * freed (alloc.c).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -20,7 +22,7 @@ static DEFINE_MUTEX(run_lock);
 static int plan_in(const struct pcb_plan_run *req, struct pcb_plan **planp,
 		   struct pcb_plan_result *res)
 {
-	struct pcb_plan *plan = memdup_user(u64_to_user_ptr(req->plan), sizeof(*plan));
+	struct pcb_plan *plan = pcb_memdup_user(u64_to_user_ptr(req->plan), sizeof(*plan));
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
@@ -49,7 +51,7 @@ static long pcb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return -ENOTTY;
 	if (copy_from_user(&req, (void __user *)arg, sizeof(req)))
 		return -EFAULT;
-	res = kvzalloc(size, GFP_KERNEL);
+	res = pcb_kvzalloc(size, NUMA_NO_NODE);
 	if (!res)
 		return -ENOMEM;
 	rc = plan_in(&req, &plan, res);
@@ -57,10 +59,10 @@ static long pcb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		struct pcb_plan_result *head = res;
 
 		size = pcb_plan_result_size(plan->nr_workers);
-		res = kvzalloc(size, GFP_KERNEL);
+		res = pcb_kvzalloc(size, NUMA_NO_NODE);
 		if (res)
 			*res = *head;
-		kvfree(head);
+		pcb_kvfree(head);
 		rc = res ? 0 : -ENOMEM;
 		if (!rc && mutex_lock_interruptible(&run_lock))
 			rc = -EINTR;
@@ -74,8 +76,8 @@ static long pcb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_to_user(u64_to_user_ptr(req.result), res, size))
 			rc = -EFAULT;
 	}
-	kvfree(res);
-	kfree(plan);
+	pcb_kvfree(res);
+	pcb_kvfree(plan);
 	return rc;
 }
 
@@ -92,7 +94,27 @@ static struct miscdevice pcb_dev = {
 	.mode = 0600,
 };
 
-module_misc_device(pcb_dev);
+static int __init pcb_init(void)
+{
+	return misc_register(&pcb_dev);
+}
+
+/* what the runs allocated, all of it given back: said at every unload */
+static void __exit pcb_exit(void)
+{
+	long made, freed;
+
+	misc_deregister(&pcb_dev);
+	pcb_kmod_allocs(&made, &freed);
+	if (made != freed)
+		pr_err("pcpbench: unloaded: %ld allocations, %ld freed: %ld leaked\n", made, freed,
+		       made - freed);
+	else
+		pr_info("pcpbench: unloaded: %ld allocations, %ld freed: none left\n", made, freed);
+}
+
+module_init(pcb_init);
+module_exit(pcb_exit);
 
 MODULE_DESCRIPTION("pcpbench: per-CPU cache lock designs run with the kernel's own primitives");
 MODULE_LICENSE("Dual MIT/GPL");

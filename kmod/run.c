@@ -98,15 +98,16 @@ static int run_setup(struct pcb_krun *r)
 	r->target = r->ops.drain_target(r->shared);
 	r->area_size = round_line(r->v->cpu_size) +
 		       (1 + r->d->drain.spare_stock) * round_line(r->v->stock_size);
-	r->areas = __alloc_percpu(r->area_size, PCB_CACHE_LINE);
+	if (r->fault != PCB_KFAULT_AREAS)
+		r->areas = pcb_alloc_percpu(r->area_size, PCB_CACHE_LINE);
 	if (p->coord_cpu >= 0)
-		r->coord_area = __alloc_percpu(r->area_size, PCB_CACHE_LINE);
-	r->cpus = kcalloc(r->nr_cpus, sizeof(*r->cpus), GFP_KERNEL);
-	r->kw = kcalloc(r->nr_workers, sizeof(*r->kw), GFP_KERNEL);
-	r->work_queued = kcalloc(nr_cpu_ids, sizeof(*r->work_queued), GFP_KERNEL);
-	r->work_here = kcalloc(nr_cpu_ids, sizeof(*r->work_here), GFP_KERNEL);
-	r->work_elsewhere = kcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere), GFP_KERNEL);
-	r->work_elsewhere_cpu = kcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere_cpu), GFP_KERNEL);
+		r->coord_area = pcb_alloc_percpu(r->area_size, PCB_CACHE_LINE);
+	r->cpus = pcb_kvcalloc(r->nr_cpus, sizeof(*r->cpus));
+	r->kw = pcb_kvcalloc(r->nr_workers, sizeof(*r->kw));
+	r->work_queued = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_queued));
+	r->work_here = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_here));
+	r->work_elsewhere = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere));
+	r->work_elsewhere_cpu = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere_cpu));
 	if (!r->areas || (p->coord_cpu >= 0 && !r->coord_area) || !r->cpus || !r->kw ||
 	    !r->work_queued || !r->work_here || !r->work_elsewhere || !r->work_elsewhere_cpu)
 		return fail(r, -ENOMEM, "out of memory for the CPUs' areas");
@@ -129,7 +130,7 @@ static int areas_setup(struct pcb_krun *r)
 		k->area = area_init(r, per_cpu_ptr(r->areas, k->cpu), k->cpu);
 		r->cpus[i] = k->area;
 		k->w_size = r->ops.worker_size;
-		k->w = kvzalloc_node(k->w_size, GFP_KERNEL, cpu_to_node((int)k->cpu));
+		k->w = pcb_kvzalloc(k->w_size, cpu_to_node((int)k->cpu));
 		if (!k->w)
 			return fail(r, -ENOMEM, "out of memory for a worker");
 	}
@@ -150,7 +151,8 @@ static int threads_start(struct pcb_krun *r)
 	for (i = 0; i < r->nr_workers; i++) {
 		struct pcb_kworker *k = &r->kw[i];
 
-		k->task = kthread_create_on_cpu(pcb_kworker_fn, k, k->cpu, "pcpbench/%u");
+		k->task = r->fault == PCB_KFAULT_THREADS && i == r->nr_workers - 1 ? ERR_PTR(-EAGAIN) :
+			  kthread_create_on_cpu(pcb_kworker_fn, k, k->cpu, "pcpbench/%u");
 		if (IS_ERR(k->task))
 			break;
 	}
@@ -262,8 +264,8 @@ static void collect_work(struct pcb_krun *r)
 /* the model's invariant over the workers, the coordinator and the idle CPUs */
 static int check_all(struct pcb_krun *r, char *msg, size_t len)
 {
-	struct pcb_cpu **all = kcalloc(r->nr_cpus + 1, sizeof(*all), GFP_KERNEL);
-	struct pcb_worker **ws = kcalloc(r->nr_workers, sizeof(*ws), GFP_KERNEL);
+	struct pcb_cpu **all = pcb_kvcalloc(r->nr_cpus + 1, sizeof(*all));
+	struct pcb_worker **ws = pcb_kvcalloc(r->nr_workers, sizeof(*ws));
 	struct pcb_quiescent q = {
 		.shared = r->shared, .v = r->v, .w = ws, .nr_workers = r->nr_workers, .cpus = all,
 	};
@@ -283,9 +285,13 @@ static int check_all(struct pcb_krun *r, char *msg, size_t len)
 		all[k++] = r->cpus[i];
 	q.nr_cpus = k;
 	rc = r->ops.check(&q, msg, len);
+	if (!rc && r->fault == PCB_KFAULT_CHECK) {
+		snprintf(msg, len, "broken, as the parameter fail asked");
+		rc = -1;
+	}
 out:
-	kfree(all);
-	kfree(ws);
+	pcb_kvfree(all);
+	pcb_kvfree(ws);
 	return rc;
 }
 
@@ -324,20 +330,20 @@ static void run_teardown(struct pcb_krun *r)
 	if (r->shared)
 		r->ops.teardown(r->shared);
 	for (int i = 0; r->kw && i < r->nr_workers; i++)
-		kvfree(r->kw[i].w);
-	free_percpu(r->areas);
-	free_percpu(r->coord_area);
-	kfree(r->cpus);
-	kfree(r->kw);
-	kfree(r->work_queued);
-	kfree(r->work_here);
-	kfree(r->work_elsewhere);
-	kfree(r->work_elsewhere_cpu);
+		pcb_kvfree(r->kw[i].w);
+	pcb_free_percpu(r->areas);
+	pcb_free_percpu(r->coord_area);
+	pcb_kvfree(r->cpus);
+	pcb_kvfree(r->kw);
+	pcb_kvfree(r->work_queued);
+	pcb_kvfree(r->work_here);
+	pcb_kvfree(r->work_elsewhere);
+	pcb_kvfree(r->work_elsewhere_cpu);
 }
 
 int pcb_kmod_run(const struct pcb_plan *p, struct pcb_plan_result *res)
 {
-	struct pcb_krun *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct pcb_krun *r = pcb_kvcalloc(1, sizeof(*r));
 	char when[32];
 	int rc;
 
@@ -362,6 +368,7 @@ int pcb_kmod_run(const struct pcb_plan *p, struct pcb_plan_result *res)
 	strscpy(res->release, utsname()->release, sizeof(res->release));
 	snprintf(res->check, sizeof(res->check), "ok");
 	atomic_store(&pcb_stop_now, 0);
+	r->fault = pcb_kfault_take();
 
 	rc = run_setup(r);
 	if (!rc)
@@ -381,6 +388,6 @@ int pcb_kmod_run(const struct pcb_plan *p, struct pcb_plan_result *res)
 		collect_work(r);
 	}
 	run_teardown(r);
-	kfree(r);
+	pcb_kvfree(r);
 	return rc;
 }
