@@ -4,9 +4,11 @@
 # four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals,
 # default, cover-letter-2.2, drain-scaling and pcp-designs run with the
 # module, the RCU drain over the kernel's RCU (memcg's qsbr, pcp's rcu),
-# reproduce --backend kernel of tests/claims/kernel.ini, and 20 loads and
-# unloads. Functional only: the guest's clock is
-# emulated, no figure's size is checked.
+# reproduce --backend kernel of tests/claims/kernel.ini, then
+# tests/kmod/safety.sh: a long run under lowered lockup and stall
+# thresholds, SIGINT and SIGTERM mid-run, a failed step, and 20 loads and
+# unloads, the module's allocations and memory checked. Functional only:
+# the guest's clock is emulated, no figure's size is checked.
 #
 # usage: kmod.sh PCPBENCH SOURCE_ROOT [native|portable]
 # A native build's guest runs build-vm/pcpbench, as the vm suite's do.
@@ -43,7 +45,7 @@ if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build warns"; else
 mkdir -p "$tmp/res"
 "$vm" --pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
 	--add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko" --add "$src/scenarios:/pcb/kscn" \
-	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" \
+	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" --add "$src/tests/kmod/safety.sh:/pcb/safety.sh" \
 	--add "$src/tests/claims/kernel.ini:/pcb/kclaims.ini" -- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
 vm_rc=$?
 [ "$vm_rc" -eq 77 ] && skip "the guest: $(tail -n 3 "$tmp/vm.err")"
@@ -184,10 +186,69 @@ sys.exit(1 if [i for i, has in want.items() if i not in rows or bool(rows[i]["he
 EOF
 [ "$(cat "$r/after-repro-loaded.txt" 2>/dev/null)" = 0 ] && ok || bad "reproduce: pcpbench still loaded"
 
-# 20 loads and unloads, the memory figures before and after them
-[ "$(cat "$r/cycles.txt" 2>/dev/null)" = 20 ] && ok ||
-	bad "load/unload: $(cat "$r/cycles.txt" 2>/dev/null) of 20"
-paste "$r/mem-before.txt" "$r/mem-after.txt" 2>/dev/null | sed 's/^/  before, after: /'
+# ---- safety (tests/kmod/safety.sh) ----
+# a long run under lowered soft-lockup and RCU-stall thresholds: its log is checked below
+if [ "$(cat "$r/safety-long.rc" 2>/dev/null)" = 0 ] &&
+	grep -q '^watchdog_thresh 2, rcu_cpu_stall_timeout 4$' "$r/safety-long.txt"; then
+	ok
+else
+	bad "the long run: exit $(cat "$r/safety-long.rc" 2>/dev/null): $(head -n 3 "$r/safety-long.txt" 2>/dev/null) $(tail -n 5 "$r/safety-long.err" 2>/dev/null)"
+fi
+# a session ended by a signal, or by a failure in the module: exit 1, nothing left
+safe_end() {
+	local t=$1 want=$2
+	if [ "$(cat "$r/safety-$t.rc" 2>/dev/null)" = 1 ] &&
+		grep -q '^module: 0 in /proc/modules, 0 in /sys/module$' "$r/safety-$t.left" &&
+		grep -q '^kthreads: 0$' "$r/safety-$t.left" &&
+		cat "$r/safety-$t.err" "$r/safety-$t.txt" | grep -q "$want"; then
+		ok
+	else
+		bad "$t: exit $(cat "$r/safety-$t.rc" 2>/dev/null), no '$want': $(cat "$r/safety-$t.left" "$r/safety-$t.err" 2>/dev/null)"
+	fi
+	echo "  $t: exit $(cat "$r/safety-$t.rc" 2>/dev/null); $(tr '\n' ';' <"$r/safety-$t.left" 2>/dev/null)"
+	sed 's/^/    /' "$r/safety-$t.err" 2>/dev/null
+}
+for sig in INT TERM; do
+	grep -q '^kthreads before: pcpbench' "$r/safety-$sig.left" 2>/dev/null && ok ||
+		bad "$sig: not sent while the module's kthreads ran: $(cat "$r/safety-$sig.left" 2>/dev/null)"
+	safe_end "$sig" 'interrupted'
+done
+safe_end fail-threads "cannot create the run's kthreads"
+# every unload of the guest's sessions says in the log that each allocation
+# its runs made was freed; over 20 loads and unloads the kernel's per-CPU
+# memory is what it was and its unreclaimable slab within 1 MiB of it
+[ "$(cat "$r/safety-cycles.txt" 2>/dev/null)" = 20 ] && ok ||
+	bad "load/unload: $(cat "$r/safety-cycles.txt" 2>/dev/null) of 20"
+grep 'pcpbench: unloaded' "$r/dmesg.txt" | sed 's/^\[[ 0-9.]*\] //' | sort | uniq -c | sed 's/^/  /'
+python3 - "$r" <<'EOF' && ok || bad "the module's allocations, or the memory figures (above)"
+import re, sys
+res = sys.argv[1]
+fails = []
+log = open(res + "/dmesg.txt", errors="replace").read()
+unloads = re.findall(r"pcpbench: unloaded: (\d+) allocations, (\d+) freed: (.*)", log)
+ran = [u for u in unloads if int(u[0]) > 0]
+if len(ran) < 5 or len(unloads) < 25:
+    fails.append("%d unloads said their allocations, %d after runs (25 and 5 at least)"
+                 % (len(unloads), len(ran)))
+for made, freed, what in unloads:
+    if made != freed or what != "none left":
+        fails.append("an unload: %s allocations, %s freed: %s" % (made, freed, what))
+def mem(name):
+    return dict((l.split(":")[0], int(l.split()[1]))
+                for l in open(res + "/" + name) if ":" in l)
+before, after = mem("safety-mem-before.txt"), mem("safety-mem-after.txt")
+for k in sorted(before):
+    print("  %-12s %8d kB -> %8d kB (%+d)" % (k, before[k], after[k], after[k] - before[k]))
+if after["Percpu"] != before["Percpu"]:
+    fails.append("Percpu %d -> %d kB" % (before["Percpu"], after["Percpu"]))
+if after["SUnreclaim"] - before["SUnreclaim"] > 1024:
+    fails.append("SUnreclaim grew by %d kB (at most 1024)"
+                 % (after["SUnreclaim"] - before["SUnreclaim"]))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+
 if grep -E 'BUG|WARNING|soft lockup|rcu_sched self-detected|stall' "$r/dmesg.txt"; then
 	bad "the guest's kernel log (above)"
 else

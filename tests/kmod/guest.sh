@@ -1,8 +1,8 @@
 # The kernel backend in the four-node guest (tests/kmod.sh runs this in
 # /pcb there, busybox's sh): each refusal as printed, scenarios run with
 # pcpbench.ko (the RCU drain's designs among them), reproduce --backend
-# kernel, and 20 loads and unloads with the memory figures before and
-# after. Every output goes to results/, which comes back to the host.
+# kernel, then safety.sh's long run, signals, failures and 20 sessions.
+# Every output goes to results/, which comes back to the host.
 # The guest's clock is emulated: the runs are short, and their figures
 # are checked for what they say, never for their size.
 ko=/pcb/pcpbench.ko
@@ -61,20 +61,7 @@ pcpbench run $short --set run.duration_ms=300 --set drain.count=3 --out results/
 	kscn/drain-scaling.scn \
 	>results/us-drain-scaling.txt 2>&1
 
-# 20 loads and unloads: the memory figures before and after
-mem() {
-	grep -E '^(MemFree|Slab|SUnreclaim|Percpu|VmallocUsed):' /proc/meminfo
-	grep -E '^(kmalloc-[0-9]+|kmalloc-cg-[0-9]+) ' /proc/slabinfo 2>/dev/null |
-		awk '{ print $1 ": " $2 }'
-}
-mem >results/mem-before.txt
-ok=0
-i=0
-while [ $i -lt 20 ]; do
-	insmod $ko && rmmod pcpbench && ok=$((ok + 1))
-	i=$((i + 1))
-done
-echo $ok >results/cycles.txt
-mem >results/mem-after.txt
+# the long run, signals, failures, 20 sessions (tests/kmod/safety.sh)
+sh /pcb/safety.sh
 dmesg >results/dmesg.txt
 exit 0
