@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Every allocation the module makes (kmod.h): the runner's, the request's
- * and the models' set-up (libc.c) go through these, which count what is
- * handed out and what comes back, so that module_exit() (main.c) can say
- * that nothing is left: the kernels the module runs on need not have
- * kmemleak (Debian's cloud kernel has none).
+ * Every allocation the module makes (kmod.h): the runner's, the request's,
+ * the models' set-up (libc.c) and its threads' perf events go through
+ * these, which count what is handed out and what comes back, so that
+ * module_exit() (main.c) can say that nothing is left: the kernels the
+ * module runs on need not have kmemleak (Debian's cloud kernel has none).
  *
  * The tests' faults, one run's: root writes a step's name to
  * /sys/module/pcpbench/parameters/fail, and the next run to start fails
@@ -12,8 +12,10 @@
  * allocated; threads: the last worker's kthread not created) or has its
  * invariant reported broken (check). No plan reaches it.
  */
+#include <linux/err.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -85,6 +87,24 @@ void pcb_free_percpu(void __percpu *p)
 	if (p)
 		atomic_long_inc(&frees);
 	free_percpu(p);
+}
+
+/* bound to task on whatever CPU it runs (cpu -1), counting: no overflow handler */
+struct perf_event *pcb_perf_counter(struct perf_event_attr *attr, struct task_struct *task)
+{
+	struct perf_event *ev = perf_event_create_kernel_counter(attr, -1, task, NULL, NULL);
+
+	if (!IS_ERR(ev))
+		atomic_long_inc(&allocs);
+	return ev;
+}
+
+void pcb_perf_release(struct perf_event *ev)
+{
+	if (!ev)
+		return;
+	atomic_long_inc(&frees);
+	perf_event_release_kernel(ev);
 }
 
 void pcb_kmod_allocs(long *made, long *freed)

@@ -13,6 +13,7 @@
  *   run.c	a run: its CPUs' areas, its threads, its checks, its figures
  *   kthreads.c	the workers' and the coordinator's threads
  *   work.c	drain work on the kernel's workqueue, and where it ran
+ *   counters.c	a thread's perf events over its timed part
  *   libc.c	the C library calls the models' set-up makes
  *   alloc.c	every allocation, counted; the tests' faults
  *
@@ -26,6 +27,7 @@
 #include <linux/atomic.h>
 #include <linux/kthread.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -48,6 +50,9 @@ void *pcb_memdup_user(const void __user *src, size_t len);
 void __percpu *pcb_alloc_percpu(size_t size, size_t align);
 void pcb_kvfree(const void *p);
 void pcb_free_percpu(void __percpu *p);
+/* a perf event of task's, counted as an allocation: an ERR_PTR() if not created */
+struct perf_event *pcb_perf_counter(struct perf_event_attr *attr, struct task_struct *task);
+void pcb_perf_release(struct perf_event *ev);
 /* what was handed out and given back since the module was loaded */
 void pcb_kmod_allocs(long *made, long *freed);
 
@@ -67,6 +72,19 @@ const struct pcb_design *pcb_kmod_design(const char *model, const char *name);
 /* the plan checked; 0, or -EINVAL with msg naming the field (plan.c) */
 int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len);
 
+/* a thread's perf events (counters.c): the plan's, each created or its -errno */
+struct pcb_kctr {
+	int n;
+	struct perf_event *ev[PCB_PLAN_MAX_EVENTS];
+	int status[PCB_PLAN_MAX_EVENTS];
+};
+/* created for the calling thread, disabled; never fails as a whole */
+void pcb_kctr_open(struct pcb_kctr *c, const struct pcb_plan *p);
+/* enabled / disabled and read: out[i] is the timed part's figure */
+void pcb_kctr_start(struct pcb_kctr *c);
+void pcb_kctr_stop(struct pcb_kctr *c, struct pcb_plan_counter *out);
+void pcb_kctr_close(struct pcb_kctr *c);
+
 /* one worker thread of a run */
 struct pcb_krun;
 struct pcb_kworker {
@@ -77,6 +95,7 @@ struct pcb_kworker {
 	struct pcb_worker *w;
 	size_t w_size;
 	struct pcb_plan_worker *out;	/* its figures, in the result */
+	struct pcb_kctr ctr;		/* its perf events */
 };
 
 /* the phases every thread of a run and the ioctl's task pass together */
@@ -107,6 +126,7 @@ struct pcb_krun {
 	struct pcb_kworker *kw;
 	struct pcb_cpu *self;		/* the coordinator's */
 	struct task_struct *coord;
+	struct pcb_kctr coord_ctr;	/* the coordinator's perf events */
 
 	uint64_t tsc_khz;
 	uint64_t duration_ticks, warmup_ticks;

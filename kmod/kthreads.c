@@ -4,8 +4,9 @@
  * run/coordinator.c): a worker bound to its CPU runs the design's loop,
  * warm-up first, between the run's phases; the coordinator, bound to
  * its own, calls the design's drain by plan and times it, with its
- * completion and what it stranded. Each waits for kthread_stop() at the
- * end, then gives back what it holds.
+ * completion and what it stranded. Each counts its perf events over the
+ * timed part (counters.c), waits for kthread_stop() at the end, then
+ * gives back what it holds.
  */
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -175,6 +176,7 @@ int pcb_kworker_fn(void *arg)
 	uint64_t n = r->plan->overhead_samples;
 
 	worker_setup(k);
+	pcb_kctr_open(&k->ctr, r->plan);
 	pcb_kphase(r, PCB_KPHASE_SET_UP);
 	/* warm-up: also measures an operation's span for the interruption threshold */
 	w->ops_limit = 0;
@@ -190,13 +192,17 @@ int pcb_kworker_fn(void *arg)
 	w->dbg.overhead = overhead_measure(k->out->ovh_start, n, &k->out->ovh_start_over);
 
 	pcb_kphase(r, PCB_KPHASE_START);
+	pcb_kctr_start(&k->ctr);
 	w->tsc_start = pcb_tsc_now();
 	w->deadline = w->tsc_start + r->duration_ticks;
 	r->v->run(w);
 	w->tsc_end = pcb_tsc_now();
+	pcb_kctr_stop(&k->ctr, k->out->ctr);
 	/* and again after it: a move says the machine changed under the run */
 	(void)overhead_measure(k->out->ovh_end, n, &k->out->ovh_end_over);
 	pcb_kphase(r, PCB_KPHASE_OVER);
+	/* every thread woken runs to here, a stopped run's too: nothing of them is left */
+	pcb_kctr_close(&k->ctr);
 
 	wait_for_stop();
 	/* give back what it holds, and empty its cache as its own drain would */
@@ -400,13 +406,17 @@ int pcb_kcoord_fn(void *arg)
 	if (counts)
 		r->res->coord.overhead = overhead_measure(counts, r->plan->overhead_samples, &over);
 	pcb_kvfree(counts);
+	pcb_kctr_open(&r->coord_ctr, r->plan);
 	pcb_kphase(r, PCB_KPHASE_SET_UP);
 	coord_warm(r);
 	coord_reset(r);
 	pcb_kphase(r, PCB_KPHASE_START);
+	pcb_kctr_start(&r->coord_ctr);
 	start = pcb_tsc_now();
 	r->res->coord.fired = coord_run(r, start, start + r->duration_ticks);
+	pcb_kctr_stop(&r->coord_ctr, r->res->coord.ctr);
 	pcb_kphase(r, PCB_KPHASE_OVER);
+	pcb_kctr_close(&r->coord_ctr);
 	wait_for_stop();
 	return 0;
 }

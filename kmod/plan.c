@@ -3,9 +3,13 @@
  * A plan checked before anything of it runs (pcb/plan.h): the harness
  * checked the scenario it came from, and the module checks again what it
  * relies on, each field against its bound, the CPUs against the
- * machine's, the model's settings against its keys' ranges.
+ * machine's, the model's settings against its keys' ranges, the perf
+ * events against what a plan carries (the kernel's perf core checks
+ * their configs as it checks perf_event_open()'s).
  */
 #include <linux/cpumask.h>
+#include <linux/limits.h>
+#include <linux/perf_event.h>
 #include <linux/string.h>
 
 #include "kmod.h"
@@ -108,6 +112,22 @@ static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
 	return 0;
 }
 
+/* the perf events: within the plan's bound, each with only the attr's bits a plan carries */
+static int events_check(const struct pcb_plan *p, char *msg, size_t len)
+{
+	if (p->nr_events > PCB_PLAN_MAX_EVENTS)
+		return FAIL("%u perf events: at most %d", p->nr_events, PCB_PLAN_MAX_EVENTS);
+	for (uint32_t i = 0; i < p->nr_events; i++) {
+		const struct pcb_plan_event *e = &p->event[i];
+
+		if ((e->flags & ~PCB_PLAN_EV_FLAGS) || e->precise_ip > PCB_PLAN_EV_MAX_PRECISE ||
+		    e->pad || e->type == PERF_TYPE_BREAKPOINT || e->type > INT_MAX)
+			return FAIL("perf event %u: type %u, flags %#x, precise %u: not one the "
+				    "module counts", i, e->type, e->flags, e->precise_ip);
+	}
+	return 0;
+}
+
 static int times_check(const struct pcb_plan *p, char *msg, size_t len)
 {
 	if (p->timing != PCB_TIMING_CALL && p->timing != PCB_TIMING_BATCH)
@@ -151,5 +171,7 @@ int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len)
 		rc = cpus_check(p, msg, len);
 	if (!rc)
 		rc = times_check(p, msg, len);
+	if (!rc)
+		rc = events_check(p, msg, len);
 	return rc;
 }

@@ -67,6 +67,46 @@ static void plan_idle(struct pcb_plan *p, const struct pcb_topo *topo,
 	res->drain.nr_virtual = (int)p->nr_idle;
 }
 
+/*
+ * The scenario's perf events as libpfm4 resolved them (measure/counters.c),
+ * for the module to create for each of its threads: the attr's fields a
+ * plan carries, each checked against what it can carry; -1 with err
+ */
+static int plan_events(struct pcb_plan *p, const struct pcb_counters_cfg *cfg, char *err,
+		       size_t errlen)
+{
+	if (cfg->n < 0 || cfg->n > PCB_PLAN_MAX_EVENTS) {
+		snprintf(err, errlen, "%d perf events: the kernel backend counts at most %d",
+			 cfg->n, PCB_PLAN_MAX_EVENTS);
+		return -1;
+	}
+	for (int i = 0; i < cfg->n; i++) {
+		const struct perf_event_attr *a = &cfg->ev[i].attr;
+		struct pcb_plan_event *e = &p->event[i];
+
+		if (a->sample_period || a->freq || a->type == PERF_TYPE_BREAKPOINT ||
+		    a->type > INT32_MAX) {
+			snprintf(err, errlen, "event '%s' (%s): not one the kernel backend can count",
+				 cfg->ev[i].name, cfg->ev[i].fstr);
+			return -1;
+		}
+		e->type = a->type;
+		e->config = a->config;
+		e->config1 = a->config1;
+		e->config2 = a->config2;
+		e->precise_ip = a->precise_ip;
+		e->flags = (a->exclude_user ? PCB_PLAN_EV_EXCLUDE_USER : 0) |
+			   (a->exclude_kernel ? PCB_PLAN_EV_EXCLUDE_KERNEL : 0) |
+			   (a->exclude_hv ? PCB_PLAN_EV_EXCLUDE_HV : 0) |
+			   (a->exclude_host ? PCB_PLAN_EV_EXCLUDE_HOST : 0) |
+			   (a->exclude_guest ? PCB_PLAN_EV_EXCLUDE_GUEST : 0) |
+			   (a->pinned ? PCB_PLAN_EV_PINNED : 0) |
+			   (a->exclusive ? PCB_PLAN_EV_EXCLUSIVE : 0);
+	}
+	p->nr_events = (uint32_t)cfg->n;
+	return 0;
+}
+
 /* res's design and configuration, run number run, as a plan; -1 with err */
 static int plan_make(struct pcb_plan *p, const struct pcb_topo *topo,
 		     struct pcb_design_result *res, int run, char *err, size_t errlen)
@@ -99,6 +139,8 @@ static int plan_make(struct pcb_plan *p, const struct pcb_topo *topo,
 	p->gap_floor_ns = PCB_GAP_FLOOR_NS;
 	p->gap_periods = PCB_GAP_PERIODS;
 	p->overhead_samples = PCB_OVERHEAD_SAMPLES;
+	if (plan_events(p, &sc->counters, err, errlen) < 0)
+		return -1;
 	hwloc_bitmap_foreach_begin(cpu, sc->workers) {
 		if (p->nr_workers == PCB_PLAN_MAX_WORKERS || cpu >= PCB_PLAN_MAX_CPUS) {
 			snprintf(err, errlen, "the kernel backend runs at most %d workers, on CPUs "
@@ -124,6 +166,17 @@ static int plan_make(struct pcb_plan *p, const struct pcb_topo *topo,
 	return 0;
 }
 
+/* a thread's counts of the plan's events, as pcb_counters_stop() leaves them */
+static void counters_from(struct pcb_counter_value *v, const struct pcb_plan_counter *c)
+{
+	for (int e = 0; e < PCB_PLAN_MAX_EVENTS; e++) {
+		v[e].status = c[e].status;
+		v[e].value = c[e].value;
+		v[e].enabled_ns = c[e].enabled_ns;
+		v[e].running_ns = c[e].running_ns;
+	}
+}
+
 /* one worker's figures as its thread would have left them */
 static void worker_from(struct thread_ctx *t, struct pcb_worker *w, struct pcb_cpu *cpu,
 			const struct pcb_plan_worker *o)
@@ -141,6 +194,7 @@ static void worker_from(struct thread_ctx *t, struct pcb_worker *w, struct pcb_c
 	w->gaps = o->gaps;
 	w->dbg = o->dbg;
 	w->dbg.pmc = NULL;
+	counters_from(t->ctr, o->ctr);
 	memcpy(cpu->ev, o->ev, sizeof(cpu->ev));
 	cpu->h.remote_drains = o->remote_drains;
 	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++) {
@@ -227,6 +281,7 @@ static void collect_coord(struct pcb_design_result *res, const struct pcb_plan_r
 	s.coord.nr_charged = (int)p->nr_charged;
 	s.coord.nr_cpus = (int)c->nr_cpus;
 	s.fired = c->fired;
+	counters_from(s.coord_ctr, c->ctr);
 	pcb_collect_coord(res, &s, run);
 	res->drain.work_queued += c->idle_work_queued;
 	res->drain.work_ran += c->idle_work_ran_here + c->idle_work_ran_elsewhere;

@@ -20,7 +20,7 @@
 #include "pcb/stat.h"
 #include "pcb/timed.h"
 
-#define PCB_PLAN_VERSION	1
+#define PCB_PLAN_VERSION	2
 
 /* the bounds of a plan: CPUs named, workers, a name, a model's settings */
 #define PCB_PLAN_MAX_CPUS	256
@@ -32,6 +32,39 @@
 /* empty regions timed before and after a run, their lengths counted exactly below */
 #define PCB_PLAN_OVH_TICKS	4096
 #define PCB_PLAN_OVH_MAX_SAMPLES 1000000
+/* perf events a thread counts over the run */
+#define PCB_PLAN_MAX_EVENTS	PCB_MAX_EVENTS
+
+/* the perf_event_attr bits a plan's event carries beside its type and configs */
+#define PCB_PLAN_EV_EXCLUDE_USER	(1u << 0)
+#define PCB_PLAN_EV_EXCLUDE_KERNEL	(1u << 1)
+#define PCB_PLAN_EV_EXCLUDE_HV		(1u << 2)
+#define PCB_PLAN_EV_EXCLUDE_HOST	(1u << 3)
+#define PCB_PLAN_EV_EXCLUDE_GUEST	(1u << 4)
+#define PCB_PLAN_EV_PINNED		(1u << 5)
+#define PCB_PLAN_EV_EXCLUSIVE		(1u << 6)
+#define PCB_PLAN_EV_FLAGS		0x7fu
+#define PCB_PLAN_EV_MAX_PRECISE		3
+
+/*
+ * A perf event as libpfm4 resolved it in userspace (measure/counters.c),
+ * counted by the module with perf_event_create_kernel_counter(): only
+ * these fields of its perf_event_attr; never a sampling one
+ */
+struct pcb_plan_event {
+	uint32_t type;			/* perf_event_attr.type */
+	uint32_t flags;			/* PCB_PLAN_EV_* */
+	uint64_t config, config1, config2;
+	uint32_t precise_ip;		/* 0 to PCB_PLAN_EV_MAX_PRECISE */
+	uint32_t pad;
+};
+
+/* an event's count over a thread's timed part, as a read() of it gives (measure/counters.h) */
+struct pcb_plan_counter {
+	int32_t status;			/* 0 counted, else -errno of creating it */
+	uint32_t pad;
+	uint64_t value, enabled_ns, running_ns;
+};
 
 struct pcb_plan {
 	uint32_t version;		/* PCB_PLAN_VERSION */
@@ -67,7 +100,10 @@ struct pcb_plan {
 	uint64_t drain_period_ns;	/* between two arrivals, or 0 with drain_count */
 	uint64_t drain_count;		/* > 0: exactly this many a run, evenly spread */
 	uint32_t drain_burst;		/* drains an arrival */
-	uint32_t pad;
+
+	/* perf events each worker and the coordinator count over the timed part */
+	uint32_t nr_events;
+	struct pcb_plan_event event[PCB_PLAN_MAX_EVENTS];
 };
 
 /* a contention row: the kernel function that took the lock, by name */
@@ -94,6 +130,7 @@ struct pcb_plan_worker {
 	uint64_t ovh_samples, ovh_start_over, ovh_end_over;
 	struct pcb_gaps gaps;
 	struct pcb_dbg dbg;		/* its pmc pointer NULL */
+	struct pcb_plan_counter ctr[PCB_PLAN_MAX_EVENTS];	/* the plan's events */
 };
 
 /* the coordinator's figures of the run */
@@ -113,6 +150,7 @@ struct pcb_plan_coord {
 	struct pcb_plan_cc cc[PCB_MAX_CONTENDED_FNS];
 	/* the idle CPUs' drain work: queued, and where it ran */
 	uint64_t idle_work_queued, idle_work_ran_here, idle_work_ran_elsewhere;
+	struct pcb_plan_counter ctr[PCB_PLAN_MAX_EVENTS];	/* the plan's events */
 };
 
 /* the configuration of the kernel the module was built for (and runs in), bits */
