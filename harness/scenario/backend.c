@@ -81,6 +81,37 @@ static int refuse(struct pcb_scenario *sc, char *err, size_t errlen)
 	return 0;
 }
 
+/* does one of the events count user mode alone? */
+static int user_only(const struct pcb_counters_cfg *cfg)
+{
+	for (int i = 0; i < cfg->n; i++)
+		if (cfg->ev[i].attr.exclude_kernel)
+			return 1;
+	return 0;
+}
+
+/*
+ * The workers are kthreads: what they do is kernel mode, which their
+ * events count (counters.kernel = yes), each resolved again so
+ */
+static int counters_kernel(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	char msg[512];
+
+	if (!sc->counters.n || sc->counters_kernel)
+		return 0;
+	if (user_only(&sc->counters))
+		note(sc, "counters.kernel = no: the kernel backend's workers are kthreads, "
+		     "whose events count in kernel mode (counters.kernel yes)");
+	sc->counters_kernel = 1;
+	if (pcb_counters_parse(sc->value[K_COUNTERS_EVENTS], 1, &sc->counters, msg,
+			       sizeof(msg)) < 0) {
+		pcb_scenario_key_error(sc, K_COUNTERS_EVENTS, err, errlen, "%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen)
 {
 	sc->backend_note[0] = 0;
@@ -93,11 +124,8 @@ int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen)
 		     "rdtsc_ordered() at both ends (timer kernel)");
 		sc->timer = PCB_TIMER_KERNEL;
 	}
-	if (sc->counters.n) {
-		note(sc, "counters.events: not read in the kernel backend (its workers are "
-		     "kthreads)");
-		sc->counters.n = 0;
-	}
+	if (counters_kernel(sc, err, errlen) < 0)
+		return -1;
 	if (sc->model->config.kernel) {
 		char changed[512] = "";
 
