@@ -161,6 +161,68 @@ for m in fails:
 sys.exit(1 if fails else 0)
 EOF
 
+# perf counters in the kernel backend: each worker kthread's and the
+# coordinator's own events, resolved by libpfm4 and created in the module;
+# task-clock counted (a count, not its size), cycles <not supported> with
+# the userspace backend's reason where the guest has no PMU (counted where
+# it has one), the rows' fields the userspace backend's, and the report's
+# counter block as it prints the userspace one's
+[ "$(cat "$r/ctr.rc" 2>/dev/null)" = 0 ] && ok ||
+	bad "counters: exit $(cat "$r/ctr.rc" 2>/dev/null): $(tail -n 20 "$r/ctr.err" 2>/dev/null)"
+ctr=$(ls -d "$r"/ctr/default-* 2>/dev/null | head -n 1)
+expect_rc 0 "$pcpbench" report "${ctr:-$r/ctr/none}"
+sed -n '/ counters, /,/^$/p' "$tmp/out" | sed 's/^/  /'
+grep -qE '^ +[0-9.]+ msec +task-clock' "$tmp/out" && ok ||
+	bad "counters: report prints no task-clock count: $(cat "$tmp/out")"
+python3 - "$r" <<'EOF' && ok || bad "the kernel backend's counters (above)"
+import glob, json, sys
+fails = []
+def one(pattern):
+    p = sorted(glob.glob(pattern))
+    return json.load(open(p[0])) if p else None
+k = one(sys.argv[1] + "/ctr/*/result.json")
+u = one(sys.argv[1] + "/us-ctr/*/result.json")
+if not k or not u:
+    print("FAILED: no result (kernel %s, userspace %s)" % (bool(k), bool(u)))
+    sys.exit(1)
+pmu = [s["value"] for s in k["context"]["machine_state"] if s["setting"] == "pmu"]
+print("pmu: %s; notes: %s" % (pmu, [n for n in k.get("notes", []) if "counters" in n]))
+rows = {(c["thread"], c["event"]): c for c in k.get("counters", [])}
+threads = sorted(set(t for t, e in rows))
+for (t, e), c in sorted(rows.items()):
+    print("  %-12s %-11s %-16s %12d enabled %d ns running %d ns %s %s"
+          % (t, e, c["status"], c["value"], c["enabled_ns"], c["running_ns"],
+             c["pfm_name"], c.get("error", "")))
+if "all" not in threads or "coordinator" not in threads or len(threads) < 3:
+    fails.append("threads %s: the workers', all and the coordinator's" % threads)
+for t in threads:
+    c = rows.get((t, "task-clock"))
+    if not c or c["status"] != "counted" or c["value"] < 1 or c["running_ns"] < 1 or \
+       c["running_ns"] > c["enabled_ns"]:
+        fails.append("%s: task-clock %s" % (t, c))
+    c = rows.get((t, "cycles"))
+    if pmu == ["none"]:
+        if not c or c["status"] != "<not supported>" or \
+           c.get("error") != "no PMU here: hardware events cannot be counted":
+            fails.append("%s: cycles without a PMU: %s" % (t, c))
+    elif not c or c["status"] != "counted" or c["value"] < 1:
+        fails.append("%s: cycles with PMU %s: %s" % (t, pmu, c))
+    if c and ":k=1" not in c["pfm_name"]:
+        fails.append("%s: cycles not counted in kernel mode: %s" % (t, c["pfm_name"]))
+if not any("counters.kernel = no: the kernel backend's workers are kthreads" in n
+           for n in k.get("notes", [])):
+    fails.append("no note of kernel-mode counting: %s" % k.get("notes"))
+ukeys = set(tuple(sorted(c)) for c in u.get("counters", []))
+kkeys = set(tuple(sorted(c)) for c in k.get("counters", []))
+uthreads = sorted(set(c["thread"] for c in u.get("counters", [])))
+if kkeys != ukeys or len(threads) != len(uthreads):
+    fails.append("fields %s, threads %s; the userspace backend's %s, %s"
+                 % (sorted(kkeys), threads, sorted(ukeys), uthreads))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+
 # reproduce --backend kernel (tests/claims/kernel.ini): the claims it runs
 # have figures, the claim naming rseq and the one of a scenario refused
 # whole are n/a with the refusal's words; nothing left loaded

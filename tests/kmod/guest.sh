@@ -31,6 +31,15 @@ run pcp-designs $short --set run.designs=local_lock,spinlock,pcp_trylock,qpw \
 	kscn/pcp-designs.scn
 grep -c '^pcpbench ' /proc/modules >results/after-runs-loaded.txt
 
+# perf counters: a software event each kthread counts, a hardware one
+# this guest has no PMU for; the userspace backend's run beside it
+mkdir -p results/ctr results/us-ctr
+ctr="--set run.designs=local_lock --set drain.count=2 --events task-clock,cycles"
+pcpbench run --backend kernel --set run.module=$ko --out results/ctr $short $ctr \
+	kscn/default.scn >results/ctr.txt 2>results/ctr.err
+echo $? >results/ctr.rc
+pcpbench run --out results/us-ctr $short $ctr kscn/default.scn >results/us-ctr.txt 2>&1
+
 # the RCU drain over the kernel's own RCU: memcg's qsbr and pcp's rcu,
 # each drain a synchronize_rcu(), every invariant checked
 mkdir -p results/rcu
