@@ -61,6 +61,31 @@ static inline void list_del_init(struct list_head *entry)
 	INIT_LIST_HEAD(entry);
 }
 
+static inline void list_move(struct list_head *list, struct list_head *head)
+{
+	list->next->prev = list->prev;
+	WRITE_ONCE(list->prev->next, list->next);
+	list_add(list, head);
+}
+
+static inline void list_splice(const struct list_head *list, struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev, *at = head->next;
+
+	if (list_empty(list))
+		return;
+	first->prev = head;
+	WRITE_ONCE(head->next, first);
+	last->next = at;
+	at->prev = last;
+}
+
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
+{
+	list_splice(list, head);
+	INIT_LIST_HEAD(list);
+}
+
 #endif
 
 #endif

@@ -73,14 +73,21 @@ static inline void local_trylock_unlock_irqrestore(struct pcb_cpu *this, local_t
 	local_irq_restore_model(this, flags);
 }
 
-#ifndef __KERNEL__
 /*
  * The forms without interrupt masking (__local_trylock(), __local_lock(),
  * __local_unlock() of v6.16's local_lock_internal.h, which SLUB's percpu
- * sheaves take): the preempt count and the owner flag, no atomics. Not in
- * the kernel backend, whose module builds no sheaves and whose
- * local_lock()/local_unlock() are the kernel's own macros.
+ * sheaves take): the preempt count and the owner flag, no atomics. In the
+ * kernel backend the preempt count is the kernel's (pcb/preempt.h), and
+ * the kernel's macros of these names (local_lock() and local_unlock();
+ * local_trylock() from v6.15), which take a per-CPU pointer and no CPU,
+ * give way to the model's, as local_trylock_init() does above.
  */
+#ifdef __KERNEL__
+#undef local_trylock
+#undef local_lock
+#undef local_unlock
+#endif
+
 /* __local_trylock() with the preempt count already raised; dropped again if it fails */
 static inline bool local_trylock_acquire(struct pcb_cpu *this, local_trylock_t *lock)
 {
@@ -109,6 +116,5 @@ static inline void local_unlock(struct pcb_cpu *this, local_trylock_t *lock)
 	WRITE_ONCE(lock->acquired, 0);
 	preempt_enable(this);
 }
-#endif
 
 #endif

@@ -41,14 +41,12 @@ static inline void qpw_lock_init(qpw_lock_t *l, const struct pcb_cpu *cpu)
 			local_unlock_irqrestore_model(this, flags);		\
 	} while (0)
 
-#ifndef __KERNEL__
 /*
  * qpw_trylock_t: the series' pw_trylock_t as SLUB's percpu sheaves take it
  * ("slub: apply new pw_queue_on() interface", v4, 2026): local_trylock_t
  * where the lock stays local, the CPU's spinlock where other CPUs take it;
  * pw_trylock_local() on the owner's hot path, pw_lock(lock, cpu) from any
- * CPU. The choice per CPU, as qpw_lock_t's. Not in the kernel backend,
- * whose module builds no sheaves (local_trylock.h's forms without masking).
+ * CPU. The choice per CPU, as qpw_lock_t's.
  */
 typedef struct {
 	spinlock_t sl;
@@ -85,6 +83,5 @@ static inline void qpw_unlock(struct pcb_cpu *this, qpw_trylock_t *l)
 	else
 		local_unlock(this, &l->lt);
 }
-#endif
 
 #endif

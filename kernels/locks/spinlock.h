@@ -157,18 +157,6 @@ static __attribute__((__noinline__, unused)) bool spin_trylock(struct pcb_cpu *t
 	return false;
 }
 
-/*
- * spin_trylock() on a hot path that falls back when it fails: the failure
- * counted under fn as a contention that waited for nothing
- */
-static inline bool spin_trylock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
-{
-	if (likely(spin_trylock(this, lock)))
-		return true;
-	pcb_contended(this, fn, 0);
-	return false;
-}
-
 /* spin_lock_irqsave() (_raw_spin_lock_irqsave()), counted under fn when contended */
 static __attribute__((__noinline__, unused)) unsigned long
 spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
@@ -207,5 +195,17 @@ static __always_inline void spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 	preempt_enable(this);
 }
 #endif
+
+/*
+ * spin_trylock() on a hot path that falls back when it fails: the failure
+ * counted under fn as a contention that waited for nothing
+ */
+static inline bool spin_trylock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	if (likely(spin_trylock(this, lock)))
+		return true;
+	pcb_contended(this, fn, 0);
+	return false;
+}
 
 #endif

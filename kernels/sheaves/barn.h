@@ -388,13 +388,6 @@ static inline struct slab_sheaf *barn_replace_full_sheaf(struct pcb_cpu *this,
 	return empty;
 }
 
-/* list_splice_init() */
-static inline void list_splice_init(struct list_head *list, struct list_head *head)
-{
-	list_splice(list, head);
-	INIT_LIST_HEAD(list);
-}
-
 /* barn_shrink(): every sheaf out of the barn, the full ones flushed, all freed */
 static inline void barn_shrink(struct pcb_cpu *this, struct kmem_cache *s, struct node_barn *barn)
 {

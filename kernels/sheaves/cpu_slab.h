@@ -90,7 +90,7 @@ static inline void kcc_set(struct kmem_cache_cpu *c, struct slab *slab, void *fr
  * unfrozen, then discarded if empty, else onto the partial list if it has
  * free objects
  */
-static __attribute__((noinline, unused)) void deactivate_slab(struct pcb_cpu *this,
+static __attribute__((__noinline__, unused)) void deactivate_slab(struct pcb_cpu *this,
 							      struct kmem_cache *s,
 							      struct slab *slab, void *freelist)
 {
@@ -257,7 +257,7 @@ static inline void *reload_cpu_slab(struct pcb_cpu *this, struct kmem_cache *s, 
 }
 
 /* ___slab_alloc() (v6.8): reload the CPU slab, or freeze a partial or new one */
-static __attribute__((noinline, unused)) void *___slab_alloc(struct pcb_cpu *this,
+static __attribute__((__noinline__, unused)) void *___slab_alloc(struct pcb_cpu *this,
 							     struct kmem_cache *s)
 {
 	struct slab *slab;

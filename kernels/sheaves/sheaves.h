@@ -134,7 +134,7 @@ static inline struct slub_percpu_sheaves *pcs_install_full(struct pcb_cpu *this,
  * barn refilled from the slabs with the lock dropped. Returns the sheaves
  * locked, or NULL unlocked.
  */
-static __attribute__((noinline, unused)) struct slub_percpu_sheaves *
+static __attribute__((__noinline__, unused)) struct slub_percpu_sheaves *
 __pcs_replace_empty_main(struct pcb_cpu *this, struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
 {
 	struct slab_sheaf *empty = NULL, *full;
@@ -242,7 +242,7 @@ static inline void *get_from_partial_node(struct pcb_cpu *this, struct kmem_cach
  * partial slab's object, else a new slab's (get_from_any_partial() not
  * modeled)
  */
-static __attribute__((noinline, unused)) void *___slab_alloc(struct pcb_cpu *this,
+static __attribute__((__noinline__, unused)) void *___slab_alloc(struct pcb_cpu *this,
 							     struct kmem_cache *s)
 {
 	int node = numa_mem_id(this);
@@ -390,7 +390,7 @@ static inline struct slub_percpu_sheaves *pcs_get_empty(struct pcb_cpu *this, st
  * allocated, or the main flushed. Returns the sheaves locked, or NULL
  * unlocked.
  */
-static __attribute__((noinline, unused)) struct slub_percpu_sheaves *
+static __attribute__((__noinline__, unused)) struct slub_percpu_sheaves *
 __pcs_replace_full_main(struct pcb_cpu *this, struct kmem_cache *s, struct slub_percpu_sheaves *pcs)
 {
 	struct slab_sheaf *empty;

@@ -159,6 +159,7 @@ struct sheaves_shared {
 	struct node_barn *barns;
 	unsigned char *marks;		/* the invariant's: an object slot a byte */
 	unsigned char *sheaf_marks;	/* ... a sheaf a byte */
+	unsigned long *node_slabs;	/* ... the slabs of each node */
 	struct sheaves_ring *rings;
 	int nr_rings;
 	atomic_int next_worker;		/* worker_setup()'s pairing */

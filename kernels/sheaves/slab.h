@@ -39,8 +39,10 @@
 #define SLAB_FREELIST_HARDENED 0
 #endif
 
+#ifndef __KERNEL__
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		4096UL	/* 1 << PAGE_SHIFT, as the other models spell it */
+#endif
 #define SLUB_MAX_ORDER		3	/* slub_max_order: PAGE_ALLOC_COSTLY_ORDER */
 #define MAX_OBJS_PER_PAGE	32767	/* slab.objects is u15 */
 
@@ -109,11 +111,13 @@ struct freelist_counters {
 
 /* ---- sheaves and the barn ---- */
 
-/* struct rcu_head */
+#ifndef __KERNEL__
+/* struct rcu_head (the kernel backend has the kernel's) */
 struct callback_head {
 	struct callback_head *next;
 	void (*func)(struct callback_head *head);
 };
+#endif
 
 struct slab_sheaf {
 	union {

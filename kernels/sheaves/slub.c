@@ -25,7 +25,11 @@ static unsigned int fls32(unsigned int x)
 	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
 }
 
-/* get_order(): the order of the smallest block of pages that holds size bytes */
+#ifndef __KERNEL__
+/*
+ * get_order(): the order of the smallest block of pages that holds size
+ * bytes (the kernel backend has the kernel's)
+ */
 static unsigned int get_order(unsigned long size)
 {
 	unsigned int order = 0;
@@ -37,6 +41,7 @@ static unsigned int get_order(unsigned long size)
 	}
 	return order;
 }
+#endif
 
 static unsigned int order_objects(unsigned int order, unsigned int size)
 {
@@ -255,7 +260,8 @@ int sheaves_cache_create(struct sheaves_shared *sh, int nr_cpus, char *err, size
 		goto nomem;
 	sh->marks = calloc(sh->pages.nr * s->oo_objects, 1);
 	sh->sheaf_marks = calloc(sh->sheaves.nr, 1);
-	if (!sh->marks || !sh->sheaf_marks)
+	sh->node_slabs = calloc(SHEAVES_MAX_NODES, sizeof(*sh->node_slabs));
+	if (!sh->marks || !sh->sheaf_marks || !sh->node_slabs)
 		goto nomem;
 	return 0;
 nomem:
@@ -276,6 +282,7 @@ void sheaves_cache_destroy(struct sheaves_shared *sh)
 	free(sh->rings);
 	free(sh->marks);
 	free(sh->sheaf_marks);
+	free(sh->node_slabs);
 }
 
 /* ---- the invariant ---- */
@@ -431,8 +438,10 @@ static int check_slab(struct check *c, struct slab *slab, long *partial)
 static int check_slabs(struct check *c)
 {
 	struct slab_pool *p = c->s->pages;
-	unsigned long nr_free = 0, nr_slabs[SHEAVES_MAX_NODES] = { 0 };
+	unsigned long nr_free = 0, *nr_slabs = c->sh->node_slabs;
 	long partial = 0, listed = 0;
+
+	memset(nr_slabs, 0, SHEAVES_MAX_NODES * sizeof(*nr_slabs));
 
 	for (struct list_head *lh = p->free.next; lh != &p->free; lh = lh->next)
 		if (++nr_free > p->nr || slab_of(lh)->slab_cache) {

@@ -27,10 +27,12 @@
 #define SHEAVES_CPU_SLAB 0
 #endif
 
-/* include/linux/err.h */
-#define MAX_ERRNO	4095
 #define SLUB_E2BIG	7
 #define SLUB_ENOMEM	12
+
+#ifndef __KERNEL__
+/* include/linux/err.h (the kernel backend has the kernel's) */
+#define MAX_ERRNO	4095
 
 static inline void *ERR_PTR(long error)
 {
@@ -46,6 +48,7 @@ static inline bool IS_ERR(const void *ptr)
 {
 	return unlikely((unsigned long)ptr >= (unsigned long)-MAX_ERRNO);
 }
+#endif
 
 static inline struct slab *slab_of(struct list_head *lh)
 {
@@ -58,26 +61,6 @@ static inline struct slab *slab_of(struct list_head *lh)
 static inline void slub_stat_add(struct pcb_cpu *this, int ev, unsigned long v)
 {
 	this->ev[ev] += v;
-}
-
-/* list_move(), list_splice() of include/linux/list.h */
-static inline void list_move(struct list_head *list, struct list_head *head)
-{
-	list->next->prev = list->prev;
-	WRITE_ONCE(list->prev->next, list->next);
-	list_add(list, head);
-}
-
-static inline void list_splice(const struct list_head *list, struct list_head *head)
-{
-	struct list_head *first = list->next, *last = list->prev, *at = head->next;
-
-	if (list_empty(list))
-		return;
-	first->prev = head;
-	WRITE_ONCE(head->next, first);
-	last->next = at;
-	at->prev = last;
 }
 
 /* ---- the page allocator, alloc_slab_page() and __free_slab() ---- */
@@ -213,7 +196,7 @@ static inline void remove_partial(struct kmem_cache_node *n, struct slab *slab)
  * empty or stops being full. kmem_cache_cpu's frozen CPU slab takes frees
  * without list operations (v6.8, without CONFIG_SLUB_CPU_PARTIAL).
  */
-static __attribute__((noinline, unused)) void
+static __attribute__((__noinline__, unused)) void
 __slab_free(struct pcb_cpu *this, struct kmem_cache *s, struct slab *slab, void *head, void *tail,
 	    unsigned int cnt)
 {

@@ -13,6 +13,10 @@
 
 #include PCB_DESIGN_HEADER
 
+#ifndef SHEAVES_CPU_SLAB
+#define SHEAVES_CPU_SLAB 0		/* struct slub_percpu_sheaves */
+#endif
+
 #if SHEAVES_CPU_SLAB
 #include "cpu_slab.h"
 #define MODEL_STOCK		struct kmem_cache_cpu
@@ -56,7 +60,7 @@ static void FN(stock_init)(const struct pcb_cpu *cpu, void *stock)
 #endif
 }
 
-static atomic_long *FN(work_data)(struct pcb_cpu *cpu)
+static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 	return &sheaves_cpu(cpu)->flush.work.data;
 }

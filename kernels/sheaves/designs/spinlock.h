@@ -29,7 +29,7 @@
 typedef spinlock_t pcs_lock_t;
 #define PCS_LOCK_NAME "spinlock_t"
 
-#define pcs_lock_init(cpu, pcs) ((void)(cpu), spin_lock_init(&(pcs)->lock))
+#define pcs_lock_init(cpu, pcs) do { (void)(cpu); spin_lock_init(&(pcs)->lock); } while (0)
 /* counted under the kernel function the macro expands in (__func__) */
 #define pcs_trylock(this, pcs) spin_trylock_cc(this, &(pcs)->lock, __func__)
 #define pcs_lock(this, pcs) spin_lock_cc(this, &(pcs)->lock, __func__)
