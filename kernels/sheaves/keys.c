@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../locks/irq.h"
+#include "../locks/irq_backend.h"
 #include "sheaves_model.h"
 
 static const char *const workloads[] = { "alloc_free", "handoff", NULL };
@@ -40,6 +41,7 @@ const struct pcb_key sheaves_keys[KEY_NR] = {
 		"objects allocated before they are freed (handoff: handed over at a time)"),
 };
 
+#ifndef __KERNEL__
 static int key_id(int k)
 {
 	return pcb_key_find(sheaves_keys[k].section, sheaves_keys[k].name);
@@ -70,5 +72,14 @@ void sheaves_describe(const void *config, char *buf, size_t len)
 	snprintf(buf, len, "workload %s, burst %d, %u-byte objects, sheaf_capacity %u, "
 		 "freelist %shardened, %d MiB of slabs%s", workloads[c->workload], c->burst, size,
 		 sheaves_capacity_of(size, (unsigned int)c->capacity), c->hardened ? "" : "not ",
-		 c->pool_mib, pcb_irq_model_note(c->irq_model, 0));
+		 c->pool_mib, pcb_irq_model_note(c->irq_model, c->in_kernel));
 }
+
+/* the kernel backend masks interrupts itself: irq_model kernel, its variant */
+void sheaves_kernel(void *config, char *note, size_t len)
+{
+	struct sheaves_config *c = config;
+
+	pcb_irq_model_in_kernel(&c->irq_model, &c->in_kernel, note, len);
+}
+#endif

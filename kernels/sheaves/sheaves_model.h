@@ -57,6 +57,7 @@ struct sheaves_config {
 	int workload;			/* enum sheaves_workload */
 	int timing;
 	int irq_model;
+	int in_kernel;			/* run.backend = kernel: cli and sti executed */
 	int hardened;			/* CONFIG_SLAB_FREELIST_HARDENED */
 	int object_size;
 	int capacity;			/* 0: calculate_sheaf_capacity()'s */
@@ -175,5 +176,33 @@ const char *sheaves_unavailable(void);
 /* calculate_sheaf_capacity() and calculate_order() for an object size */
 unsigned int sheaves_capacity_of(unsigned int size, unsigned int requested);
 unsigned int sheaves_order_of(unsigned int size, unsigned int nr_cpus);
+
+/*
+ * Its run-time operations (ops.c), which the program registers (model.c)
+ * and the kernel backend's module runs (sheaves_model_ops)
+ */
+int sheaves_variant_index(const void *config, const struct pcb_design *d);
+void *sheaves_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
+void sheaves_teardown(void *shared);
+void sheaves_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
+void sheaves_worker_setup(void *shared, struct pcb_worker *pw);
+void *sheaves_drain_target(void *shared);
+bool sheaves_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+
+#define SHEAVES_MODEL_OPS {						\
+	.variant_index = sheaves_variant_index,				\
+	.setup = sheaves_setup,						\
+	.teardown = sheaves_teardown,					\
+	.cpu_setup = sheaves_cpu_setup,					\
+	.worker_size = sizeof(struct sheaves_worker),			\
+	.worker_setup = sheaves_worker_setup,				\
+	.drain_target = sheaves_drain_target,				\
+	.check = sheaves_check,						\
+	.cache_empty = sheaves_cache_empty,				\
+}
+extern const struct pcb_model_ops sheaves_model_ops;
+extern const struct pcb_model_run sheaves_model_run;
+/* its scenario keys (keys.c) */
+extern const struct pcb_key sheaves_keys[];
 
 #endif
