@@ -2,7 +2,8 @@
 /*
  * The C library calls the models' set-up makes (kmod/libc/), over the
  * kernel's allocators (counted, alloc.c), in the ioctl's process context. Runs are one at a
- * time (main.c's mutex), so errno is one variable.
+ * time (main.c's mutex), so errno is one variable, and so is the table of
+ * over-aligned allocations.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -24,19 +25,58 @@ void *calloc(size_t nmemb, size_t size)
 	return pcb_kvcalloc(nmemb, size);
 }
 
+/*
+ * Past a page (the sheaves model's slabs of order > 0, which the page
+ * allocator hands out naturally aligned): a kvmalloc() larger by the
+ * alignment less a page, page-aligned as any kvmalloc() of more than a
+ * page is (the page allocator's, or vmalloc's), the aligned address in it
+ * handed out and remembered for free(). A run's set-up makes a few.
+ */
+#define PCB_LIBC_OVERALIGNED 8
+
+static struct {
+	void *p, *area;
+} overaligned[PCB_LIBC_OVERALIGNED];
+
+static void *aligned_area(size_t align, size_t size)
+{
+	for (int i = 0; i < PCB_LIBC_OVERALIGNED; i++) {
+		void *area;
+
+		if (overaligned[i].p)
+			continue;
+		area = pcb_kvmalloc(size + align - PAGE_SIZE);
+		if (!area)
+			break;
+		overaligned[i].area = area;
+		overaligned[i].p = PTR_ALIGN(area, align);
+		return overaligned[i].p;
+	}
+	pcb_libc_errno = ENOMEM;
+	return NULL;
+}
+
 void *aligned_alloc(size_t align, size_t size)
 {
 	size_t n = size > align ? size : align;
 
-	if (!align || (align & (align - 1)) || align > PAGE_SIZE || n > (1UL << 30)) {
+	if (!align || (align & (align - 1)) || n > (1UL << 30)) {
 		pcb_libc_errno = EINVAL;
 		return NULL;
 	}
+	if (align > PAGE_SIZE)
+		return aligned_area(align, n);
 	return pcb_kvmalloc(roundup_pow_of_two(n));
 }
 
 void free(void *p)
 {
+	for (int i = 0; p && i < PCB_LIBC_OVERALIGNED; i++)
+		if (overaligned[i].p == p) {
+			p = overaligned[i].area;
+			overaligned[i].p = overaligned[i].area = NULL;
+			break;
+		}
 	pcb_kvfree(p);
 }
 
@@ -76,6 +116,15 @@ const char *strerror(int err)
 	default:
 		return "error";
 	}
+}
+
+long sysconf(int name)
+{
+	if (name != _SC_NPROCESSORS_CONF) {
+		pcb_libc_errno = EINVAL;
+		return -1;
+	}
+	return num_present_cpus();
 }
 
 long syscall(long number, ...)

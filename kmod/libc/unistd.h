@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <unistd.h> in the kernel backend: syscall(), which from the kernel is
- * no system call at all: it fails with ENOSYS (kmod/libc.c). A model's
+ * no system call at all: it fails with ENOSYS (kmod/libc.c); sysconf() of
+ * the CPUs. A model's
  * configuration that makes one (memcg's workload.between = syscall) is
  * changed by the harness for the kernel backend, with a note.
  */
@@ -11,5 +12,9 @@
 #include "pcb/base.h"
 
 long syscall(long number, ...);
+
+/* sysconf(_SC_NPROCESSORS_CONF): num_present_cpus(), which SLUB's calculate_order() counts */
+#define _SC_NPROCESSORS_CONF	83
+long sysconf(int name);
 
 #endif

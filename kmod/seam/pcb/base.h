@@ -38,6 +38,7 @@
 #include <linux/jump_label.h>
 #include <linux/workqueue.h>
 #include <asm/msr.h>
+#include <asm/processor.h>
 #include <asm/page.h>
 
 #if defined(CONFIG_PREEMPT_RT) || defined(CONFIG_DEBUG_LOCK_ALLOC)
@@ -85,6 +86,7 @@ typedef _Atomic long atomic_long;
 typedef _Atomic unsigned long atomic_ulong;
 typedef _Atomic _Bool atomic_bool;
 
+#define atomic_init(p, v)			__atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define atomic_load_explicit(p, o)		__atomic_load_n((p), (o))
 #define atomic_load(p)				atomic_load_explicit((p), memory_order_seq_cst)
 #define atomic_store_explicit(p, v, o)		__atomic_store_n((p), (v), (o))
