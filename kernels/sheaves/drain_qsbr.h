@@ -6,7 +6,8 @@
  * until every owner passed a quiescent state; then the old sets, private
  * now, are flushed from the calling CPU without a lock
  * (__pcs_flush_all_cpu(), as for a CPU that went away) and become the
- * spares. liburcu QSBR. A drain flavour.
+ * spares. liburcu QSBR in userspace, the kernel's RCU in the kernel
+ * backend (../drain/qsbr.h). A drain flavour.
  */
 #ifndef PCB_SHEAVES_DRAIN_QSBR_H
 #define PCB_SHEAVES_DRAIN_QSBR_H

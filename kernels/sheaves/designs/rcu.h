@@ -7,9 +7,9 @@
  * flush swaps each CPU's sheaves for its spare set (an empty main sheaf,
  * no spare), waits for a grace period and flushes the old set from the
  * calling CPU, which then becomes the CPU's spare. No work, no lock on
- * the owner but its own, and a grace period a flush. liburcu QSBR here
- * (owners report a quiescent state between operations); in a kernel,
- * synchronize_rcu() over the preempt-disabled sections.
+ * the owner but its own, and a grace period a flush. liburcu QSBR in
+ * userspace (owners report a quiescent state between operations); the
+ * kernel's own RCU in the kernel backend (kernels/drain/qsbr.h).
  */
 #ifndef PCB_SHEAVES_DESIGN_RCU_H
 #define PCB_SHEAVES_DESIGN_RCU_H
@@ -18,8 +18,8 @@
 
 #define DESIGN_SUMMARY "local_trylock_t on sheaves reached through an RCU pointer; a cache's " \
 		       "flush swaps in the spare set, waits a grace period, flushes the old"
-#define DESIGN_FOLLOWS "seed 004's RCU-based remote drain RFC on mm/slub.c's sheaves, with " \
-		       "liburcu QSBR"
+#define DESIGN_FOLLOWS "seed 004's RCU-based remote drain RFC on mm/slub.c's sheaves " \
+		       "(liburcu QSBR; the kernel's RCU in pcpbench.ko)"
 #define DESIGN_PROMISE "every CPU's sheaves empty when kmem_cache_shrink() returns"
 #define DESIGN_UNAVAILABLE sheaves_unavailable
 
