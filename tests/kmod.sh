@@ -4,6 +4,7 @@
 # four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals,
 # default, cover-letter-2.2, drain-scaling and pcp-designs run with the
 # module, the RCU drain over the kernel's RCU (memcg's qsbr, pcp's rcu),
+# sheaves-flush-scaling (every sheaves design),
 # reproduce --backend kernel of tests/claims/kernel.ini, then
 # tests/kmod/safety.sh: a long run under lowered lockup and stall
 # thresholds, SIGINT and SIGTERM mid-run, a failed step, and 20 loads and
@@ -218,6 +219,48 @@ uthreads = sorted(set(c["thread"] for c in u.get("counters", [])))
 if kkeys != ukeys or len(threads) != len(uthreads):
     fails.append("fields %s, threads %s; the userspace backend's %s, %s"
                  % (sorted(kkeys), threads, sorted(ukeys), uthreads))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+
+# the sheaves model: each design run, every invariant held, each row
+# flushed, the flushes' work run on its CPU (their table, emulated figures)
+[ "$(cat "$r/sheaves.rc" 2>/dev/null)" = 0 ] && ok ||
+	bad "sheaves: exit $(cat "$r/sheaves.rc" 2>/dev/null): $(tail -n 20 "$r/sheaves.err" 2>/dev/null)"
+[ "$(cat "$r/after-sheaves-loaded.txt" 2>/dev/null)" = 0 ] && ok || bad "sheaves: pcpbench still loaded"
+sed 's/^/  /' "$r/sheaves.txt" 2>/dev/null
+for f in "$r"/sheaves/*/result.json; do
+	[ -f "$f" ] && expect_rc 0 "$pcpbench" report "$(dirname "$f")"
+done
+python3 - "$r/sheaves" <<'EOF' && ok || bad "the sheaves results (above)"
+import glob, json, sys
+fails, seen, queued = [], set(), {}
+for p in sorted(glob.glob(sys.argv[1] + "/*/result.json")):
+    r = json.load(open(p))
+    if r["context"].get("backend") != "kernel":
+        fails.append("%s: backend %s" % (p, r["context"].get("backend")))
+    for d in r["designs"]:
+        name, w = d["design_name"], d.get("work", {})
+        seen.add(name)
+        print("%s: drain %s, invariant %s, %d operations, work %s"
+              % (d["design"], d.get("drain"), d.get("invariant"), d.get("ops", 0), w))
+        if d.get("invariant") != "ok" or d.get("ops", 0) < 1:
+            fails.append("%s: %s" % (p, d["design"]))
+        if name in ("local_trylock", "kmem_cache_cpu"):
+            queued[name] = queued.get(name, 0) + w.get("queued", 0)
+            if w.get("ran_on_cpu") != w.get("ran") or w.get("ran_elsewhere") != 0:
+                fails.append("%s: %s: flush work ran off its CPU: %s" % (p, d["design"], w))
+    for dr in r.get("drains", []):
+        if dr["count"] < 1:
+            fails.append("%s: %s: no flush" % (p, dr["design"]))
+    if len(r.get("drains", [])) != 20:
+        fails.append("%s: %d drain rows, not 20" % (p, len(r.get("drains", []))))
+if seen != {"local_trylock", "spinlock", "qpw", "rcu", "kmem_cache_cpu"}:
+    fails.append("designs run: %s" % sorted(seen))
+for name in ("local_trylock", "kmem_cache_cpu"):
+    if queued.get(name, 0) < 1:
+        fails.append("%s: no flush work queued" % name)
 for m in fails:
     print("FAILED:", m)
 sys.exit(1 if fails else 0)

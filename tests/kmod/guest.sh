@@ -1,6 +1,7 @@
 # The kernel backend in the four-node guest (tests/kmod.sh runs this in
 # /pcb there, busybox's sh): each refusal as printed, scenarios run with
-# pcpbench.ko (the RCU drain's designs among them), reproduce --backend
+# pcpbench.ko (the RCU drain's designs among them, the sheaves model's
+# flush), reproduce --backend
 # kernel, then safety.sh's long run, signals, failures and 20 sessions.
 # Every output goes to results/, which comes back to the host.
 # The guest's clock is emulated: the runs are short, and their figures
@@ -50,6 +51,17 @@ for m in drain-scaling pcp-drain-scaling; do
 		>results/rcu-$m.txt 2>results/rcu-$m.err
 	echo $? >results/rcu-$m.rc
 done
+
+# the sheaves model: each design, kmem_cache_shrink()'s flush queued on
+# the kernel's workqueue (local_trylock, kmem_cache_cpu, qpw's housekeeping
+# CPUs), taken from the caller (spinlock) or an RCU swap (rcu), every
+# invariant checked, every row flushed
+mkdir -p results/sheaves
+pcpbench run --backend kernel --set run.module=$ko --out results/sheaves $short \
+	--set run.duration_ms=300 --set drain.count=3 kscn/sheaves-flush-scaling.scn \
+	>results/sheaves.txt 2>results/sheaves.err
+echo $? >results/sheaves.rc
+grep -c '^pcpbench ' /proc/modules >results/after-sheaves-loaded.txt
 
 # reproduce --backend kernel on tests/claims/kernel.ini: the module found
 # where a release's extra modules are, the claims' scenarios in scenarios/
