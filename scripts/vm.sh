@@ -301,16 +301,11 @@ done
 append="console=ttyS0 panic=-1 quiet pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
 [ "$isolate" = none ] || append+=" isolcpus=$isolate nohz_full=$isolate"
 
-# One host thread runs every emulated CPU in turn (thread=single): with a
-# thread each (MTTCG), the guest's own code patching (text_poke_bp()
-# flipping the static key of a perf software event that pcpbench opens)
-# left CPUs taking the int3 it plants again and again with interrupts
-# off, and the guest hung silently (docs/machines.md)
 echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi (TCG: figures are not timings)" >&2
 start=$(date +%s)
 touch "$work/console.log"
 timeout --foreground -k 5 "$timeout" "$qemu" -nodefaults -display none -no-reboot \
-	-accel tcg,thread=single -cpu max -smp "$cpus,sockets=$nodes,cores=$percpu" \
+	-accel tcg,thread=multi -cpu max -smp "$cpus,sockets=$nodes,cores=$percpu" \
 	-m "$mem" "${numa[@]}" \
 	-kernel "$kdir/boot/vmlinuz-$abi-cloud-amd64" -initrd "$work/initrd" -append "$append" \
 	-serial "file:$work/console.log" \
