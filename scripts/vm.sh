@@ -229,6 +229,20 @@ for lib in $(ldd "$pcpbench" | grep -o '/[^ ]*'); do
 done
 cp -r "$top/scenarios" "$root/pcb/scenarios"
 
+# the holder of perf's static keys (scripts/vm-perf-hold.c), static where
+# the C library allows, else with the libraries it loads
+hold=$root/rig/perf-hold
+cc=${CC:-cc}
+if ! "$cc" -O2 -static -o "$hold" "$top/scripts/vm-perf-hold.c" 2>/dev/null &&
+	"$cc" -O2 -o "$hold" "$top/scripts/vm-perf-hold.c" 2>/dev/null; then
+	for lib in $(ldd "$hold" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
+[ -x "$hold" ] ||
+	echo "vm: warning: $cc cannot build scripts/vm-perf-hold.c: perf's static keys flip while the command runs, which can hang the guest (docs/machines.md)" >&2
+
 # the virtio disk the results come back on: its modules, each after those
 # its depends= names (the package has no modules.dep: depmod makes it);
 # one built in (modules.builtin) needs nothing, one compressed (Debian's
