@@ -11,6 +11,10 @@ export PATH=/pcb/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
+# where a system mounts them: the kernel's debugfs files (the rig's
+# instrument among them) and cgroup v2, where the kernel has them
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 up=$(cut -d' ' -f1 /proc/uptime)
 
 say() { echo "pcpbench-vm: $*" >/dev/console; }

@@ -1,11 +1,13 @@
 #!/bin/bash
-# A machine this one is not: boot Debian's cloud kernel under QEMU's
-# software emulation (TCG) with a chosen NUMA topology, run one command in
-# it with pcpbench on its PATH, bring its results/ back and exit with the
-# command's status. Everything the guest runs is packed into an
-# initramfs (the cloud kernel has no 9p); results come back as a tar
-# written to a virtio disk. The guest's clock is emulated: its figures
-# are functional, never timings (docs/machines.md).
+# A machine this one is not: boot Debian's cloud kernel, or one the
+# kernel rig built (scripts/kernel.sh), under QEMU with a chosen NUMA
+# topology, run one command in it with pcpbench on its PATH, bring its
+# results/ back and exit with the command's status. Everything the guest
+# runs is packed into an initramfs (the cloud kernel has no 9p); results
+# come back as a tar written to a virtio disk. Under QEMU's software
+# emulation (TCG) the guest's clock is emulated: its figures are
+# functional, never timings (docs/machines.md); under KVM, where this
+# machine's /dev/kvm boots the kernel, they are a VM's.
 set -euo pipefail
 
 usage() {
@@ -25,6 +27,12 @@ once the guest is off.
                     none: no isolated CPU)
   --pcpbench PATH   the binary to run (default: build-vm/pcpbench, which
                     --build makes and keeps up to date)
+  --kernel BZIMAGE  boot this kernel (scripts/kernel.sh build prints one)
+                    instead of Debian's; it needs virtio_pci and
+                    virtio_blk built in, which a config file beside it
+                    (the rig's) shows
+  --accel A         kvm, tcg or auto (default): KVM where /dev/kvm boots
+                    the kernel (tried once a kernel and kept), else TCG
   --add SRC[:DEST]  a file or folder put in the guest at DEST (default
                     /pcb/NAME); may be repeated
   --out DIR         where the guest's results/ goes (default results)
@@ -45,8 +53,11 @@ under PCPBENCH_VM_CACHE (default ~/.cache/pcpbench/vm). A module built for
 it needs linux-headers-ABI-cloud-amd64 of the same ABI. PCPBENCH_VM_QEMU
 names another qemu-system-x86_64.
 
+The guest's kernel command line says how it was booted (pcb.accel=kvm or
+tcg), as pcpbench's results record it.
+
 Exit status: COMMAND's; 77 where qemu, busybox-static, cpio or the
-kernel cannot be had; 124 when the guest ran past --timeout; 125 when
+kernel cannot be had, or KVM is asked for and does not boot it; 124 when the guest ran past --timeout; 125 when
 it did not boot or did not say how COMMAND ended; 2 for a usage error.
 EOF
 }
@@ -67,6 +78,8 @@ console=0
 timeout=900
 adds=()
 action=run
+kernel=
+accel=auto
 
 positive() {
 	[[ $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 $2: not a positive integer"
@@ -74,7 +87,7 @@ positive() {
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--nodes|--cpus|--mem|--timeout|--isolate|--pcpbench|--add|--out|--log|--build)
+	--nodes|--cpus|--mem|--timeout|--isolate|--pcpbench|--add|--out|--log|--build|--kernel|--accel)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case "$1" in
 		--nodes) positive "$1" "$2"; nodes=$2 ;;
@@ -87,6 +100,11 @@ while [ $# -gt 0 ]; do
 		--out) out=$2 ;;
 		--log) log=$2 ;;
 		--build) action=build; builddir=$2 ;;
+		--kernel) kernel=$2 ;;
+		--accel)
+			case $2 in kvm|tcg|auto) accel=$2 ;;
+			*) usage_error "--accel $2: kvm, tcg or auto" ;;
+			esac ;;
 		esac
 		shift 2 ;;
 	--console) console=1; shift ;;
@@ -169,9 +187,27 @@ if [ "$action" = abi ]; then
 	kernel_abi
 	exit 0
 fi
-abi=$(kernel_abi)
-kdir=$cache/$abi
-fetch_kernel "$abi"
+if [ -n "$kernel" ] && [ "$action" = run ]; then
+	# a kernel of the rig's, or the user's: everything the guest needs built in
+	[ -f "$kernel" ] || usage_error "--kernel $kernel: no such file"
+	kernel=$(realpath "$kernel")
+	kconfig=$(dirname "$kernel")/config
+	if [ -f "$kconfig" ]; then
+		for o in VIRTIO_PCI VIRTIO_BLK BLK_DEV_INITRD DEVTMPFS; do
+			grep -qx "CONFIG_$o=y" "$kconfig" ||
+				usage_error "--kernel $kernel: $kconfig has no CONFIG_$o=y (the guest needs it built in)"
+		done
+	else
+		echo "vm: warning: no config beside $kernel: the guest needs virtio_pci and virtio_blk built in" >&2
+	fi
+	abi=$(basename "$(dirname "$kernel")")
+	kdir=
+else
+	abi=$(kernel_abi)
+	kdir=$cache/$abi
+	fetch_kernel "$abi"
+	kernel=$kdir/boot/vmlinuz-$abi-cloud-amd64
+fi
 [ "$action" = fetch ] && exit 0
 
 # ---- what the guest is made of ----
@@ -272,9 +308,11 @@ add_module() {
 	done
 	loaded+=("$1")
 }
-for m in virtio_pci virtio_blk; do
-	add_module "$m"
-done
+if [ -n "$kdir" ]; then
+	for m in virtio_pci virtio_blk; do
+		add_module "$m"
+	done
+fi
 echo "${loaded[*]}" >"$root/rig/modules"
 
 for a in "${adds[@]}"; do
@@ -303,6 +341,50 @@ chmod +x "$root/init" "$root/rig/cmd"
 # the results disk: the guest writes a tar to it, from its first sector
 truncate -s 512M "$work/out.img"
 
+# ---- KVM or TCG ----
+
+# Whether this machine's /dev/kvm boots a kernel: a one-CPU guest whose
+# /init says so on the console and powers off, given 20 s (a guest that
+# does not boot under KVM stops after the BIOS, silent). The answer is
+# kept for this host's boot, QEMU and kernel.
+kvm_boots() {
+	local key probe=$work/kvm-probe ok=1
+
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	key=$( { cat /proc/sys/kernel/random/boot_id; "$qemu" --version | head -n 1
+		 sha256sum <"$kernel"; } | sha256sum | cut -c1-16)
+	if [ -f "$cache/kvm/$key" ]; then
+		[ "$(cat "$cache/kvm/$key")" = kvm ]
+		return
+	fi
+	mkdir -p "$probe/root/bin" "$cache/kvm"
+	cp "$busybox" "$probe/root/bin/busybox"
+	printf '#!/bin/busybox sh\n/bin/busybox echo pcpbench-kvm-probe: up\n/bin/busybox poweroff -f\n' \
+		>"$probe/root/init"
+	chmod +x "$probe/root/init"
+	(cd "$probe/root" && find . | cpio -o -H newc --quiet) >"$probe/initrd"
+	timeout -k 2 20 "$qemu" -nodefaults -display none -no-reboot -accel kvm -cpu host \
+		-smp 1 -m 256 -kernel "$kernel" -initrd "$probe/initrd" \
+		-append "console=ttyS0 panic=-1 quiet" -serial "file:$probe/console.log" \
+		</dev/null >/dev/null 2>&1 || true
+	grep -q 'pcpbench-kvm-probe: up' "$probe/console.log" 2>/dev/null || ok=0
+	[ "$ok" = 1 ] && echo kvm >"$cache/kvm/$key" || echo tcg >"$cache/kvm/$key"
+	[ "$ok" = 1 ]
+}
+case $accel in
+auto)
+	if kvm_boots; then accel=kvm; else accel=tcg; fi ;;
+kvm)
+	kvm_boots || unavailable "--accel kvm: this machine's /dev/kvm does not boot $kernel" ;;
+esac
+if [ "$accel" = kvm ]; then
+	accel_args=(-accel kvm -cpu host)
+	said="KVM: a VM's figures"
+else
+	accel_args=(-accel tcg,thread=multi -cpu max)
+	said="TCG: figures are not timings"
+fi
+
 # ---- the machine ----
 
 percpu=$((cpus / nodes))
@@ -312,16 +394,16 @@ for ((n = 0; n < nodes; n++)); do
 	       -numa "node,nodeid=$n,cpus=$((n * percpu))-$((n * percpu + percpu - 1)),memdev=m$n")
 done
 # the guest stops the command first, so that what it did still comes back
-append="console=ttyS0 panic=-1 quiet pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
+append="console=ttyS0 panic=-1 quiet pcb.accel=$accel pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
 [ "$isolate" = none ] || append+=" isolcpus=$isolate nohz_full=$isolate"
 
-echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi (TCG: figures are not timings)" >&2
+echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi ($said)" >&2
 start=$(date +%s)
 touch "$work/console.log"
 timeout --foreground -k 5 "$timeout" "$qemu" -nodefaults -display none -no-reboot \
-	-accel tcg,thread=multi -cpu max -smp "$cpus,sockets=$nodes,cores=$percpu" \
+	"${accel_args[@]}" -smp "$cpus,sockets=$nodes,cores=$percpu" \
 	-m "$mem" "${numa[@]}" \
-	-kernel "$kdir/boot/vmlinuz-$abi-cloud-amd64" -initrd "$work/initrd" -append "$append" \
+	-kernel "$kernel" -initrd "$work/initrd" -append "$append" \
 	-serial "file:$work/console.log" \
 	-drive "file=$work/out.img,format=raw,if=virtio" </dev/null &
 guest=$!
