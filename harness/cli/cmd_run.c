@@ -31,6 +31,12 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 	printf("scenario %s (%s)%s%s\n", sc->name, sc->file, sc->label[0] ? ": " : "", sc->label);
 	for (int d = 0; d < sc->nr_designs; d++) {
 		buf[0] = 0;
+		if (sc->backend == PCB_BACKEND_INSTRUMENTED) {
+			printf("  design %-14s the booted kernel's own mm/memcontrol.c: %s (%s), "
+			       "memcg_stock.stock_lock a %s\n", sc->design[d]->name, sc->instr.variant,
+			       sc->instr.release, sc->instr.stock_lock);
+			continue;
+		}
 		if (sc->model->config.describe_design)
 			sc->model->config.describe_design(sc->config, sc->design[d], buf,
 							  sizeof(buf));
@@ -38,7 +44,11 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 		       buf[0] ? "; " : "", buf);
 	}
 	pcb_model_describe(sc->model, sc->config, buf, sizeof(buf));
-	printf("  model %s: %s\n", sc->model->name, buf);
+	if (sc->backend == PCB_BACKEND_INSTRUMENTED)
+		printf("  workload: seed 000's, cat /proc/interrupts in a loop on each worker CPU, "
+		       "in a memory cgroup\n");
+	else
+		printf("  model %s: %s\n", sc->model->name, buf);
 	printf("  timing %s, %d runs of %s%s, warm-up %ld ms\n",
 	       pcb_timing_name((enum pcb_timing)sc->timing), sc->runs,
 	       sc->ops ? "an op count" : sc->value[K_RUN_DURATION_MS], sc->ops ? "" : " ms",

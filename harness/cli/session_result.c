@@ -10,6 +10,7 @@
 
 #include "../machine/aslr.h"
 #include "../machine/state.h"
+#include "../run/instrumented.h"
 #include "../run/kernel.h"
 #include "pcb/plan.h"
 #include "../output/read/query.h"
@@ -134,13 +135,45 @@ static void state_notes(json_t *notes, json_t *context)
 	}
 }
 
-/* where the designs ran, and the kernel backend's module and kernel */
+/* the booted kernel the instrumented backend timed, and how it was booted */
+static void instrumented_json(json_t *context)
+{
+	const struct pcb_instrumented_facts *f = pcb_instrumented_facts();
+	const struct pcb_instr_build *b = &f->build;
+	char workload[PATH_MAX + 400];
+	json_t *o;
+
+	if (!f->ran)
+		return;
+	o = json_object();
+	rj_set_ibe_variant(o, b->variant);
+	rj_set_ibe_release(o, b->release);
+	rj_set_ibe_build_id(o, b->build_id);
+	rj_set_ibe_series(o, b->series);
+	rj_set_ibe_config(o, b->config);
+	rj_set_ibe_instrument(o, b->instrument);
+	rj_set_ibe_stock_lock(o, b->stock_lock);
+	rj_set_ibe_stock_size(o, b->stock_size);
+	rj_set_ibe_stock_align(o, b->stock_align);
+	rj_set_ibe_stock_offset_in_line(o, b->stock_offset);
+	rj_set_ibe_booted(o, f->booted);
+	rj_set_ibe_emulated(o, f->emulated);
+	snprintf(workload, sizeof(workload), "%s -c '%s', pinned to each worker CPU, in a memory "
+		 "cgroup (memory.max 1 GiB, memory.swap.max 1 MiB)", f->shell, f->loop);
+	rj_set_ibe_workload(o, workload);
+	rj_set_ibe_cgroup(o, f->cgroup);
+	rj_set_ctx_instrumented(context, o);
+}
+
+/* where the designs ran, and the kernel backend's module and kernel, or the instrumented one */
 static void backend_json(json_t *context, const struct pcb_scenario *sc)
 {
 	const struct pcb_kernel_facts *f = pcb_kernel_facts();
 	json_t *k;
 
 	rj_set_ctx_backend(context, pcb_backend_name[sc->backend]);
+	if (sc->backend == PCB_BACKEND_INSTRUMENTED)
+		instrumented_json(context);
 	if (sc->backend != PCB_BACKEND_KERNEL || !f->ran)
 		return;
 	k = json_object();

@@ -49,8 +49,8 @@ int pcb_design_result_init(struct pcb_design_result *res, const struct pcb_scena
 	snprintf(res->check, sizeof(res->check), "ok");
 	res->drain.work_elsewhere_cpu = -1;
 	if (sc->backend_note[0])
-		snprintf(res->run_note, sizeof(res->run_note), "%s: kernel backend: %s", res->label,
-			 sc->backend_note);
+		snprintf(res->run_note, sizeof(res->run_note), "%s: %s backend: %s", res->label,
+			 pcb_backend_name[sc->backend], sc->backend_note);
 	res->counters.nr_events = sc->counters.n;
 	res->counters.per_call = sc->counters.per_call;
 	res->worker = calloc((size_t)nr, sizeof(*res->worker));

@@ -402,6 +402,8 @@ int pcb_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 
 	if (sc->backend == PCB_BACKEND_KERNEL)
 		return pcb_kernel_run_design(topo, clk, res, run, err, errlen);
+	if (sc->backend == PCB_BACKEND_INSTRUMENTED)
+		return pcb_instrumented_run_design(topo, clk, res, run, err, errlen);
 
 	/* the timer's sites rewritten while no thread of the run is started */
 	rc = pcb_timer_set((enum pcb_timer)sc->timer, why, sizeof(why));

@@ -69,6 +69,9 @@ int pcb_pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *s
 /* a run of res's design in the kernel backend's module (kernel.c), as pcb_run_design() */
 int pcb_kernel_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			  struct pcb_design_result *res, int run, char *err, size_t errlen);
+/* a run of the booted kernel's own functions under its instrument (instrumented.c), as pcb_run_design() */
+int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_clock *clk,
+				struct pcb_design_result *res, int run, char *err, size_t errlen);
 
 /* the thread bodies (worker.c, coordinator.c) */
 void *pcb_worker_main(void *arg);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A configuration for the kernel backend (run.backend = kernel): what it
- * cannot run refused by the key at fault, what has no meaning there set
- * to what the kernel does, each change said (scenario.h).
+ * A configuration for the kernel backend (run.backend = kernel) or the
+ * instrumented kernel (run.backend = instrumented): what it cannot run
+ * refused by the key at fault, what has no meaning there set to what the
+ * kernel does, each change said (scenario.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../measure/tsc.h"
+#include "pcb/registry.h"
 #include "scenario.h"
 
 void pcb_note_append(char *note, size_t len, const char *fmt, ...)
@@ -112,9 +114,83 @@ static int counters_kernel(struct pcb_scenario *sc, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * run.backend = instrumented: the kernel's own design, the one its
+ * instrument says memcg_stock's lock is, in place of run.designs; call
+ * timing by the kernel's rdtsc_ordered(), raw, as the seed's instrument
+ * reads; drains by restarting the memory cgroup, drain.count of them a
+ * run; no perf counter (the workload is processes the instrument counts
+ * in). Each change said.
+ */
+static int instrumented(struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	const char *lock = sc->instr.stock_lock, *name;
+	const struct pcb_design *d;
+	char msg[512];
+
+	if (strcmp(sc->model->name, "memcg")) {
+		pcb_scenario_key_error(sc, K_RUN_MODEL, err, errlen, "%s: the instrumented kernel "
+				       "times mm/memcontrol.c's stock functions (run.model = memcg)",
+				       sc->model->name);
+		return -1;
+	}
+	if (pcb_instr_probe(&sc->instr, msg, sizeof(msg)) < 0) {
+		pcb_scenario_key_error(sc, K_RUN_BACKEND, err, errlen, "instrumented: %s", msg);
+		return -1;
+	}
+	name = !strcmp(lock, "spinlock_t") ? "spinlock" :
+	       !strcmp(lock, "local_lock_t") ? "local_lock" : NULL;
+	d = name ? pcb_design_find(sc->model, name) : NULL;
+	if (!d) {
+		pcb_scenario_key_error(sc, K_RUN_BACKEND, err, errlen, "instrumented: the booted "
+				       "kernel's memcg_stock.stock_lock is a %s, which no design of "
+				       "model memcg takes", lock);
+		return -1;
+	}
+	if (sc->counters_per_call) {
+		pcb_scenario_key_error(sc, K_COUNTERS_PER_CALL, err, errlen, "per-call counter "
+				       "reads are not in the instrumented backend: the instrument "
+				       "counts cycles alone");
+		return -1;
+	}
+	if (sc->drain_poisson && sc->drain_rate_hz > 0 && sc->drain_count <= 0) {
+		pcb_scenario_key_error(sc, K_DRAIN_ARRIVALS, err, errlen, "poisson: the "
+				       "instrumented backend drains by restarting the memory "
+				       "cgroup, drain.count times a run");
+		return -1;
+	}
+	/* the others are other kernels': kept apart, as reproduce --with and report merge them */
+	sc->nr_backend_skipped = 0;
+	for (int i = 0; i < sc->nr_designs; i++)
+		if (sc->design[i] != d)
+			sc->backend_skipped[sc->nr_backend_skipped++] = sc->design[i];
+	pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "run.designs: the booted "
+			"kernel's own, %s (its memcg_stock.stock_lock is a %s: %s)%s", d->name, lock,
+			sc->instr.variant, sc->nr_backend_skipped ? "; the others are other kernels'"
+			", whose results report and reproduce --with merge" : "");
+	sc->design[0] = d;
+	sc->nr_designs = 1;
+	if (sc->timing != PCB_TIMING_CALL)
+		note(sc, "run.timing = batch: the instrument times every call (timing call)");
+	sc->timing = PCB_TIMING_CALL;
+	sc->timer = PCB_TIMER_KERNEL;
+	if (sc->counters.n)
+		note(sc, "counters.events: not counted: the instrument counts the kernel's cycles "
+		     "alone");
+	sc->counters.n = 0;
+	if (sc->drain_rate_hz > 0 && sc->drain_count <= 0) {
+		note(sc, "drain.rate_hz: the instrumented backend drains by restarting the memory "
+		     "cgroup at the end of a run (drain.count 1)");
+		sc->drain_count = 1;
+	}
+	return 0;
+}
+
 int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen)
 {
 	sc->backend_note[0] = 0;
+	if (sc->backend == PCB_BACKEND_INSTRUMENTED)
+		return instrumented(sc, err, errlen);
 	if (sc->backend != PCB_BACKEND_KERNEL)
 		return 0;
 	if (refuse(sc, err, errlen) < 0)

@@ -15,7 +15,7 @@ static const char *const timers[] = { "harness", "kernel", NULL };
 static const char *const deliveries[] = { "kworker", "signal", "poll", NULL };
 static const char *const arrivals[] = { "periodic", "poisson", NULL };
 const char *const pcb_order_name[] = { "interleaved", "blocked", "shuffled", NULL };
-const char *const pcb_backend_name[] = { "userspace", "kernel", NULL };
+const char *const pcb_backend_name[] = { "userspace", "kernel", "instrumented", NULL };
 static const char *const yesno[] = { "no", "yes", NULL };
 static const char *const offon[] = { "off", "on", NULL };
 
@@ -74,8 +74,10 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 	[K_RUN_WORK_DELIVERY] = PCB_KEY_CHOICE_FIELD("run", "work_delivery", "kworker", deliveries,
 		SC, delivery, "how drain work reaches its CPU in work-based designs"),
 	[K_RUN_BACKEND] = { .section = "run", .name = "backend", .def = "userspace",
-		.help = "where the designs run: userspace (threads and the models' stand-ins) or "
-		"kernel (a module with the kernel's own locks, interrupts and work queue; root)",
+		.help = "where the designs run: userspace (threads and the models' stand-ins), "
+		"kernel (a module with the kernel's own locks, interrupts and work queue; root) or "
+		"instrumented (the booted kernel's own functions, timed by the instrument "
+		"scripts/kernel.sh builds in; root)",
 		.type = PCB_KEY_CHOICE, .choices = pcb_backend_name, PCB_FIELD(SC, backend),
 		.no_sweep = true },
 	[K_RUN_MODULE] = { .section = "run", .name = "module", .def = "auto",

@@ -17,6 +17,7 @@
 
 #include <hwloc.h>
 
+#include "../machine/instrument.h"
 #include "../machine/topo.h"
 #include "../measure/counters.h"
 #include "../measure/tsc.h"
@@ -78,6 +79,7 @@ enum pcb_key_id {
 enum pcb_backend {
 	PCB_BACKEND_USERSPACE,		/* pinned threads and the models' stand-ins */
 	PCB_BACKEND_KERNEL,		/* the kernel's own primitives, in a module (kmod/) */
+	PCB_BACKEND_INSTRUMENTED,	/* the kernel's own functions, timed by its instrument */
 };
 extern const char *const pcb_backend_name[];
 
@@ -147,6 +149,8 @@ struct pcb_scenario {
 	 * in backend_note, instead of refusing the configuration (reproduce)
 	 */
 	int backend_skip_refused;
+	/* run.backend = instrumented: what the booted kernel says it was built as */
+	struct pcb_instr_build instr;
 	const struct pcb_design *backend_skipped[PCB_MAX_DESIGNS];
 	int nr_backend_skipped;
 	long seed;
@@ -190,7 +194,9 @@ void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value,
  * run.backend = kernel: what the kernel backend cannot run refused (a
  * design with no kernel meaning, per-call counters, Poisson arrivals),
  * what has no meaning there changed and said in sc->backend_note; -1
- * with err (backend.c)
+ * with err. run.backend = instrumented: the booted kernel's instrument
+ * found (sc->instr) and its own design made the scenario's one, the same
+ * said (backend.c)
  */
 int pcb_scenario_backend(struct pcb_scenario *sc, char *err, size_t errlen);
 /* check and convert every value against the topology; -1 with err */

@@ -180,7 +180,17 @@ static void print_header(FILE *out, json_t *result)
 	if (rj_ctx_has_complete(ctx) && !rj_ctx_complete(ctx))
 		fprintf(out, "interrupted: the result has only the runs that finished "
 			"(complete: false)\n");
-	if (rj_sc_has_configuration(sc))	/* the model's own words */
+	if (rj_ctx_has_instrumented(ctx)) {	/* the kernel's own code, not a model's */
+		json_t *ib = rj_ctx_instrumented(ctx);
+
+		fprintf(out, "kernel: %s (%s), booted on %s; its %s instrument, seed 000's "
+			"(scripts/kernel.sh)\n", rj_ibe_variant(ib), rj_ibe_release(ib),
+			rj_ibe_booted(ib), rj_ibe_instrument(ib));
+		fprintf(out, "workers: CPU %s; %s; %s runs\n",
+			pcb_swept_text(result, K_CPUS_WORKERS, rj_sc_workers(sc), workers,
+				       sizeof(workers)),
+			rj_ibe_workload(ib), pcb_runs_setting(result, runs, sizeof(runs)));
+	} else if (rj_sc_has_configuration(sc))	/* the model's own words */
 		fprintf(out, "workers: CPU %s; %s %s; %s runs of %s ms\n",
 			pcb_swept_text(result, K_CPUS_WORKERS, rj_sc_workers(sc), workers,
 				       sizeof(workers)),

@@ -18,7 +18,7 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 {
 	const char *d = rj_drain_design(x);
 	char comp50[32] = "-", comp99[32] = "-", stranded[48] = "-", walk[32] = "-", line[32] = "-";
-	char waited[32] = "-", sdt[32];
+	char waited[32] = "-", sdt[32], p99[32] = "-", wake[32] = "-";
 
 	if (rj_drain_has_completion_p50(x)) {
 		snprintf(comp50, sizeof(comp50), "%" JSON_INTEGER_FORMAT,
@@ -26,6 +26,11 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 		snprintf(comp99, sizeof(comp99), "%" JSON_INTEGER_FORMAT,
 			 rj_drain_completion_p99(x));
 	}
+	/* the instrumented backend's drains have neither: the instrument sums cycles alone */
+	if (rj_drain_has_p99_cycles(x))
+		snprintf(p99, sizeof(p99), "%" JSON_INTEGER_FORMAT, rj_drain_p99_cycles(x));
+	if (rj_drain_has_wake_cycles(x))
+		snprintf(wake, sizeof(wake), "%.0f", rj_drain_wake_cycles(x));
 	if (rj_drain_has_walk_cycles_per_cpu(x))
 		snprintf(walk, sizeof(walk), "%.1f", rj_drain_walk_cycles_per_cpu(x));
 	if (rj_drain_has_line_cycles(x))
@@ -38,11 +43,10 @@ static void drain_line(FILE *out, json_t *x, int preempted, int *noisy)
 			 rj_drain_waited_preempted(x));
 	pcb_stddev_text(sdt, sizeof(sdt), rj_drain_stddev(x), rj_get(x, RJ_F_drain_unstable),
 			noisy);
-	fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10s%-12" JSON_INTEGER_FORMAT
-		"%-16s%-12s%-13.0f%-17s%-13s%-*s%s\n", pcb_first_col(d), d, rj_drain_count(x),
-		rj_drain_avg_cycles(x), sdt, rj_drain_p99_cycles(x), comp50,
-		comp99, rj_drain_wake_cycles(x), walk, line, preempted ? 16 : 0, stranded,
-		preempted ? waited : "");
+	fprintf(out, "%-*s%-10" JSON_INTEGER_FORMAT "%-14.2f%-10s%-12s"
+		"%-16s%-12s%-13s%-17s%-13s%-*s%s\n", pcb_first_col(d), d, rj_drain_count(x),
+		rj_drain_avg_cycles(x), sdt, p99, comp50, comp99, wake, walk, line,
+		preempted ? 16 : 0, stranded, preempted ? waited : "");
 }
 
 /* the coordinator's drains; with two designs over several cache counts, 000's table */

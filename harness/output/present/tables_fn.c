@@ -156,20 +156,24 @@ static void diff_blocks(FILE *out, json_t *result, double step,
 	pcb_diffs_free(&d);
 }
 
-/* distribution of the per-call figure */
+/* distribution of the per-call figure, where one was kept (not by the instrumented backend) */
 static void percentiles(FILE *out, json_t *functions, json_t *dj,
 			const struct pcb_table_opts *opts)
 {
 	const char *d = rj_design_design(dj), *head;
 	json_t *rows[PCB_MAX_ROWS];
 	char title[400];
-	size_t n;
+	size_t n, kept = 0;
 	int w;
 
+	n = pcb_design_function_rows(functions, d, rows, PCB_MAX_ROWS);
+	for (size_t j = 0; j < n; j++)
+		kept += rj_fn_has_histogram(rows[j]) && json_array_size(rj_fn_histogram(rows[j]));
+	if (!kept)
+		return;
 	snprintf(title, sizeof(title), "%s percentiles", d);
 	w = pcb_title_col(out, title, 30 + 10, opts, &head);
 	fprintf(out, "%-*s%-10s%-10s%-10s%s\n", w, head, "p50", "p99", "p99.9", "max");
-	n = pcb_design_function_rows(functions, d, rows, PCB_MAX_ROWS);
 	for (size_t j = 0; j < n; j++) {
 		char label[80];
 

@@ -138,11 +138,20 @@ static void design_head_json(json_t *dj, const struct pcb_design_result *r, json
 	rj_set_design_config(dj, r->sc->label);
 	pcb_cpuset_format(r->sc->isolated, buf, sizeof(buf));
 	rj_set_design_isolated(dj, buf);
-	rj_set_design_follows(dj, r->design->follows);
 	rj_set_design_drain_promise(dj, r->design->promise);
-	if (r->model_note[0] && out.note_key)
-		json_object_set_new(dj, out.note_key, json_string(r->model_note));
-	out.result_json(dj, &fig);
+	if (r->sc->backend == PCB_BACKEND_INSTRUMENTED) {
+		/* not the model's design: the booted kernel's own code, as its instrument says */
+		snprintf(buf, sizeof(buf), "the booted kernel's own mm/memcontrol.c: %s (%s), "
+			 "memcg_stock.stock_lock a %s", r->sc->instr.variant, r->sc->instr.release,
+			 r->sc->instr.stock_lock);
+		rj_set_design_follows(dj, buf);
+		rj_set_design_cache_bytes(dj, r->sc->instr.stock_size);
+	} else {
+		rj_set_design_follows(dj, r->design->follows);
+		if (r->model_note[0] && out.note_key)
+			json_object_set_new(dj, out.note_key, json_string(r->model_note));
+		out.result_json(dj, &fig);
+	}
 	rj_set_design_cache_name(dj, m->cache_name);
 	rj_set_design_invariant_name(dj, m->invariant_name);
 	if (m->target_name)
@@ -235,7 +244,9 @@ json_t *pcb_result_build(json_t *context, const struct pcb_scenario *sc,
 			pcb_drain_notes(notes, r);
 		}
 		pcb_contention_json(contention, r);
-		pcb_interruptions_json(interruptions, r, tsc_hz);
+		/* the instrumented backend's loops are processes: no worker's gaps are timed */
+		if (r->sc->backend != PCB_BACKEND_INSTRUMENTED)
+			pcb_interruptions_json(interruptions, r, tsc_hz);
 		pcb_functions_json(functions, r);
 	}
 	pcb_line_moved_note(notes, res, nr_designs);

@@ -62,6 +62,7 @@ static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int ru
 json_t *pcb_drain_json(const struct pcb_design_result *r)
 {
 	const struct pcb_drain_result *dr = &r->drain;
+	int instrumented = r->sc->backend == PCB_BACKEND_INSTRUMENTED;
 	json_t *o = json_object();
 
 	rj_set_drain_design(o, r->label);
@@ -70,7 +71,8 @@ json_t *pcb_drain_json(const struct pcb_design_result *r)
 	rj_set_drain_virtual_cpus(o, dr->nr_virtual);
 	rj_set_drain_online(o, dr->nr_online);
 	/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
-	rj_set_drain_wake_cycles(o, dr->count ? (double)dr->wake_sum / (double)dr->count : 0);
+	if (!instrumented)
+		rj_set_drain_wake_cycles(o, dr->count ? (double)dr->wake_sum / (double)dr->count : 0);
 	if (dr->nr_virtual)
 		rj_set_drain_walk_cycles_per_cpu(o, dr->count ? (double)dr->walk_sum /
 						 (double)dr->count / (double)dr->nr_virtual : 0);
@@ -90,6 +92,9 @@ json_t *pcb_drain_json(const struct pcb_design_result *r)
 	drain_runs_json(o, dr, r->runs);
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
 	pcb_noise_json(o, RJ_F_drain_cv_pct, RJ_F_drain_unstable, dr->run_mean, r);
+	/* the instrument sums a drain's cycles: no distribution, no completion of its work */
+	if (instrumented)
+		return o;
 	rj_set_drain_p99_cycles(o, (json_int_t)pcb_hist_quantile(&dr->total.hist, 0.99));
 	if (r->design->drain.queues_work) {
 		rj_set_drain_completed(o, (json_int_t)dr->completed);
