@@ -10,6 +10,7 @@
 #include "../output/present/letter.h"
 #include "../output/present/tables.h"
 #include "../output/read/load.h"
+#include "../output/read/merge.h"
 #include "../output/read/query.h"
 #include "../output/write/kv.h"
 #include "cli.h"
@@ -34,9 +35,9 @@ static int report_format(const char *f)
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct pcb_table_opts opts = { 0 };
-	char path[PATH_MAX], err[PATH_MAX + 512];
-	const char *file = NULL;
-	int format = PCB_FORMAT_TEXT, rc;
+	char path[PATH_MAX], more_path[PATH_MAX], err[PATH_MAX + 512];
+	const char *file = NULL, *more[64];
+	int format = PCB_FORMAT_TEXT, rc, nr_more = 0;
 	json_t *result;
 
 	if (wants_help(argc, argv, report_usage))
@@ -50,11 +51,15 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 			f = argv[++i];
 		else if (!strncmp(argv[i], "--format=", 9))
 			f = argv[i] + 9;
-		else if (argv[i][0] == '-' || file)
+		else if (argv[i][0] == '-')
 			die_usage("report: unknown argument '%s' (see pcpbench report --help)",
 				  argv[i]);
-		else
+		else if (!file)
 			file = argv[i];
+		else if (nr_more < (int)(sizeof(more) / sizeof(more[0])))
+			more[nr_more++] = argv[i];
+		else
+			die_usage("report: more than %zu results", sizeof(more) / sizeof(more[0]) + 1);
 		if (f)
 			format = report_format(f);
 	}
@@ -62,6 +67,17 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		die_usage("report: give one RESULT.json (see pcpbench report --help)");
 	if (pcb_result_load(file, &result, path, sizeof(path), err, sizeof(err)) < 0)
 		die_usage("%s", err);
+	for (int m = 0; m < nr_more; m++) {
+		json_t *other;
+
+		if (pcb_result_load(more[m], &other, more_path, sizeof(more_path), err,
+				    sizeof(err)) < 0)
+			die_usage("%s", err);
+		rc = pcb_result_merge(result, other, more_path, err, sizeof(err));
+		json_decref(other);
+		if (rc < 0)
+			die_usage("report: %s", err);
+	}
 	/* every format then reads it raw, as a run --raw's is */
 	if (opts.raw)
 		pcb_result_set_raw(result);

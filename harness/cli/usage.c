@@ -117,9 +117,13 @@ const char reproduce_usage[] =
 
 const char report_usage[] =
 	"usage: pcpbench report [--raw] [--format text|email|markdown|kv|mmtests]\n"
-	"                       RESULT.json|RESULT-DIR\n"
+	"                       RESULT.json|RESULT-DIR [RESULT ...]\n"
 	"\n"
 	"Prints the tables of a saved result, exactly as the run printed them.\n"
+	"Several results of one scenario and its settings, each of designs of\n"
+	"its own (the instrumented backend's: one kernel each), are reported as\n"
+	"one, the first's design the baseline: upstream's and a series'\n"
+	"kernels give the seed's table with its Patched - Upstream block.\n"
 	"\n"
 	"  --raw       read a net result raw, in every format: the means with the\n"
 	"              timer's own empty region included, as in-kernel\n"
