@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "../machine/datadir.h"
 #include "../machine/kmod.h"
 #include "../output/read/load.h"
+#include "../output/read/merge.h"
 #include "../output/result.h"
 #include "../schema/schema.h"
 #include "cli.h"
@@ -27,11 +29,15 @@
 #include "session.h"
 
 /* scenarios/seeds.ini, from here or from the data directory, into path */
-static const char *default_claims(char *path, size_t len)
+/* the seeds' claims: of the models (seeds.ini), or of the kernel's own code (seeds-kernel.ini) */
+static const char *default_claims(const struct repro *rp, char *path, size_t len)
 {
-	if (access("scenarios/seeds.ini", R_OK) == 0)
-		return "scenarios/seeds.ini";
-	return pcb_data_path("scenarios/seeds.ini", path, len);
+	const char *f = strstr(rp->backend, "=instrumented") ? "scenarios/seeds-kernel.ini" :
+			"scenarios/seeds.ini";
+
+	if (access(f, R_OK) == 0)
+		return f;
+	return pcb_data_path(f, path, len);
 }
 
 static int scn_index(struct repro_scn *s, int n, const char *name)
@@ -65,6 +71,9 @@ static int find_design(const struct scn_group *g, const char *want, char **skip,
 					 names[0] ? ", " : "", label);
 				continue;
 			}
+			/* another kernel's design: its figures come with --with's result */
+			if (d >= sc->nr_designs && sc->backend == PCB_BACKEND_INSTRUMENTED)
+				return 1;
 			if (d >= sc->nr_designs && !*skip &&
 			    asprintf(skip, "%s: not in the %s backend: %s", de->name,
 				     pcb_backend_name[sc->backend], de->kernel_refused) < 0)
@@ -150,10 +159,12 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		{ "claims", required_argument, NULL, 'c' },
 		{ "keep-aslr", no_argument, NULL, 'A' },
 		{ "backend", required_argument, NULL, 'B' },
+		{ "with", required_argument, NULL, 'W' },
+		{ "set", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, keep_aslr = 0;
+	int c, keep_aslr = 0, nsets = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -165,16 +176,25 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 		case 'A': keep_aslr = 1; break;
 		case 'B':
 			snprintf(rp->backend, sizeof(rp->backend), "run.backend=%.40s", optarg);
-			rp->sets[0] = rp->backend;
-			rp->o.sets = rp->sets;
-			rp->o.nsets = 1;
 			break;
+		case 's':
+			if (nsets == (int)(sizeof(rp->sets) / sizeof(rp->sets[0])) - 1)
+				die_usage("reproduce: more than %d --set", nsets);
+			rp->sets[1 + nsets++] = optarg;
+			break;
+		case 'W': rp->with = optarg; break;
 		case 'h': fputs(reproduce_usage, stdout); exit(0);
 		default: die_usage("reproduce: see pcpbench reproduce --help");
 		}
 	}
 	if (optind < argc)
 		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
+	/* --backend's first, as a --set, then every --set; none: o has none */
+	if (rp->backend[0] || nsets) {
+		rp->sets[0] = rp->backend[0] ? rp->backend : rp->sets[1 + --nsets];
+		rp->o.sets = rp->sets;
+		rp->o.nsets = 1 + nsets;
+	}
 	pcb_aslr_reexec(keep_aslr);
 }
 
@@ -199,8 +219,10 @@ static void load_scenario(struct repro *rp, struct repro_scn *s, const char *p)
 	o.hook = skip_refused;
 	if (group_load(&s->g, p, &o, &rp->topo, err, sizeof(err)) == 0)
 		return;
-	o.nsets = 0;
-	if (!rp->o.nsets || group_load(&s->g, p, &o, &rp->topo, uerr, sizeof(uerr)) < 0)
+	/* as the userspace backend loads it: the --set keys without --backend's */
+	o.sets = rp->o.sets ? rp->o.sets + 1 : NULL;
+	o.nsets = rp->o.nsets - 1;
+	if (!rp->backend[0] || group_load(&s->g, p, &o, &rp->topo, uerr, sizeof(uerr)) < 0)
 		die_usage("%s", err);
 	snprintf(s->refused, sizeof(s->refused), "%s", err);
 }
@@ -286,8 +308,7 @@ static void print_plan(const struct repro *rp)
 	const struct pcb_claims *cl = &rp->cl;
 
 	printf("%d claims from %s, %d scenarios%s%s%s\n", cl->n, cl->file, rp->ns,
-	       rp->o.quick ? " (quick)" : "", rp->o.nsets ? ", " : "",
-	       rp->o.nsets ? rp->backend : "");
+	       rp->o.quick ? " (quick)" : "", rp->backend[0] ? ", " : "", rp->backend);
 	for (int k = 0; k < rp->ns; k++) {
 		const struct repro_scn *s = &rp->s[k];
 
@@ -352,6 +373,41 @@ static int run_scenarios(struct repro *rp, const char *command, const char *out)
 	return rc;
 }
 
+/*
+ * --with DIR: each scenario's newest result there (DIR/NAME-<UTC
+ * timestamp>/, as reproduce --out wrote it on another kernel) merged into
+ * this one's, so that a claim sets one kernel's design against another's
+ */
+static void merge_with(struct repro *rp)
+{
+	for (int k = 0; rp->with && k < rp->ns; k++) {
+		struct repro_scn *s = &rp->s[k];
+		char pattern[PATH_MAX], path[PATH_MAX], err[PATH_MAX + 512];
+		json_t *other = NULL;
+		glob_t g;
+
+		if (!s->json)
+			continue;
+		/* NAME-<UTC timestamp>: not another scenario's whose name NAME begins */
+		snprintf(pattern, sizeof(pattern), "%s/%s-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]T*"
+			 "/result.json", rp->with, s->name);
+		if (glob(pattern, 0, NULL, &g) != 0) {
+			fprintf(stderr, "%s: reproduce: --with %s: no result of %s there\n", prog,
+				rp->with, s->name);
+			continue;
+		}
+		/* the names sort by their timestamp: the newest last */
+		if (pcb_result_load(g.gl_pathv[g.gl_pathc - 1], &other, path, sizeof(path), err,
+				    sizeof(err)) < 0 ||
+		    pcb_result_merge(s->json, other, path, err, sizeof(err)) < 0)
+			fprintf(stderr, "%s: reproduce: --with: %s\n", prog, err);
+		else
+			fprintf(stderr, "%s: reproduce: %s: merged %s\n", prog, s->name, path);
+		json_decref(other);
+		globfree(&g);
+	}
+}
+
 /* each claim's figure from its scenario's result; what an interruption left */
 static void evaluate_claims(struct repro *rp)
 {
@@ -409,7 +465,10 @@ int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 	int dry = 0, rc;
 
 	parse_args(argc, argv, &rp, &out, &file, &dry);
-	if (pcb_claims_load(&rp.cl, file ? file : default_claims(path, sizeof(path)), err,
+	if (rp.with && !strstr(rp.backend, "=instrumented"))
+		die_usage("reproduce: --with merges the instrumented backend's results: give "
+			  "--backend instrumented");
+	if (pcb_claims_load(&rp.cl, file ? file : default_claims(&rp, path, sizeof(path)), err,
 			    sizeof(err)) < 0)
 		die_usage("%s", err);
 	load_topology(&rp.topo, ctx->topo_spec);
@@ -436,6 +495,7 @@ int cmd_reproduce(int argc, char **argv, const struct cli_ctx *ctx)
 	rc = run_scenarios(&rp, ctx->command, out);
 	pcb_kmod_unload(&kmod);
 	measure_realops(&rp);
+	merge_with(&rp);
 	evaluate_claims(&rp);
 	reproduce_print_table(stdout, &rp);
 	fflush(stdout);

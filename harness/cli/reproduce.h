@@ -49,13 +49,14 @@ struct repro {
 	struct outcome *res;		/* a claim's outcome */
 	const char **dirs;		/* and the result it came from, NULL for none */
 	struct run_opts o;
-	const char *sets[1];		/* o's: --backend's, as a --set */
+	const char *sets[17];		/* o's: --backend's, as a --set, and --set's */
 	char backend[64];
 	/* a claim's design or scenario the backend does not run: why (as refused), else NULL */
 	char **skip;
 	struct pcb_topo topo;
 	double estimate;		/* seconds, all scenarios */
 	json_t *context;		/* the first result's machine */
+	const char *with;		/* --with: an earlier reproduce's results, merged into these */
 	char note[128];			/* what the table says first, "" for nothing */
 	/* the real operations the shares are of, timed here after the scenarios */
 	struct pcb_realop_result real[PCB_REALOPS];
