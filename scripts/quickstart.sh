@@ -25,6 +25,9 @@ packages=(gcc meson ninja-build pkg-config libhwloc-dev libnuma-dev libjansson-d
 # the vm suite's guest (scripts/vm.sh): QEMU, a static busybox and cpio;
 # where they cannot be had, the suite is skipped, not the tests
 vm_packages=(qemu-system-x86 busybox-static cpio)
+# the kernel rig's builds (scripts/kernel.sh, the rig test): the kernel's
+# own build tools; where they cannot be had, that test is skipped
+kernel_packages=(make flex bison bc libelf-dev patch xz-utils)
 
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
@@ -49,6 +52,9 @@ install_missing() {
 install_missing "${packages[@]}"
 if [ "$what" = test ] && ! install_missing "${vm_packages[@]}"; then
 	echo "quickstart: ${vm_packages[*]} cannot be installed: the vm suite will skip" >&2
+fi
+if [ "$what" = test ] && ! install_missing "${kernel_packages[@]}"; then
+	echo "quickstart: ${kernel_packages[*]} cannot be installed: the rig test will skip" >&2
 fi
 
 if [ ! -f build/build.ninja ]; then
@@ -107,9 +113,9 @@ if [ "${PCPBENCH_ASAN:-1}" != 0 ]; then
 	fi
 	ninja -C build-asan >&2
 	logs+=(build-asan/meson-logs/testlog.json)
-	# the vm suite runs its own portable build, not this one
+	# the vm suite and the rig test run their own portable build, not this one
 	env "${asan_env[@]}" meson test -C build-asan --no-rebuild --print-errorlogs \
-		--no-suite vm "$@" || status=$?
+		--no-suite vm --no-suite rig "$@" || status=$?
 	if [ $# -eq 0 ]; then
 		quick=$(mktemp -d)
 		result=OK

@@ -1,0 +1,222 @@
+#!/bin/bash
+# The kernel rig end to end (docs/kernel.md): Debian's 6.1 and seed 000's
+# 1-4 built by scripts/kernel.sh with the seed's instrument (cold, then
+# found in the cache), the instrumented functions' regions read from the
+# built code (tests/kernel_regions.py), a user's series from an mbox and
+# one that does not apply, pcpbench.ko built against the same tree, then
+# each kernel booted in scripts/vm.sh's four-node guest with
+# tests/rig/guest.sh: the instrumented backend's functions and drains,
+# reproduce --backend instrumented (the series' merged with upstream's),
+# and on upstream the kernel backend beside it. Functional only: the
+# guest's clock is emulated, no figure's size is checked.
+#
+# usage: rig.sh PCPBENCH SOURCE_ROOT [native|portable]
+# Skipped (77) where the kernel's build tools, its source package or the
+# guest cannot be had. PCPBENCH_RIG_KEEP=DIR keeps the guests' results.
+set -u
+. "$(dirname "$0")/lib.sh"
+pcpbench=$(realpath "$1")
+src=$(realpath "$2")
+kernel=$src/scripts/kernel.sh
+skip() { echo "rig: skipped: $*"; exit 77; }
+
+for t in make gcc flex bison bc patch objdump python3; do
+	command -v "$t" >/dev/null || skip "no $t (scripts/quickstart.sh test installs the kernel's build tools)"
+done
+[ -f /usr/include/libelf.h ] || skip "no libelf.h (Debian: libelf-dev), which the kernel's objtool needs"
+vm=${PCPBENCH_VM_SH:-$src/scripts/vm.sh}
+if [ "${3:-native}" = native ]; then
+	pcpbench=$("$vm" --build "$src/build-vm") || { bad "build-vm: the guest's pcpbench"; summary rig; exit; }
+fi
+
+# ---- the kernels: cold, then from the cache ----
+
+bz=()
+for v in 6.1 6.1+seed-000-1-4; do
+	start=$SECONDS
+	if ! "$kernel" build "$v" >"$tmp/kb.out" 2>"$tmp/kb.err"; then
+		grep -q 'cannot download' "$tmp/kb.err" && skip "$(tail -n 1 "$tmp/kb.err")"
+		bad "kernel.sh build $v: $(tail -n 20 "$tmp/kb.err")"
+		summary rig
+		exit
+	fi
+	b=$(tail -n 1 "$tmp/kb.out")
+	echo "rig: $v: $b in $((SECONDS - start)) s"
+	[ -f "$b" ] && ok || bad "$v: no bzImage at '$b'"
+	bz+=("$b")
+	# found again: the same path, said so, nothing built
+	start=$SECONDS
+	"$kernel" build "$v" >"$tmp/kb2.out" 2>"$tmp/kb2.err"
+	echo "rig: $v again in $((SECONDS - start)) s: $(cat "$tmp/kb2.err")"
+	[ "$(tail -n 1 "$tmp/kb2.out")" = "$b" ] && grep -q 'built before' "$tmp/kb2.err" &&
+		! grep -q 'building' "$tmp/kb2.err" && ok || bad "$v from the cache: $(cat "$tmp/kb2.err")"
+	d=$(dirname "$b")
+	for f in System.map config Module.symvers memcontrol.o build.txt; do
+		[ -s "$d/$f" ] && ok || bad "$v: no $f beside the bzImage"
+	done
+	grep -qx "variant=$v" "$d/build.txt" && grep -qx 'instrument=cycles' "$d/build.txt" &&
+		grep -qx 'release=6.1.192' "$d/build.txt" && ok || bad "$v: build.txt: $(cat "$d/build.txt")"
+	grep -qx 'CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y' "$d/config" && ok || bad "$v: not -O2"
+done
+up=$(dirname "${bz[0]}")
+ser=$(dirname "${bz[1]}")
+"$kernel" list | head -n 3 | cut -d' ' -f1 | tr '\n' ' ' | grep -qx '6.1 6.1+seed-000-1-4 6.1+seed-000-1-5 ' &&
+	ok || bad "kernel.sh list: $("$kernel" list)"
+
+# ---- the regions: nothing of a timed function outside its reads ----
+
+for d in "$up" "$ser"; do
+	if python3 "$src/tests/kernel_regions.py" --calls "$d/memcontrol.o" >"$tmp/regions" 2>&1; then
+		ok
+	else
+		bad "kernel_regions.py $d/memcontrol.o: $(grep -v ': ok' "$tmp/regions")"
+	fi
+	sed 's|^.*/memcontrol.o: |  |' "$tmp/regions"
+	cp "$tmp/regions" "$d.regions"
+done
+# the series' consume_stock() takes the stock's spinlock inside its region, upstream's no lock call
+grep -q 'consume_stock: ok.*calls inside: _raw_spin_lock_irqsave, _raw_spin_unlock_irqrestore$' \
+	"$ser.regions" && ok || bad "the series' consume_stock(): $(grep consume_stock: "$ser.regions")"
+grep -q 'consume_stock: ok.*calls inside: none$' "$up.regions" && ok ||
+	bad "upstream's consume_stock(): $(grep consume_stock: "$up.regions")"
+
+# ---- a user's series: an mbox of the seed's 1-4, and one that does not apply ----
+
+for p in $(head -n 4 "$src/rig/series/seed-000/series"); do
+	printf 'From pcpbench Mon Sep 17 00:00:00 2001\n'
+	cat "$src/rig/series/seed-000/$p"
+	printf '\n'
+done >"$tmp/seed.mbox"
+if "$kernel" build --series "$tmp/seed.mbox" 6.1 >"$tmp/kb.out" 2>"$tmp/kb.err" &&
+	grep -qx 'variant=6.1+seed' "$(dirname "$(tail -n 1 "$tmp/kb.out")")/build.txt"; then
+	ok
+else
+	bad "--series seed.mbox: $(tail -n 5 "$tmp/kb.err")"
+fi
+mkdir -p "$tmp/broken"
+sed 's/^-\tlocal_lock_t stock_lock;/-\tint no_such_line;/' \
+	"$src/rig/series/seed-000/0002-change-stock-lock-type-from-local-lock-t-to-spinlock.patch" \
+	>"$tmp/broken/0001-broken.patch"
+"$kernel" build --series "$tmp/broken" 6.1 >"$tmp/kb.out" 2>"$tmp/kb.err"
+[ $? -eq 1 ] && grep -q '0001-broken.patch does not apply' "$tmp/kb.err" && ok ||
+	bad "a series that does not apply: $(tail -n 3 "$tmp/kb.err")"
+
+# ---- pcpbench.ko against the same tree ----
+
+kdir=$("$kernel" kdir 6.1 2>"$tmp/kdir.err" | tail -n 1)
+if make -C "$src/kmod" OUT="$tmp/kmod" KDIR="$kdir" >"$tmp/make.log" 2>&1; then
+	ok
+else
+	bad "the module does not build against $kdir: $(tail -n 20 "$tmp/make.log")"
+fi
+grep -i 'warning:' "$tmp/make.log" && bad "the module's build warns" || ok
+
+# ---- each kernel in the guest ----
+
+guest() {
+	local role=$1 image=$2 out=$3
+	shift 3
+	mkdir -p "$out"
+	"$vm" --kernel "$image" --pcpbench "$pcpbench" --out "$out" --timeout 1500 \
+		--add "$src/tests/rig/guest.sh:/pcb/guest.sh" "$@" \
+		-- env ROLE="$role" sh guest.sh >"$out.out" 2>"$out.err"
+}
+guest upstream "${bz[0]}" "$tmp/up" --add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko"
+rc=$?
+[ $rc -eq 77 ] && skip "the guest: $(tail -n 3 "$tmp/up.err")"
+[ $rc -eq 0 ] && ok || bad "the upstream guest: exit $rc: $(tail -n 30 "$tmp/up.err")"
+guest series "${bz[1]}" "$tmp/ser" --add "$tmp/up/repro:/pcb/up/repro"
+rc=$?
+[ $rc -eq 0 ] && ok || bad "the series' guest: exit $rc: $(tail -n 30 "$tmp/ser.err")"
+grep -h '^vm: ' "$tmp/up.err" "$tmp/ser.err" | sed 's/^/  /'
+
+for r in up ser; do
+	for t in fn drain repro; do
+		[ "$(cat "$tmp/$r/$t.rc" 2>/dev/null)" = 0 ] && ok ||
+			bad "$r $t: exit $(cat "$tmp/$r/$t.rc" 2>/dev/null): $(tail -n 20 "$tmp/$r/$t.err" 2>/dev/null)"
+	done
+	[ "$(cat "$tmp/$r/refuse-model.rc" 2>/dev/null)" = 2 ] &&
+		grep -q 'run.model = memcg' "$tmp/$r/refuse-model.txt" && ok ||
+		bad "$r: run.model = pcp: $(cat "$tmp/$r/refuse-model.txt" 2>/dev/null)"
+	sed 's/^/  /' "$tmp/$r/build.txt"
+	for f in "$tmp/$r"/instr/*/result.json; do
+		[ -f "$f" ] && expect_rc 0 "$pcpbench" report "$(dirname "$f")"
+	done
+done
+for t in cover-letter-2.2 drain-scaling; do
+	[ "$(cat "$tmp/up/kb-$t.rc" 2>/dev/null)" = 0 ] && ok ||
+		bad "kernel backend $t: exit $(cat "$tmp/up/kb-$t.rc" 2>/dev/null): $(tail -n 20 "$tmp/up/kb-$t.err" 2>/dev/null)"
+done
+[ "$(cat "$tmp/up/loaded.txt" 2>/dev/null)" = 0 ] && ok || bad "pcpbench.ko still loaded"
+
+# the results: the kernel's own, every timed function called, the lock the instrument saw
+python3 - "$tmp" <<'EOF' && ok || bad "the instrumented results (above)"
+import glob, json, sys
+tmp = sys.argv[1]
+fails = []
+want = {"up": ("6.1", "local_lock_t", "local_lock"),
+        "ser": ("6.1+seed-000-1-4", "spinlock_t", "spinlock")}
+fns = ("consume_stock", "refill_stock", "mod_objcg_state", "consume_obj_stock", "refill_obj_stock")
+for r, (variant, lock, design) in want.items():
+    seen = set()
+    for p in sorted(glob.glob(tmp + "/" + r + "/instr/*/result.json")):
+        res = json.load(open(p))
+        c = res["context"]
+        name = res["scenario"]["name"]
+        seen.add(name)
+        ib = c.get("instrumented", {})
+        if c.get("backend") != "instrumented" or ib.get("variant") != variant or \
+           ib.get("stock_lock") != lock or not ib.get("build_id") or ib.get("release") != "6.1.192":
+            fails.append("%s: context %s %s" % (p, c.get("backend"), ib))
+        if not ib.get("emulated") and "TCG" in ib.get("booted", ""):
+            fails.append("%s: booted %s, not emulated" % (p, ib.get("booted")))
+        if [d["design_name"] for d in res["designs"]] != [design] * len(res["designs"]):
+            fails.append("%s: designs %s" % (p, [d["design"] for d in res["designs"]]))
+        calls = {}
+        for f in res["functions"]:
+            calls[f["function"]] = calls.get(f["function"], 0) + f["calls"]
+        print("%s %s: %s; calls %s" % (variant, name, lock,
+              " ".join("%s %d" % (f, calls.get(f, 0)) for f in fns)))
+        if any(calls.get(f, 0) < 1 for f in fns):
+            fails.append("%s: a timed function was not called: %s" % (p, calls))
+        if name == "seed-000-kernel-drain":
+            drains = [(d["design"], d["caches"], d["count"]) for d in res.get("drains", [])]
+            print("  drains: %s" % drains)
+            if len(drains) != 3 or any(n < 2 for _, _, n in drains):
+                fails.append("%s: drains %s" % (p, drains))
+    if seen != {"seed-000-kernel", "seed-000-kernel-drain"}:
+        fails.append("%s: results of %s" % (r, sorted(seen)))
+for m in fails:
+    print("FAILED:", m)
+sys.exit(1 if fails else 0)
+EOF
+
+# the seed's table: upstream's and the series' kernels reported as one
+up_fn=$(ls -d "$tmp"/up/instr/seed-000-kernel-2*/ | head -n 1)
+ser_fn=$(ls -d "$tmp"/ser/instr/seed-000-kernel-2*/ | head -n 1)
+expect_rc 0 "$pcpbench" report "$up_fn" "$ser_fn"
+grep -q '^spinlock - local_lock ' "$tmp/out" && grep -q '^consume_stock:' "$tmp/out" && ok ||
+	bad "report of both kernels: $(cat "$tmp/out" "$tmp/err")"
+sed -n '/Raw cycles/,/^geomean/p' "$tmp/out" | sed 's/^/  /'
+# compare: the kernel's own functions against the model in the same kernel
+expect_rc 0 "$pcpbench" compare "$up_fn" "$tmp"/up/kb/cover-letter-2.2-*/
+grep -q 'run.backend: instrumented | kernel' "$tmp/out" && grep -q '^local_lock: B - A' "$tmp/out" &&
+	ok || bad "compare instrumented | kernel: $(cat "$tmp/out" "$tmp/err")"
+sed -n '/^local_lock  /,/^geomean/p' "$tmp/out" | sed 's/^/  /'
+# reproduce on the series' kernel with upstream's results: every claim has a figure
+grep -q 'merged up/repro/seed-000-kernel-2' "$tmp/ser/repro.err" && ok ||
+	bad "reproduce --with: $(tail -n 5 "$tmp/ser/repro.err")"
+csv=$(ls "$tmp"/ser/repro/reproduce-*/reproduce.csv 2>/dev/null | head -n 1)
+python3 - "$csv" <<'EOF' && ok || bad "reproduce.csv of the series' kernel (above)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("  reproduce --with: %d claims, here = %s" % (len(rows), [r["here"] for r in rows]))
+sys.exit(0 if len(rows) == 13 and all(r["here"] for r in rows) else 1)
+EOF
+if grep -E 'BUG|WARNING|Oops|soft lockup|stall' "$tmp"/up/dmesg.txt "$tmp"/ser/dmesg.txt; then
+	bad "the guests' kernel logs (above)"
+else
+	ok
+fi
+[ -z "${PCPBENCH_RIG_KEEP:-}" ] || cp -r "$tmp/." "$PCPBENCH_RIG_KEEP/"
+summary rig
