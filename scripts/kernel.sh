@@ -152,6 +152,42 @@ instr_dir=$rig/instrument/$base
 work=$(mktemp -d "${TMPDIR:-/tmp}/pcpbench-kernel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# An mbox's patches into patches, in order: a message a patch, each from
+# its "From " line. Where messages are "[PATCH ... N/M]" (git format-patch,
+# a thread saved from a mail client), those alone, by N: replies ("Re:")
+# and their quoted or pasted diffs are not the series. Else every message
+# with a diff, in the mbox's order. A message without a diff is left out.
+mbox_series() {
+	local src=$1 out=$2 f
+
+	awk -v out="$out" '/^From / { if (f) close(f); n++; f = sprintf("%s/%04d.mbox", out, n) }
+		f { print > f }' "$src"
+	for f in "$out"/*.mbox; do
+		[ -e "$f" ] || break
+		grep -q '^--- ' "$f" && grep -q '^+++ ' "$f" || continue
+		# the subject's patch number, 0 where it has none; replies marked
+		awk '/^Subject:/ && !kind { kind = "none 0"
+			 if ($0 ~ /^Subject: *([Rr][Ee]|[Aa][Ww]|[Ff][Ww][Dd]?):/) kind = "reply 0"
+			 else if (match($0, /\[[^]]*PATCH[^]]*\]/)) { t = substr($0, RSTART, RLENGTH)
+				 n = 1; if (match(t, /[0-9]+\/[0-9]+/)) n = substr(t, RSTART, RLENGTH) + 0
+				 kind = "patch " n } }
+		     /^$/ && kind { exit }
+		     END { print (kind ? kind : "none 0") }' "$f" | {
+			read -r kind num
+			echo "$kind $num $f"
+		}
+	done >"$out/list"
+	if grep -q '^patch ' "$out/list"; then
+		while read -r _ _ f; do
+			patches+=("$f")
+		done < <(grep '^patch ' "$out/list" | sort -k2,2n -s)
+	else
+		while read -r _ _ f; do
+			patches+=("$f")
+		done < <(grep -v '^reply ' "$out/list")
+	fi
+}
+
 # a user's series as patch files in $work/series, in order
 user_series() {
 	local src=$1 out=$work/series n=0 f
@@ -169,14 +205,7 @@ user_series() {
 			done < <(find "$src" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | LC_ALL=C sort)
 		fi
 	else
-		# an mbox: a message a patch, each from its "From " line; a message
-		# without a diff (a cover letter) is left out
-		awk -v out="$out" '/^From / { if (f) close(f); n++; f = sprintf("%s/%04d.mbox", out, n) }
-			f { print > f }' "$src"
-		for f in "$out"/*.mbox; do
-			[ -e "$f" ] || break
-			grep -q '^--- ' "$f" && grep -q '^+++ ' "$f" && patches+=("$f") && n=$((n + 1))
-		done
+		mbox_series "$src" "$out"
 	fi
 	[ ${#patches[@]} -gt 0 ] || fail "--series $src: no patch in it"
 }
@@ -249,6 +278,8 @@ make_tree() {
 		frag_lines >"$work/fragment"
 		scripts/kconfig/merge_config.sh -m .config "$work/fragment" >>"$work/config.log" 2>&1
 		make -s olddefconfig >>"$work/config.log" 2>&1
+		# .config as the build leaves it, so that its hash is the build's
+		make -s syncconfig >>"$work/config.log" 2>&1
 	) || { tail -n 20 "$work/config.log" >&2; rm -rf "$tmp"; fail "cannot configure $package"; }
 	while read -r l; do
 		case $l in
@@ -273,29 +304,39 @@ flock 9
 
 # ---- the build's key: everything that goes into it ----
 
-{
-	echo "rig $rig_format"
-	echo "source $package $pkgver"
-	echo "fragment $frag_sum${config_base:+ over $config_base}"
-	echo "instrument $instrument"
-	for p in "${patches[@]}"; do
-		sha256sum <"$p" | cut -c1-64
-	done
-} >"$work/key"
-key=$(sha256sum <"$work/key" | cut -c1-64)
 series_sum=$(for p in "${patches[@]}"; do cat "$p"; done | sha256sum | cut -c1-64)
 case $instrument in
 cycles) suffix= ;;
 none) suffix=-bare ;;
 *) suffix=-$instrument ;;
 esac
+
+{
+	echo "rig $rig_format"
+	echo "source $package $pkgver"
+	echo "fragment $frag_sum${config_base:+ over $config_base}"
+	echo "instrument $instrument"
+	# the names the instrument's build header carries, and the compiler
+	# kbuild runs (its Makefile sets CC=gcc whatever the environment says)
+	echo "variant $variant$suffix"
+	echo "series $series_label"
+	gcc --version | head -n 1
+	for p in "${patches[@]}"; do
+		sha256sum <"$p" | cut -c1-64
+	done
+} >"$work/key"
+key=$(sha256sum <"$work/key" | cut -c1-64)
 out=$cache/builds/$variant$suffix-${key:0:12}
 
 # ---- the tree holding the variant's patches ----
 
-# the files a patch touches, each once (its "+++ b/PATH" lines)
+# The files patches touch, each once, as patch -p1 names them: both sides
+# of every "--- X/PATH" and "+++ Y/PATH" (a deleted file's, a created
+# one's), and git's renames and copies; a path that leaves the tree fails
 touched() {
-	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
+	awk '/^(---|\+\+\+) / { p = $2; sub(/\t.*/, "", p); if (p == "/dev/null") next
+			if (!sub(/^[^\/]*\//, "", p)) next; print p }
+	     /^(rename|copy) (from|to) / { print $3 }' "$@" | sort -u
 }
 
 # every file the last series touched as it was unpacked, and nothing applied
@@ -311,7 +352,7 @@ restore_tree() {
 			rm -f "$tree/$f"
 		fi
 	done <"$tree/.pcb-pristine/files"
-	rm -f "$tree/.pcb-applied"
+	rm -f "$tree/.pcb-applied" "$tree/.pcb-built"
 }
 
 # the variant's patches applied to the tree, and its build header written
@@ -319,6 +360,8 @@ apply_series() {
 	local p f
 
 	[ "$(cat "$tree/.pcb-applied" 2>/dev/null)" != "$key" ] || return 0
+	# the tree holds no built variant from here until make has finished
+	rm -f "$tree/.pcb-built"
 	restore_tree
 	mkdir -p "$tree/.pcb-pristine/tree"
 	touch "$tree/.pcb-pristine/files"
@@ -334,10 +377,14 @@ apply_series() {
 	for p in "${patches[@]}"; do
 		if ! patch -d "$tree" -p1 --fuzz=0 --batch --no-backup-if-mismatch -r - \
 			<"$p" >"$work/patch.log" 2>&1; then
-			restore_tree
 			case $p in
-			*/contention.patch) fail "$variant: the contention instrument does not apply: its stock lock is not a spinlock_t (seed 000's 1-4 and 1-5 have one)" ;;
+			*/contention.patch)
+				grep -q 'spinlock_t stock_lock' "$tree/mm/memcontrol.c" || {
+					restore_tree
+					fail "$variant: the contention instrument does not apply: its stock lock is not a spinlock_t (seed 000's 1-4 and 1-5 have one)"
+				} ;;
 			esac
+			restore_tree
 			cat "$work/patch.log" >&2
 			fail "$variant: $(basename "$p") does not apply to $package $pkgver (the tree is left as unpacked)"
 		fi
@@ -365,9 +412,10 @@ build_tree() {
 		>"$tree/.pcb-build.log" 2>&1; then
 		grep -E 'error|Error' "$tree/.pcb-build.log" | head -n 20 >&2 || true
 		tail -n 20 "$tree/.pcb-build.log" >&2
-		rm -f "$tree/.pcb-applied"
+		rm -f "$tree/.pcb-applied" "$tree/.pcb-built"
 		fail "$variant$suffix does not build"
 	fi
+	echo "$key" >"$tree/.pcb-built"
 	build_seconds=$((SECONDS - start))
 }
 
@@ -392,7 +440,7 @@ keep_build() {
 		echo "fragment_sha256=$frag_sum"
 		echo "config_base=${config_base:-tinyconfig}"
 		echo "key=$key"
-		echo "compiler=$(${CC:-gcc} --version | head -n 1)"
+		echo "compiler=$(gcc --version | head -n 1)"
 		echo "build_seconds=$build_seconds"
 		echo "bzimage_sha256=$(sha256sum <"$tmp/bzImage" | cut -c1-64)"
 	} >"$tmp/build.txt"
@@ -402,7 +450,8 @@ keep_build() {
 
 hit=0
 [ -f "$out/bzImage" ] && [ -f "$out/build.txt" ] && hit=1
-if [ "$hit" = 0 ] || { [ "$action" = kdir ] && [ "$(cat "$tree/.pcb-applied" 2>/dev/null)" != "$key" ]; }; then
+# kdir wants the tree built as the variant: one an interrupted make left half-built is not
+if [ "$hit" = 0 ] || { [ "$action" = kdir ] && [ "$(cat "$tree/.pcb-built" 2>/dev/null)" != "$key" ]; }; then
 	apply_series
 	build_tree
 	[ "$hit" = 1 ] || keep_build
