@@ -12,15 +12,19 @@ refill_stock, mod_objcg_state, consume_obj_stock, refill_obj_stock,
 drain_all_stock) the function's control flow is followed from its entry:
 
   - the start read is the first rdtsc on every path from the entry, and
-    what comes before it is the prologue: pushes, register moves, stack
-    adjustments, no load or store but the stack's, no call;
+    what comes before it is the prologue: ftrace's entry, pushes, register
+    moves, an argument spilled to the stack, stack adjustments, no other
+    load, store or call;
   - an end read is an rdtsc followed, before any branch, by the
     instrument's this_cpu_add() and this_cpu_inc() of its sums (an add and
     an incq on %gs:); every path from the start read reaches one before
-    any return;
+    any return (a ud2 is a WARN's, past which the path goes on);
   - after an end read comes the epilogue: those two, the arithmetic that
     joins the read's halves and takes the start from it, pops, register
-    moves, stack reloads and the return, nothing else.
+    moves, stack (%rsp) reloads and the return, nothing else;
+  - no path leaves the function but by its return: a jump whose target is
+    a relocation (a tail call, a part split off into .cold) is reported,
+    its code not being checked.
 
 So every load, store and call of the function's own body lies between the
 reads. With --calls, each function's calls inside its region are printed
@@ -40,11 +44,15 @@ HEAD = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
 INSN = re.compile(r'^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$')
 RELOC = re.compile(r'^\s+([0-9a-f]+):\s+(R_X86_64_\S+)\s+(\S+)')
 
-# a stack slot, read or written: what a prologue and an epilogue may touch
-STACK = re.compile(r'\((%rsp|%rbp)\)|^[^(]*$')
+# operands whose memory, if any, is a stack slot: what a prologue and an
+# epilogue may touch. %rsp alone: without frame pointers (ORC), %rbp is a
+# register like any other, one a body may keep a pointer in
+STACK = re.compile(r'\(%rsp\)|^[^(]*$')
 # a register-only operand list (no memory operand at all)
 NO_MEMORY = re.compile(r'^[^(]*$')
 RETURN_THUNK = ('__x86_return_thunk', '__x86_indirect_thunk')
+# ftrace's call at a function's entry (patched to a nop where no tracer runs)
+FENTRY = '__fentry__'
 
 
 def listing(path):
@@ -90,11 +98,18 @@ def is_return(insn):
     return mn.startswith('jmp') and any(s.startswith(RETURN_THUNK) for s in insn[3])
 
 
+def leaves(insn):
+    """a jump out of the function: a tail call, or into a part the compiler
+    split off (.cold), whose target is a relocation, or an indirect jump"""
+    return insn[1].startswith('j') and not is_return(insn) and (insn[3] or '*' in insn[2])
+
+
 def successors(code, i, at):
     insn = code[i]
     mn = insn[1]
-    if is_return(insn) or mn in ('int3', 'ud2') or mn.startswith('jmp') and '*' in insn[2]:
+    if is_return(insn) or mn == 'int3' or leaves(insn):
         return []
+    # ud2 is BUG()'s and WARN()'s: after a WARN the function goes on
     nxt = [i + 1] if i + 1 < len(code) else []
     if mn.startswith('j'):
         t = target(insn)
@@ -107,17 +122,27 @@ def is_read(insn):
     return insn[1] in ('rdtsc', 'rdtscp')
 
 
-def is_end_read(code, i):
-    """an rdtsc whose straight-line code adds to a %gs: sum and increments one"""
-    add = inc = False
-    for insn in code[i + 1:i + 12]:
+def sums_after(code, i):
+    """the indices of the sums' this_cpu_add() and this_cpu_inc() that follow
+    the rdtsc at i in straight-line code, an add and an incq on %gs:, or
+    None where they do not: the rdtsc is then not an end read"""
+    add = inc = None
+    for j in range(i + 1, min(i + 12, len(code))):
+        insn = code[j]
         if insn[1].startswith('j') or insn[1].startswith('call') or is_read(insn):
             break
-        add |= insn[1].startswith('add') and '%gs:' in insn[2] and insn[2].startswith('%')
-        inc |= insn[1].startswith('inc') and '%gs:' in insn[2]
-        if add and inc:
-            return True
-    return False
+        if add is None and insn[1].startswith('add') and '%gs:' in insn[2] and \
+                insn[2].startswith('%'):
+            add = j
+        if inc is None and insn[1].startswith('inc') and '%gs:' in insn[2]:
+            inc = j
+        if add is not None and inc is not None:
+            return {add, inc}
+    return None
+
+
+def is_end_read(code, i):
+    return sums_after(code, i) is not None
 
 
 def walk(code, at, starts, stop):
@@ -136,9 +161,13 @@ def walk(code, at, starts, stop):
 
 
 def allowed_before(insn):
-    """a prologue's: pushes, an argument's register moved or spilled to the stack"""
+    """a prologue's: ftrace's entry, pushes, an argument's register moved or
+    spilled to the stack"""
     mn, ops = insn[1], insn[2]
-    if mn.startswith(('push', 'nop', 'endbr', 'xchg')) and NO_MEMORY.match(ops):
+    if mn.startswith('call') and any(r.startswith(FENTRY) for r in insn[3]):
+        return True
+    if mn.startswith(('push', 'nop', 'endbr', 'xchg')) and \
+            (NO_MEMORY.match(ops) or mn.startswith('nop')):
         return True
     if mn.startswith('mov') and ops.startswith('%') and not insn[3] and \
             (NO_MEMORY.match(ops) or re.search(r',\s*-?(0x[0-9a-f]+)?\(%rsp\)$', ops)):
@@ -146,13 +175,15 @@ def allowed_before(insn):
     return mn.startswith(('sub', 'add')) and ops.endswith('%rsp') and ops.startswith('$')
 
 
-def allowed_after(insn):
+def allowed_after(insn, i, sums):
+    """an epilogue's: the sums' add and inc, the read's halves joined and the
+    start taken from them, pops, register moves, stack reloads, the return"""
     mn, ops = insn[1], insn[2]
-    if is_return(insn) or mn.startswith(('pop', 'nop', 'leave', 'int3', 'xchg')):
+    if i in sums:
         return True
-    # the sums: this_cpu_add() and this_cpu_inc() on %gs:, the read's halves joined
-    if '%gs:' in ops and mn.startswith(('add', 'inc')):
-        return True
+    if is_return(insn) or mn.startswith(('pop', 'leave', 'int3', 'xchg')) or \
+            mn.startswith('nop'):
+        return NO_MEMORY.match(ops) is not None or mn.startswith('nop')
     if mn.startswith(('shl', 'or', 'sub', 'mov', 'lea')) and STACK.search(ops) and not insn[3]:
         return mn.startswith('mov') or NO_MEMORY.match(ops) is not None
     return mn.startswith('add') and ops.endswith('%rsp') and ops.startswith('$')
@@ -173,6 +204,8 @@ def check(name, code, want_calls):
     for i in before:
         if is_return(code[i]):
             bad.append('a path returns before the start read: ' + show(code[i]))
+        elif leaves(code[i]):
+            bad.append('a path leaves the function before the start read: ' + show(code[i]))
         elif not allowed_before(code[i]):
             bad.append('before the start read: ' + show(code[i]))
     first = [j for i in starts for j in successors(code, i, at)]
@@ -180,15 +213,21 @@ def check(name, code, want_calls):
     if not ends:
         bad.append('no end read (an rdtsc then the sums\' add and inc on %gs:)')
     for i in inside:
-        if is_return(code[i]) or code[i][1] in ('int3', 'ud2'):
+        if is_return(code[i]) or code[i][1] == 'int3':
             bad.append('a path returns between the reads without the end read: ' +
                        show(code[i]))
+        elif leaves(code[i]):
+            bad.append('a path leaves the function between the reads (its code is not '
+                       'checked): ' + show(code[i]))
         if i in starts:
             bad.append('the start read is reached again inside the region: ' + show(code[i]))
     after, again = walk(code, at, [j for i in ends for j in successors(code, i, at)],
                         lambda i: is_read(code[i]))
+    sums = set().union(*(sums_after(code, i) for i in ends)) if ends else set()
     for i in after:
-        if not allowed_after(code[i]):
+        if leaves(code[i]):
+            bad.append('a path leaves the function after the end read: ' + show(code[i]))
+        elif not allowed_after(code[i], i, sums):
             bad.append('after the end read: ' + show(code[i]))
     for i in again:
         bad.append('a read after the end read: ' + show(code[i]))
