@@ -83,6 +83,15 @@ json.dump(r, open(sys.argv[2], "w"))
 EOF
 expect_rc 2 "$pcpbench" report "$up" "$tmp/other"
 grep -q 'ran run.ops otherwise: results of the same settings merge' "$tmp/err" && ok || bad "$(cat "$tmp/err")"
+python3 - "$ser/result.json" "$tmp/other/result.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["context"]["instrumented"]["instrument"] = "contention"
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+expect_rc 2 "$pcpbench" report "$up" "$tmp/other"
+grep -q 'was taken with another instrument: results of one machine, instrument and way of booting merge' \
+	"$tmp/err" && ok || bad "$(cat "$tmp/err")"
 
 # compare: the kernel's own functions against the model in the same booted kernel
 expect_rc 0 "$pcpbench" compare "$up" "$fx/6.1/kernel-cover-letter-2.2"

@@ -189,12 +189,10 @@ static void parse_args(int argc, char **argv, struct repro *rp, const char **out
 	}
 	if (optind < argc)
 		die_usage("reproduce: unexpected '%s' (see pcpbench reproduce --help)", argv[optind]);
-	/* --backend's first, as a --set, then every --set; none: o has none */
-	if (rp->backend[0] || nsets) {
-		rp->sets[0] = rp->backend[0] ? rp->backend : rp->sets[1 + --nsets];
-		rp->o.sets = rp->sets;
-		rp->o.nsets = 1 + nsets;
-	}
+	/* --backend's first, as a --set, then every --set in order; none: o has none */
+	rp->sets[0] = rp->backend;
+	rp->o.sets = rp->backend[0] ? rp->sets : rp->sets + 1;
+	rp->o.nsets = (rp->backend[0] ? 1 : 0) + nsets;
 	pcb_aslr_reexec(keep_aslr);
 }
 
@@ -220,7 +218,7 @@ static void load_scenario(struct repro *rp, struct repro_scn *s, const char *p)
 	if (group_load(&s->g, p, &o, &rp->topo, err, sizeof(err)) == 0)
 		return;
 	/* as the userspace backend loads it: the --set keys without --backend's */
-	o.sets = rp->o.sets ? rp->o.sets + 1 : NULL;
+	o.sets = rp->sets + 1;
 	o.nsets = rp->o.nsets - 1;
 	if (!rp->backend[0] || group_load(&s->g, p, &o, &rp->topo, uerr, sizeof(uerr)) < 0)
 		die_usage("%s", err);

@@ -123,13 +123,15 @@ static int cgroup_make(char *dir, size_t len, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/memory.max", dir);
-	if (put(path, MEMORY_MAX, err, errlen) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/memory.swap.max", dir);
-	if (access(path, F_OK) == 0 && put(path, SWAP_MAX, err, errlen) < 0)
-		return -1;
-	snprintf(facts.cgroup, sizeof(facts.cgroup), "%s", dir);
-	return 0;
+	if (put(path, MEMORY_MAX, err, errlen) == 0) {
+		snprintf(path, sizeof(path), "%s/memory.swap.max", dir);
+		if (access(path, F_OK) < 0 || put(path, SWAP_MAX, err, errlen) == 0) {
+			snprintf(facts.cgroup, sizeof(facts.cgroup), "%s", dir);
+			return 0;
+		}
+	}
+	rmdir(dir);
+	return -1;
 }
 
 /* the cgroup removed, once the loops' last processes have left it; 0, or -1 with err */
@@ -323,10 +325,11 @@ static int restart_drain(struct pcb_design_result *res, const char *dir, char *e
 
 	if (before < 0 || cgroup_remove(dir, err, errlen) < 0)
 		return -1;
-	for (until = now() + DRAIN_WAIT_S; calls == before && now() < until; nap_ms(10))
+	for (until = now() + DRAIN_WAIT_S; calls == before && now() < until && !stopped();
+	     nap_ms(10))
 		if ((calls = drains_so_far(name, err, errlen)) < 0)
 			return -1;
-	if (calls > before)
+	if (calls > before || stopped())
 		return 0;
 	if (!strstr(res->run_note, "offline"))
 		pcb_note_append(res->run_note, sizeof(res->run_note), "%s: a memory cgroup's "
@@ -406,6 +409,10 @@ static void contention_row(struct pcb_design_result *res, const char *fn, int co
 
 	if (strcmp(res->sc->instr.instrument, "contention"))
 		return;
+	if (!res->nr_cc)
+		pcb_note_append(res->run_note, sizeof(res->run_note), "%s: contention: a wait's "
+				"max is the longest since the kernel booted (the instrument's "
+				"wait_max), not a run's alone", res->label);
 	for (int r = 0; r < res->nr_cc; r++)
 		if (!strcmp(res->cc[r].fn, fn))
 			row = &res->cc[r];
@@ -451,6 +458,12 @@ static int collect(struct pcb_design_result *res, const struct pcb_instr_sums *b
 			 "%s/memcg_stock resets them)", PCB_INSTR_DIR);
 		return -1;
 	}
+	if (drains && d.calls != (uint64_t)drains &&
+	    !strstr(res->run_note, "drain_all_stock() calls in a run"))
+		pcb_note_append(res->run_note, sizeof(res->run_note), "%s: %llu %s() calls in a run "
+				"of %d restarts of its memory cgroup: another cgroup's offline, or "
+				"a limit, drained too, and is in the figures", res->label,
+				(unsigned long long)d.calls, m->drain_name, drains);
 	if (drains) {
 		dr->active = 1;
 		dr->cpu = most;
@@ -499,24 +512,28 @@ static void workers(struct pcb_design_result *res, const struct pcb_topo *topo,
  */
 static int run_body(struct pcb_design_result *res, char *dir, size_t dirlen,
 		    const unsigned int *cpu, int n, int drains, struct pcb_instr_sums *before,
-		    struct pcb_instr_sums *after, char *err, size_t errlen)
+		    struct pcb_instr_sums *after, double *secs_run, char *err, size_t errlen)
 {
 	const struct pcb_scenario *sc = res->sc;
 	int parts = drains ? drains : 1, rc = 0;
 	long ops = sc->ops > 0 ? (sc->ops + parts - 1) / parts : 0;
-	double secs = (double)sc->duration_ms / 1000 / parts;
+	double secs = (double)sc->duration_ms / 1000 / parts, t;
 
 	if (sc->warmup_ms > 0)
 		rc = loops_run(dir, cpu, n, 0, (double)sc->warmup_ms / 1000, err, errlen);
 	if (rc || pcb_instr_read(before, err, errlen) < 0)
 		return rc ? rc : -1;
+	*secs_run = 0;
 	for (int i = 0; i < parts && !rc; i++) {
 		if (i > 0 && cgroup_make(dir, dirlen, err, errlen) < 0)
 			return -1;
+		t = now();
 		rc = loops_run(dir, cpu, n, ops, secs, err, errlen);
+		*secs_run += now() - t;
 		if (!rc && drains)
 			rc = restart_drain(res, dir, err, errlen) < 0 ? -1 : 0;
 	}
+	res->ops += rc ? 0 : (uint64_t)ops * (uint64_t)parts * (uint64_t)n;
 	if (rc || pcb_instr_read(after, err, errlen) < 0)
 		return rc ? rc : -1;
 	return drains ? 0 : (restart_drain(res, dir, err, errlen) < 0 ? -1 : 0);
@@ -531,7 +548,7 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 	unsigned int *cpu = worker_cpus(sc, &n);
 	char dir[PATH_MAX], vendor[64];
 	cpu_set_t old;
-	double t0;
+	double secs = 0;
 
 	(void)clk;
 	if (!cpu) {
@@ -551,9 +568,9 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 				sc->drain_stocks, n);
 	pin_self(topo, sc, res, &old);
 	rc = cgroup_make(dir, sizeof(dir), err, errlen);
-	t0 = now();
 	if (rc == 0) {
-		rc = run_body(res, dir, sizeof(dir), cpu, n, drains, &before, &after, err, errlen);
+		rc = run_body(res, dir, sizeof(dir), cpu, n, drains, &before, &after, &secs, err,
+			      errlen);
 		/* a run cut short or failed leaves no cgroup of its own behind */
 		if (rc && access(dir, F_OK) == 0) {
 			char e2[256];
@@ -565,8 +582,8 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 		rc = -1;
 	if (rc == 0) {
 		workers(res, topo, cpu, n, run);
-		res->ops += sc->ops > 0 ? (uint64_t)sc->ops * (uint64_t)n : 0;
-		res->run_seconds += (now() - t0) / res->runs;
+		/* the loops' own time: not the warm-up, the restarts or the waits for drains */
+		res->run_seconds += secs / res->runs;
 		res->runs_done++;
 		facts.ran = 1;
 	}

@@ -51,6 +51,28 @@ static void whence(json_t *result, const char *name, char *buf, size_t len)
 	}
 }
 
+/*
+ * the first of what makes two results' figures of different things: the
+ * machine, and of the instrumented backend's kernels the release, the
+ * instrument and how each was booted; NULL where none differs
+ */
+static const char *context_differs(json_t *a, json_t *b)
+{
+	static const char *const machine[] = { "cpu_model", "cpus", "numa_nodes" };
+	static const char *const kernel[] = { "release", "instrument", "emulated", "booted" };
+	json_t *ia = json_object_get(a, "instrumented"), *ib = json_object_get(b, "instrumented");
+
+	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
+		if (!json_equal(json_object_get(a, machine[i]), json_object_get(b, machine[i])))
+			return machine[i];
+	if (!ia != !ib)
+		return "backend";
+	for (size_t i = 0; ia && i < sizeof(kernel) / sizeof(kernel[0]); i++)
+		if (!json_equal(json_object_get(ia, kernel[i]), json_object_get(ib, kernel[i])))
+			return kernel[i];
+	return NULL;
+}
+
 int pcb_result_merge(json_t *into, json_t *from, const char *from_name, char *err,
 		     size_t errlen)
 {
@@ -68,6 +90,12 @@ int pcb_result_merge(json_t *into, json_t *from, const char *from_name, char *er
 	if (key && strcmp(key, "run.designs")) {
 		snprintf(err, errlen, "%s ran %s otherwise: results of the same settings merge",
 			 from_name, key);
+		return -1;
+	}
+	key = context_differs(rj_top_context(into), rj_top_context(from));
+	if (key) {
+		snprintf(err, errlen, "%s was taken with another %s: results of one machine, "
+			 "instrument and way of booting merge", from_name, key);
 		return -1;
 	}
 	json_array_foreach(rj_top_designs(from), i, dj)
