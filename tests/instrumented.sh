@@ -74,15 +74,25 @@ expect_rc 2 "$pcpbench" report "$up" "$up"
 grep -q 'has design local_lock too: results of different designs merge' "$tmp/err" && ok || bad "$(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" report "$up" "$fx/6.1+seed-000-1-4/seed-000-kernel-drain"
 grep -q 'is a result of seed-000-kernel-drain, not seed-000-kernel' "$tmp/err" && ok || bad "$(cat "$tmp/err")"
+# the series' result with one field changed (a path of keys, its value) is not merged
 mkdir -p "$tmp/other"
-python3 - "$ser/result.json" "$tmp/other/result.json" <<'EOF'
+merge_refused() {
+	python3 - "$ser/result.json" "$tmp/other/result.json" "$1" "$2" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-r["scenario"]["settings"]["run.ops"] = "7"
+*path, last = sys.argv[3].split("/")
+o = r
+for k in path:
+    o = o[k]
+o[last] = sys.argv[4]
 json.dump(r, open(sys.argv[2], "w"))
 EOF
-expect_rc 2 "$pcpbench" report "$up" "$tmp/other"
-grep -q 'ran run.ops otherwise: results of the same settings merge' "$tmp/err" && ok || bad "$(cat "$tmp/err")"
+	expect_rc 2 "$pcpbench" report "$up" "$tmp/other"
+	grep -q "$3" "$tmp/err" && ok || bad "$1 = $2: no '$3': $(cat "$tmp/err")"
+}
+merge_refused scenario/settings/run.ops 7 'ran run.ops otherwise: results of the same settings merge'
+merge_refused context/instrumented/instrument contention \
+	'was taken with another instrument: results of one machine, instrument and way of booting merge'
 python3 - "$ser/result.json" "$tmp/other/result.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
