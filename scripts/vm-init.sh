@@ -7,7 +7,8 @@
 # is killed, and ends with status 124, its results still brought back.
 /bin/busybox mount -t proc proc /proc
 /bin/busybox --install -s
-export PATH=/pcb/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+# the data directory: the checkout's scenarios/ copied into /pcb
+export PATH=/pcb/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root PCPBENCH_DATADIR=/pcb
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp

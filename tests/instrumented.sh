@@ -54,7 +54,7 @@ refused "the booted kernel's memcg_stock.stock_lock is a mutex, which no design 
 
 # reproduce: the kernel's claims, planned; --with wants the instrumented backend
 expect_rc 0 env PCPBENCH_SYSROOT="$fx/root-6.1" "$pcpbench" reproduce --backend instrumented --dry-run
-grep -q '^13 claims from scenarios/seeds-kernel.ini, 2 scenarios, run.backend=instrumented$' "$tmp/out" &&
+grep -qxF "13 claims from $src/scenarios/seeds-kernel.ini, 2 scenarios, run.backend=instrumented" "$tmp/out" &&
 	grep -q '000-kernel-consume_stock  *functions:spinlock:consume_stock:raw_avg_cycles against functions:local_lock' \
 	"$tmp/out" && ok || bad "reproduce --dry-run: $(cat "$tmp/out" "$tmp/err")"
 expect_rc 2 "$pcpbench" reproduce --with "$tmp" --dry-run

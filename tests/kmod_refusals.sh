@@ -8,7 +8,7 @@
 # tree made here.
 set -u
 pcpbench=$(realpath "$1")
-src=$2
+src=$(realpath "$2")
 . "$(dirname "$0")/lib.sh"
 cd "$src" || exit 1
 
@@ -77,7 +77,7 @@ kclaims=tests/claims/kernel.ini
 expect_rc 0 "$pcpbench" reproduce --dry-run --quick --backend kernel --claims $kclaims
 for want in "beyond-qsbr +functions:qsbr rate_hz=0:consume_stock against" \
 	"beyond-rseq +skipped: rseq: not in the kernel backend: restartable sequences" \
-	"000-contention +skipped: scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel backend's" \
+	"000-contention +skipped: $src/scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel backend's" \
 	"scenario contention-seed: not run" \
 	"beyond-spinlock +functions:spinlock rate_hz=0:consume_stock against"; do
 	grep -qE -- "^ *$want" "$tmp/out" && ok || bad "reproduce --dry-run: no '$want': $(cat "$tmp/out")"
@@ -86,7 +86,7 @@ expect_rc 0 "$pcpbench" reproduce --dry-run --quick --claims $kclaims
 grep -q skipped "$tmp/out" && bad "reproduce, userspace: a claim skipped: $(cat "$tmp/out")" || ok
 if [ "$(id -u)" = 0 ]; then
 	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
-	refused reproduce-release "reproduce: scenarios/beyond.scn: run.backend = kernel: kernel 6.18.2-test" \
+	refused reproduce-release "reproduce: $src/scenarios/beyond.scn: run.backend = kernel: kernel 6.18.2-test" \
 		"$pcpbench" reproduce --backend kernel --quick --out "$tmp/res" --claims $kclaims
 fi
 summary kmod-refusals

@@ -15,7 +15,7 @@ cd "$src" || exit 1
 
 # every node, scenarios/default.scn (cpus.workers = all,!0, no drains)
 expect_rc 0 "$pcpbench" --topology "$topo" run --dry-run --each-node
-has "scenario default (scenarios/default.scn): each node, 8 of 8 nodes; no drains: the coordinator's CPU is only kept free" "each-node header"
+has "scenario default ($src/scenarios/default.scn): each node, 8 of 8 nodes; no drains: the coordinator's CPU is only kept free" "each-node header"
 has "node 0 (1/8): workers 1-15 (15 CPUs), coordinator CPU 16 (node 1)" "node 0"
 has "node 3 (4/8): workers 48-63 (16 CPUs), coordinator CPU 0 (node 0)" "node 3"
 has "node 7 (8/8): workers 112-127 (16 CPUs), coordinator CPU 0 (node 0)" "node 7"

@@ -18,7 +18,7 @@ expect_rc 2 "$pcpbench" reproduce extra-argument
 # the data file parses, and every scenario and design it names is there
 expect_rc 0 "$pcpbench" reproduce --dry-run
 claims=$(grep -c '^\[' scenarios/seeds.ini)
-grep -q "^$claims claims from scenarios/seeds.ini, " "$tmp/out" && ok || bad "dry-run: $(head -1 "$tmp/out")"
+grep -qF "$claims claims from $src/scenarios/seeds.ini, " "$tmp/out" && ok || bad "dry-run: $(head -1 "$tmp/out")"
 grep -q "^estimated time: [0-9]* s$" "$tmp/out" && ok || bad "dry-run has no estimate"
 for id in $(sed -n 's/^\[\(.*\)\]$/\1/p' scenarios/seeds.ini); do
 	grep -q "^  $id " "$tmp/out" && ok || bad "dry-run does not list $id"

@@ -35,8 +35,7 @@ static const char *default_claims(const struct repro *rp, char *path, size_t len
 	const char *f = strstr(rp->backend, "=instrumented") ? "scenarios/seeds-kernel.ini" :
 			"scenarios/seeds.ini";
 
-	if (access(f, R_OK) == 0)
-		return f;
+	/* the data directory's, as the scenarios the claims name (scenario_path()) */
 	return pcb_data_path(f, path, len);
 }
 

@@ -3,20 +3,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../machine/datadir.h"
 #include "../output/write/columns.h"
 #include "../scenario/sweep.h"
 #include "groups.h"
 
+/*
+ * a scenario named without a path: the data directory's alone, never the
+ * current directory's (where another user may have put one)
+ */
 const char *scenario_path(const char *name, char *buf, size_t len)
 {
 	char rel[PATH_MAX];
 
 	snprintf(rel, sizeof(rel), "scenarios/%s.scn", name);
-	if (access(rel, R_OK) == 0)
-		return strcpy(buf, rel);
 	return pcb_data_path(rel, buf, len);
 }
 

@@ -49,8 +49,11 @@ const char *pcb_data_path(const char *rel, char *buf, size_t len)
 	char dir[PATH_MAX], prefix[PATH_MAX];
 	const char *sep = *rel ? "/" : "";
 	int have_dir = exe_dir(dir, sizeof(dir)) == 0;
+	const char *env = getenv("PCPBENCH_DATADIR");
 
-	if (have_dir && is_build_dir(dir))
+	if (env && *env)
+		snprintf(buf, len, "%s%s%s", env, sep, rel);
+	else if (have_dir && is_build_dir(dir))
 		snprintf(buf, len, "%s%s%s", PCB_SOURCE_DIR, sep, rel);
 	else if (PCB_DATADIR[0] == '/')
 		snprintf(buf, len, "%s%s%s", PCB_DATADIR, sep, rel);

@@ -7,6 +7,10 @@
  * with, datadir/pcpbench under the prefix it runs from (its directory
  * less bindir), so that a tree installed under a DESTDIR or moved whole
  * reads its own; a binary away from its bindir, the configured prefix's.
+ * PCPBENCH_DATADIR, where it is set, names the data directory instead (a
+ * copy of a checkout's scenarios/ and plots/, as the test guest's /pcb).
+ * Never the current directory: a scenario named without a path is read
+ * from the data directory alone.
  */
 #ifndef PCB_DATADIR_H
 #define PCB_DATADIR_H
