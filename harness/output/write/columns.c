@@ -105,13 +105,21 @@ static const char *cell_text(const struct pcb_column *col, const struct pcb_row 
 	return value_text(v, rj_fields[f].type, col->flags, decimals, c);
 }
 
-/* s as one CSV field: quoted where it holds a comma or a quote, a line break a blank */
+/*
+ * s as one CSV field: quoted where it holds a comma or a quote, a line
+ * break a blank; one a spreadsheet would take for a formula (its first
+ * character =, +, -, @, a tab or a carriage return) quoted and begun with
+ * a ' so that it is text (CWE-1236, as OWASP recommends)
+ */
 static void csv_field(FILE *f, const char *s)
 {
-	int quote = strpbrk(s, ",\"") != NULL;
+	int formula = *s && strchr("=+-@\t\r", *s) != NULL;
+	int quote = formula || strpbrk(s, ",\"") != NULL;
 
 	if (quote)
 		fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++)
 		if (*s == '"')
 			fputs("\"\"", f);
