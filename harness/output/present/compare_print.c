@@ -259,8 +259,13 @@ static void context_lines(FILE *out, json_t *cmp, int markdown)
 
 	json_array_foreach(rj_cmp_context_differences(cmp), i, d) {
 		fprintf(out, "%scontext differs: %s: ", markdown ? "- " : "", rj_cmpdiff_key(d));
-		json_array_foreach(rj_cmpdiff_values(d), j, v)
-			fprintf(out, "%s%s", j ? " | " : "", json_string_value(v));
+		json_array_foreach(rj_cmpdiff_values(d), j, v) {
+			fputs(j ? " | " : "", out);
+			if (markdown)
+				pcb_md_put(out, json_string_value(v));
+			else
+				fputs(json_string_value(v), out);
+		}
 		fprintf(out, "\n");
 	}
 	if (json_array_size(rj_cmp_context_differences(cmp)))
@@ -272,10 +277,18 @@ static void results_key(FILE *out, json_t *cmp, int markdown)
 	json_t *r;
 	size_t i;
 
-	json_array_foreach(rj_cmp_results(cmp), i, r)
-		fprintf(out, markdown ? "- **%c**: `%s` (%s)%s\n" : "  %c  %s (%s)%s\n",
-			pcb_compare_letter((int)i), rj_cmpres_label(r), rj_cmpres_path(r),
-			i ? "" : ", the baseline");
+	json_array_foreach(rj_cmp_results(cmp), i, r) {
+		if (!markdown) {
+			fprintf(out, "  %c  %s (%s)%s\n", pcb_compare_letter((int)i),
+				rj_cmpres_label(r), rj_cmpres_path(r), i ? "" : ", the baseline");
+			continue;
+		}
+		fprintf(out, "- **%c**: ", pcb_compare_letter((int)i));
+		pcb_md_put(out, rj_cmpres_label(r));
+		fputs(" (", out);
+		pcb_md_put(out, rj_cmpres_path(r));
+		fprintf(out, ")%s\n", i ? "" : ", the baseline");
+	}
 	fprintf(out, "\n");
 }
 
@@ -284,11 +297,18 @@ static void missing_lines(FILE *out, json_t *cmp, int markdown)
 	json_t *m;
 	size_t i;
 
-	json_array_foreach(rj_cmp_missing(cmp), i, m)
-		fprintf(out, "%smissing: %s%s%s %s: not in %c\n", markdown ? "- " : "",
-			rj_cmpmiss_design(m), *rj_cmpmiss_config(m) ? " " : "", rj_cmpmiss_config(m),
-			rj_cmpmiss_function(m), pcb_compare_letter((int)
-				rj_cmpmiss_result(m)));
+	json_array_foreach(rj_cmp_missing(cmp), i, m) {
+		char what[1024];
+
+		snprintf(what, sizeof(what), "%s%s%s %s", rj_cmpmiss_design(m),
+			 *rj_cmpmiss_config(m) ? " " : "", rj_cmpmiss_config(m), rj_cmpmiss_function(m));
+		fputs(markdown ? "- missing: " : "missing: ", out);
+		if (markdown)
+			pcb_md_put(out, what);
+		else
+			fputs(what, out);
+		fprintf(out, ": not in %c\n", pcb_compare_letter((int)rj_cmpmiss_result(m)));
+	}
 	if (json_array_size(rj_cmp_missing(cmp)))
 		fprintf(out, "\n");
 }
@@ -322,7 +342,9 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 	while (next_block(rows, &at, b)) {
 		int cols = n;
 
-		fprintf(out, "#### %s\n\n| function |", b->title);
+		fputs("#### ", out);
+		pcb_md_put(out, b->title);
+		fputs("\n\n| function |", out);
 		for (int r = 0; r < n; r++)
 			fprintf(out, " %c %s |", pcb_compare_letter(r), pcb_mean_head(raw));
 		/* a result with no difference from A in this block gets no Diff columns */
@@ -338,7 +360,9 @@ static void print_markdown_tables(FILE *out, json_t *cmp)
 			fprintf(out, "---:|");
 		fprintf(out, "\n");
 		for (int j = 0; j < b->nr_lines; j++) {
-			fprintf(out, "| %s |", b->line[j].function);
+			fputs("| ", out);
+			pcb_md_put(out, b->line[j].function);
+			fputs(" |", out);
 			for (int r = 0; r < n; r++) {
 				json_t *row = b->line[j].row[r];
 

@@ -9,6 +9,23 @@
 #include "../read/query.h"
 #include "layout.h"
 
+void pcb_md_put(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '|': case '`': case '\\':
+			fputc('\\', out);
+			fputc(*s, out);
+			break;
+		case '\n': case '\r': fputc(' ', out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
 int pcb_first_col(const char *s)
 {
 	int n = (int)strlen(s) + 2;

@@ -76,6 +76,12 @@ void pcb_paragraph(FILE *out, int width, const char *fmt, ...)
 /* the first column for a label s: its width and two, at least 24 */
 int pcb_first_col(const char *s);
 /*
+ * s as Markdown text, in prose or a table's cell: HTML's <, > and & as
+ * entities, |, ` and \ escaped, a line break a blank; so that a result's
+ * names and descriptions are shown, never rendered as HTML or cells
+ */
+void pcb_md_put(FILE *out, const char *s);
+/*
  * A block's first column: the title's width, or, where the block would pass
  * opts->width (rest: the columns after the first), 24 with the title on a
  * line of its own; *head is what the header row's first column shows.

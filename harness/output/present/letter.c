@@ -241,9 +241,13 @@ int pcb_letter_report(FILE *out, json_t *result, int markdown, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (markdown)
-		fprintf(m, "## pcpbench %s\n\n%s\n\n", rj_sc_name(sc), strcmp(desc, "?") ? desc : "");
-	else
+	if (markdown) {
+		fputs("## pcpbench ", m);
+		pcb_md_put(m, rj_sc_name(sc));
+		fputs("\n\n", m);
+		pcb_md_put(m, strcmp(desc, "?") ? desc : "");
+		fputs("\n\n", m);
+	} else
 		fprintf(m, "pcpbench %s: %s\n\n", rj_sc_name(sc), strcmp(desc, "?") ? desc : "");
 	pcb_letter_test_system(m, result, "Test System", markdown);
 	pcb_letter_method(m, result, markdown);
