@@ -215,14 +215,36 @@ int pcb_value_number(const char *s, size_t len, double *v)
 	return !*end && !errno && isfinite(*v);
 }
 
-int pcb_key_same_value(const struct pcb_key *k, const char *a, const char *b)
+/* whether s[0..len) is wholly a decimal integer that fits a long long, *v its value */
+static int value_integer(const char *s, size_t len, long long *v)
 {
+	char buf[64], *end;
+
+	if (!len || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return !*end && !errno;
+}
+
+int pcb_value_same_number(const char *a, size_t na, const char *b, size_t nb)
+{
+	long long i, j;
 	double x, y;
 
+	/* integers as integers: 2^53 and 2^53 + 1 are one double */
+	if (value_integer(a, na, &i) && value_integer(b, nb, &j))
+		return i == j;
+	return pcb_value_number(a, na, &x) && pcb_value_number(b, nb, &y) && x == y;
+}
+
+int pcb_key_same_value(const struct pcb_key *k, const char *a, const char *b)
+{
 	if (!strcmp(a, b))
 		return 1;
 	if (k->type == PCB_KEY_STRING || k->type == PCB_KEY_CHOICE)
 		return 0;
-	return pcb_value_number(a, strlen(a), &x) && pcb_value_number(b, strlen(b), &y) &&
-	       x == y;
+	return pcb_value_same_number(a, strlen(a), b, strlen(b));
 }

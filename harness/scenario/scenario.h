@@ -104,6 +104,11 @@ void pcb_key_accepts(const struct pcb_key *k, char *buf, size_t len);
 /* whether s[0..len) is wholly a finite number (1e3, 1000, 01000), *v its value */
 int pcb_value_number(const char *s, size_t len, double *v);
 /*
+ * whether a[0..na) and b[0..nb) are one number: as integers where both
+ * are (workload.seed's 9007199254740992 is not ...993), else as doubles
+ */
+int pcb_value_same_number(const char *a, size_t na, const char *b, size_t nb);
+/*
  * Two spellings of one value of key k: the same text, or for a key read as
  * a number (an integer, a rate, run.runs, drain.cpu, a CPU of cpus.workers)
  * the same number

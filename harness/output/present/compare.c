@@ -311,7 +311,8 @@ static int setting_item(const char **v, const char *sep, const char **item, size
 /*
  * Two settings of key alike as it reads them: item by item (split at
  * commas, and for run.designs at blanks too), trimmed, a number by its
- * value; "local_lock, spinlock" is "local_lock,spinlock", 2e3 is 2000
+ * value (integers as integers); "local_lock, spinlock" is
+ * "local_lock,spinlock", 2e3 is 2000
  */
 static int same_setting(const char *key, const char *a, const char *b)
 {
@@ -322,13 +323,12 @@ static int same_setting(const char *key, const char *a, const char *b)
 		return 1;
 	for (;;) {
 		int ea = setting_item(&a, sep, &x, &nx), eb = setting_item(&b, sep, &y, &ny);
-		double p, q;
 
 		if (ea || eb)
 			return ea && eb;
 		if (nx == ny && !memcmp(x, y, nx))
 			continue;
-		if (!pcb_value_number(x, nx, &p) || !pcb_value_number(y, ny, &q) || p != q)
+		if (!pcb_value_same_number(x, nx, y, ny))
 			return 0;
 	}
 }
