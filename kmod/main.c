@@ -118,3 +118,5 @@ module_exit(pcb_exit);
 
 MODULE_DESCRIPTION("pcpbench: per-CPU cache lock designs run with the kernel's own primitives");
 MODULE_LICENSE("Dual MIT/GPL");
+/* the plans it runs: pcpbench's userspace loads no module that speaks another version */
+MODULE_INFO(pcpbench_plan, __stringify(PCB_PLAN_VERSION));

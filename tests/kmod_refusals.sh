@@ -2,7 +2,8 @@
 # The kernel backend's refusals where they can be made without a kernel
 # to load into: a design with no kernel meaning, not root, a kernel
 # release other than 6.1 and 6.12, lockdown, enforced module signatures, no
-# headers and no module, a run.module built for no kernel. Each exits 2
+# headers and no module, a run.module built for no kernel, or not
+# pcpbench.ko, or speaking another plan version. Each exits 2
 # with its sentence, writes no result and loads nothing. PCPBENCH_SYSROOT
 # gives the kernel's files (its release, lockdown, sig_enforce) from a
 # tree made here.
@@ -66,6 +67,26 @@ if [ "$(id -u)" = 0 ]; then
 	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused module "run.module: $src/README.md: not a kernel module (no vermagic)" \
 		"$pcpbench" run --backend kernel --set run.module="$src/README.md" $short
+	# a module that fits the kernel but is not pcpbench.ko, or speaks another
+	# plan version: its modinfo says so, and it is not loaded
+	fake() {	# fake FILE NAME PLAN: an object whose .modinfo is a module's
+		{
+			echo '#define INFO(n, s) __attribute__((section(".modinfo"), used, aligned(1))) static const char n[] = s;'
+			echo 'INFO(v, "vermagic=6.1.0-pcb-test SMP mod_unload modversions ")'
+			echo "INFO(n, \"name=$2\")"
+			[ -z "$3" ] || echo "INFO(p, \"pcpbench_plan=$3\")"
+		} >"$tmp/fake.c"
+		cc -c -o "$1" "$tmp/fake.c"
+	}
+	fake "$tmp/dummy.ko" dummy 2
+	refused not-pcpbench "run.module: $tmp/dummy.ko is the module 'dummy', not pcpbench" \
+		"$pcpbench" run --backend kernel --set run.module="$tmp/dummy.ko" $short
+	fake "$tmp/old.ko" pcpbench 1
+	refused old-plan "run.module: $tmp/old.ko speaks plan version 1, this pcpbench 2" \
+		"$pcpbench" run --backend kernel --set run.module="$tmp/old.ko" $short
+	fake "$tmp/none.ko" pcpbench ""
+	refused no-plan "run.module: $tmp/none.ko speaks plan version none" \
+		"$pcpbench" run --backend kernel --set run.module="$tmp/none.ko" $short
 fi
 # a dry run plans without a module
 expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn

@@ -166,9 +166,9 @@ int pcb_kmod_build_id(const char *path, char *id)
 	return rc;
 }
 
-int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
+int pcb_kmod_modinfo(const char *path, const char *key, char *val, size_t len)
 {
-	size_t n = 0;
+	size_t n = 0, k = strlen(key);
 	unsigned char *p = map_file(path, &n);
 	const Elf64_Shdr *sh = p ? section(p, n, ".modinfo") : NULL;
 	int rc = -1;
@@ -177,8 +177,8 @@ int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
 		const char *s = (const char *)p + sh->sh_offset + i;
 		size_t l = strnlen(s, sh->sh_size - i);
 
-		if (!strncmp(s, "vermagic=", 9) && l < sh->sh_size - i) {
-			snprintf(rel, len, "%.*s", (int)strcspn(s + 9, " "), s + 9);
+		if (!strncmp(s, key, k) && s[k] == '=' && l < sh->sh_size - i) {
+			snprintf(val, len, "%s", s + k + 1);
 			rc = 0;
 			break;
 		}
@@ -189,10 +189,23 @@ int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
 	return rc;
 }
 
-/* path is a module built for this kernel: 1; not: 0 with why */
+int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
+{
+	if (pcb_kmod_modinfo(path, "vermagic", rel, len) < 0)
+		return -1;
+	rel[strcspn(rel, " ")] = 0;
+	return 0;
+}
+
+/*
+ * path is pcpbench.ko, one that speaks this program's plans, built for
+ * this kernel: 1; not: 0 with why. Its modinfo says so (name, and the
+ * pcpbench_plan version kmod/main.c declares): any other module, however
+ * it fits the kernel, is not loaded.
+ */
 static int fits(const struct pcb_kmod *k, const char *path, char *why, size_t len)
 {
-	char rel[128];
+	char rel[128], name[64], plan[16];
 
 	if (access(path, R_OK) < 0) {
 		snprintf(why, len, "%s: %s", path, strerror(errno));
@@ -200,6 +213,19 @@ static int fits(const struct pcb_kmod *k, const char *path, char *why, size_t le
 	}
 	if (pcb_kmod_vermagic(path, rel, sizeof(rel)) < 0) {
 		snprintf(why, len, "%s: not a kernel module (no vermagic)", path);
+		return 0;
+	}
+	if (pcb_kmod_modinfo(path, "name", name, sizeof(name)) < 0 || strcmp(name, "pcpbench")) {
+		snprintf(why, len, "%s is the module '%s', not pcpbench", path,
+			 pcb_kmod_modinfo(path, "name", name, sizeof(name)) < 0 ? "?" : name);
+		return 0;
+	}
+	if (pcb_kmod_modinfo(path, "pcpbench_plan", plan, sizeof(plan)) < 0 ||
+	    atoi(plan) != PCB_PLAN_VERSION) {
+		snprintf(why, len, "%s speaks plan version %s, this pcpbench %d: build the module "
+			 "from this source (make -C kmod)", path,
+			 pcb_kmod_modinfo(path, "pcpbench_plan", plan, sizeof(plan)) < 0 ? "none" :
+			 plan, PCB_PLAN_VERSION);
 		return 0;
 	}
 	if (strcmp(rel, k->release)) {

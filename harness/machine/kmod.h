@@ -49,5 +49,7 @@ void pcb_kmod_mitigations(unsigned int kconfig, char *buf, size_t len);
 int pcb_kmod_build_id(const char *path, char *id);
 /* the kernel a module was built for (its vermagic's first word) into rel; 0 or -1 */
 int pcb_kmod_vermagic(const char *path, char *rel, size_t len);
+/* a module's modinfo value of key ("name", "pcpbench_plan") into val; 0 or -1 */
+int pcb_kmod_modinfo(const char *path, const char *key, char *val, size_t len);
 
 #endif
