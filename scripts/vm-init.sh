@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # /init of scripts/vm.sh's guest: mount what pcpbench reads, run
-# /rig/cmd in /pcb with its output kept (and shown on the console), then
-# write rig/ (status, stdout, stderr) and pcb/results/ as a tar to the
-# virtio disk and power off. A command still running at pcb.timeout=
+# /rig/cmd in /pcb with its output kept (and shown on the console), end
+# whatever it left running, then write rig/ (status, stdout, stderr) and
+# pcb/results/ as a tar to the virtio disk and power off. A command still running at pcb.timeout=
 # seconds (the kernel's command line) has its threads' states printed,
 # is killed, and ends with status 124, its results still brought back.
 /bin/busybox mount -t proc proc /proc
@@ -51,7 +51,8 @@ tees=$!
 tee /rig/stderr </tmp/stderr >/dev/console &
 tees="$tees $!"
 cd /pcb || say "no /pcb"
-sh /rig/cmd >/tmp/stdout 2>/tmp/stderr </dev/null &
+# the command in a session and process group of its own, which goes with it
+setsid sh /rig/cmd >/tmp/stdout 2>/tmp/stderr </dev/null &
 cmd=$!
 if [ -n "$limit" ]; then
 	(
@@ -69,12 +70,19 @@ fi
 wait "$cmd"
 status=$?
 [ ! -e /tmp/timed_out ] || { status=124; touch /rig/timed_out; }
-[ -z "${watchdog:-}" ] || kill "$watchdog" 2>/dev/null
-# not a bare wait: this is init, the parent of every orphan (the watchdog's sleep)
+# what the command left running in its group ends with it; the tees then
+# drain, given 5 s where a leftover that left the group holds their FIFOs.
+# Not a bare wait: this is init, the parent of every orphan
+kill -KILL -"$cmd" 2>/dev/null
+( sleep 5; kill -KILL $tees 2>/dev/null ) &
+drain=$!
 wait $tees
+kill "$drain" 2>/dev/null
 echo "$status" >/rig/status
 say "exit $status"
 
 tar -c -f /dev/vda -C / rig pcb/results || say "cannot write the results disk"
 sync
+# the watchdog held until the results are written
+[ -z "${watchdog:-}" ] || kill "$watchdog" 2>/dev/null
 poweroff -f

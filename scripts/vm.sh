@@ -33,8 +33,8 @@ once the guest is off.
                     (the rig's) shows
   --accel A         kvm, tcg or auto (default): KVM where /dev/kvm boots
                     the kernel (tried once a kernel and kept), else TCG
-  --add SRC[:DEST]  a file or folder put in the guest at DEST (default
-                    /pcb/NAME); may be repeated
+  --add SRC[:DEST]  a file or folder put in the guest at DEST, an absolute
+                    path without '..' (default /pcb/NAME); may be repeated
   --out DIR         where the guest's results/ goes (default results)
   --log FILE        keep the guest's console there
   --console         print the guest's console as it boots and runs
@@ -55,6 +55,11 @@ names another qemu-system-x86_64.
 
 The guest's kernel command line says how it was booted (pcb.accel=kvm or
 tcg), as pcpbench's results record it.
+
+What the guest hands back is taken as untrusted: its regular files and
+folders alone (a link, a device node, a FIFO is named and left), no
+compressed stream, at most 256 MiB in 100000 files (else rig/ alone), its
+stdout and stderr at most 16 MiB each.
 
 Exit status: COMMAND's; 77 where qemu, busybox-static, cpio or the
 kernel cannot be had, or KVM is asked for and does not boot it; 124 when the guest ran past --timeout; 125 when
@@ -114,6 +119,24 @@ while [ $# -gt 0 ]; do
 	--) shift; break ;;
 	*) usage_error "unknown option '$1'" ;;
 	esac
+done
+
+# --add SRC[:DEST]: DEST an absolute path in the guest, no '..' in it,
+# normalised (// and /./ gone), so that it lands in the guest's root and
+# nowhere else; SRC there
+add_src=()
+add_dest=()
+for a in "${adds[@]}"; do
+	src=${a%%:*}
+	dest=/pcb/$(basename "$src")
+	[ "$src" = "$a" ] || dest=${a#*:}
+	[ -e "$src" ] || usage_error "--add $a: no such file"
+	[[ $dest == /* ]] || usage_error "--add $a: '$dest' is not an absolute path in the guest"
+	[[ /$dest/ != */../* ]] || usage_error "--add $a: '$dest' has a '..' in it"
+	dest=$(realpath -m -s "$dest")
+	[ "$dest" != / ] || usage_error "--add $a: not the guest's root itself"
+	add_src+=("$src")
+	add_dest+=("$dest")
 done
 
 # ---- a pcpbench the guest can run ----
@@ -315,13 +338,9 @@ if [ -n "$kdir" ]; then
 fi
 echo "${loaded[*]}" >"$root/rig/modules"
 
-for a in "${adds[@]}"; do
-	src=${a%%:*}
-	dest=/pcb/$(basename "$src")
-	[ "$src" = "$a" ] || dest=${a#*:}
-	[ -e "$src" ] || usage_error "--add $a: no such file"
-	mkdir -p "$root$(dirname "$dest")"
-	cp -r "$src" "$root$dest"
+for i in "${!add_src[@]}"; do
+	mkdir -p "$root$(dirname "${add_dest[$i]}")"
+	cp -r "${add_src[$i]}" "$root${add_dest[$i]}"
 done
 
 # the command, each word quoted for the guest's sh
@@ -416,8 +435,57 @@ guest=
 elapsed=$(($(date +%s) - start))
 [ -z "$log" ] || cp "$work/console.log" "$log"
 
-mkdir -p "$work/back"
-tar -x -f "$work/out.img" -C "$work/back" 2>/dev/null || true
+# ---- what the guest hands back: untrusted ----
+
+# The results disk's tar, taken back into $work/back as regular files and
+# directories alone: a link, a device node, a FIFO or a socket is named in
+# a warning and left there; a compressed stream is refused (tar reads it
+# from a pipe, where it decompresses nothing); past the bounds, rig/ alone
+# is taken. Nothing is written outside $work/back.
+max_bytes=$((256 << 20))
+max_files=100000
+take_back() {
+	local img=$1 back=$2 listing=$work/listing names=$work/names left=$work/left
+
+	mkdir -p "$back"
+	if ! tar -t -v --numeric-owner --quoting-style=escape -f - <"$img" >"$listing" 2>"$work/tar.err"; then
+		grep -q 'compressed' "$work/tar.err" &&
+			echo "vm: warning: the guest's results disk holds a compressed stream: not taken back" >&2
+		[ -s "$listing" ] || return 0
+	fi
+	# type, size and name of each member (the name from the sixth field on,
+	# escaped by tar: no line break in it); the regular files and directories kept
+	awk -v names="$names" -v left="$left" -v max_bytes="$max_bytes" -v max_files="$max_files" '
+		{ t = substr($1, 1, 1); n = $0
+		  for (i = 1; i <= 5; i++) sub(/^[^ ]+ +/, "", n)
+		  if (t != "-" && t != "d") { print substr($1, 1, 1) " " n > left; next }
+		  bytes += $3; files++
+		  keep[files] = n; rig[files] = n ~ /^(\.\/)?rig(\/|$)/ }
+		END { over = bytes > max_bytes || files > max_files
+		      for (i = 1; i <= files; i++) if (!over || rig[i]) print keep[i] > names
+		      if (over) printf "%d bytes in %d members\n", bytes, files > "/dev/stderr" }
+	' "$listing" 2>"$work/over"
+	if [ -s "$left" ]; then
+		echo "vm: warning: the guest's results hold what is not a file or a folder, not taken back:" >&2
+		head -n 20 "$left" | sed 's/^/vm:   /' >&2
+	fi
+	[ ! -s "$work/over" ] || echo "vm: warning: the guest's results are $(cat "$work/over"), past $max_bytes bytes or $max_files files: rig/ alone taken back" >&2
+	[ -s "$names" ] || return 0
+	tar -x --no-recursion --no-same-owner --no-same-permissions --quoting-style=escape \
+		-C "$back" -f - -T "$names" <"$img" 2>"$work/tar.err" || true
+	# and nothing else, whatever tar made
+	find "$back" -mindepth 1 ! -type f ! -type d -delete 2>/dev/null
+}
+# a file of the guest's rig/: a regular one, at most len bytes of it
+rig_file() {
+	local f=$work/back/rig/$1
+
+	if [ -f "$f" ] && [ ! -L "$f" ]; then
+		head -c "$2" "$f"
+	fi
+}
+
+take_back "$work/out.img" "$work/back"
 if [ ! -f "$work/back/rig/status" ]; then
 	tail -n 40 "$work/console.log" >&2
 	[ "$qrc" -ne 124 ] || rc=124 die "the guest ran past --timeout $timeout s (console above)"
@@ -425,14 +493,18 @@ if [ ! -f "$work/back/rig/status" ]; then
 		die "the guest did not boot: qemu exit $qrc after $elapsed s, before its init ran (console and qemu's words above)"
 	die "the guest did not say how the command ended (qemu exit $qrc after $elapsed s; console above)"
 fi
-status=$(cat "$work/back/rig/status")
+status=$(rig_file status 16 | head -n 1)
+[[ $status =~ ^[0-9]{1,3}$ ]] && [ "$status" -le 255 ] ||
+	die "the guest's status is not an exit status ('$(printf '%q' "$status")')"
 if [ -e "$work/back/rig/timed_out" ]; then
 	sed -n '/the command runs past/,$p' "$work/console.log" >&2
 	echo "vm: the command ran past its time in the guest and was stopped (its threads above)" >&2
 fi
-echo "vm: guest up $(cat "$work/back/rig/boot_s") s after start; command exit $status; $elapsed s in all" >&2
+boot_s=$(rig_file boot_s 16 | head -n 1)
+[[ $boot_s =~ ^[0-9.]+$ ]] || boot_s=?
+echo "vm: guest up $boot_s s after start; command exit $status; $elapsed s in all" >&2
 mkdir -p "$out"
 [ ! -d "$work/back/pcb/results" ] || cp -r "$work/back/pcb/results/." "$out/"
-cat "$work/back/rig/stdout"
-cat "$work/back/rig/stderr" >&2
+rig_file stdout $((16 << 20))
+rig_file stderr $((16 << 20)) >&2
 exit "$status"
