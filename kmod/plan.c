@@ -3,7 +3,8 @@
  * A plan checked before anything of it runs (pcb/plan.h): the harness
  * checked the scenario it came from, and the module checks again what it
  * relies on, each field against its bound, the CPUs against the
- * machine's, the model's settings against its keys' ranges, the perf
+ * machine's, the model's settings against its keys' ranges and its rules
+ * across them (the harness's own, harness/seam/rules.c), the perf
  * events against what a plan carries (the kernel's perf core checks
  * their configs as it checks perf_event_open()'s).
  */
@@ -22,20 +23,6 @@ static bool name_ok(const char *s)
 	return strnlen(s, PCB_PLAN_NAME) < PCB_PLAN_NAME && s[0];
 }
 
-/* an integer field of size bytes at p, sign-extended where it is an int or a long */
-static long field(const uint8_t *p, unsigned char size)
-{
-	int i;
-	long l;
-
-	if (size == sizeof(int)) {
-		memcpy(&i, p, sizeof(i));
-		return i;
-	}
-	memcpy(&l, p, sizeof(l));
-	return l;
-}
-
 static int choices(const char *const *c)
 {
 	int n = 0;
@@ -45,10 +32,16 @@ static int choices(const char *const *c)
 	return n;
 }
 
-/* each of the model's settings within its key's range */
-static int config_check(const struct pcb_model_run *m, const struct pcb_plan *p, char *msg,
-			size_t len)
+/*
+ * each of the model's settings within its key's range, then the model's
+ * rules across them, those the harness applied (pcb_model_config's
+ * rules(), the same code)
+ */
+static int config_check(const struct pcb_model_run *m, const struct pcb_design *d,
+			const struct pcb_plan *p, char *msg, size_t len)
 {
+	struct pcb_refusal r;
+
 	if (p->config_size != m->config_size)
 		return FAIL("%s's settings are %zu bytes, the plan's %u", m->name, m->config_size,
 			    p->config_size);
@@ -61,7 +54,7 @@ static int config_check(const struct pcb_model_run *m, const struct pcb_plan *p,
 		if (key->offset + key->size > m->config_size ||
 		    (key->size != sizeof(int) && key->size != sizeof(long)))
 			return FAIL("%s.%s: no field the module can read", key->section, key->name);
-		v = field(p->config + key->offset, key->size);
+		v = pcb_key_value(key, p->config);
 		if (key->type == PCB_KEY_INT && (v < key->min || v > key->max))
 			return FAIL("%s.%s = %ld: outside %ld..%ld", key->section, key->name, v,
 				    key->min, key->max);
@@ -71,7 +64,11 @@ static int config_check(const struct pcb_model_run *m, const struct pcb_plan *p,
 			return FAIL("%s.%s: a setting the module cannot check", key->section,
 				    key->name);
 	}
-	return 0;
+	if (!m->rules || !m->rules(p->config, (int)p->timing, d, &r))
+		return 0;
+	if (r.key == PCB_RULE_TIMING)
+		return FAIL("run.timing: %s", r.msg);
+	return FAIL("%s.%s: %s", m->keys[r.key].section, m->keys[r.key].name, r.msg);
 }
 
 /* a CPU the plan names: online, and within the plan's bound */
@@ -166,11 +163,12 @@ int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len)
 	    strcmp(d->variant[p->variant_index]->name, p->variant))
 		return FAIL("%s: variant %u is not %s in this module", p->design, p->variant_index,
 			    p->variant);
-	rc = config_check(m, p, msg, len);
+	/* the timing first: the model's rules read it */
+	rc = times_check(p, msg, len);
+	if (!rc)
+		rc = config_check(m, d, p, msg, len);
 	if (!rc)
 		rc = cpus_check(p, msg, len);
-	if (!rc)
-		rc = times_check(p, msg, len);
 	if (!rc)
 		rc = events_check(p, msg, len);
 	return rc;

@@ -337,6 +337,30 @@ static int get_runs(struct pcb_scenario *sc, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The model's rules on each design the scenario runs (the module's own
+ * check applies the same to its plan, kmod/plan.c): -1 with the refusal
+ * on the key at fault, where it was written
+ */
+static int apply_rules(const struct pcb_scenario *sc, char *err, size_t errlen)
+{
+	const struct pcb_model_config *mc = &sc->model->config;
+	struct pcb_refusal r;
+	int k;
+
+	for (int i = 0; mc->rules && i < sc->nr_designs; i++) {
+		if (mc->rules(sc->config, sc->timing, sc->design[i], &r) == 0)
+			continue;
+		k = r.key == PCB_RULE_TIMING ? K_RUN_TIMING :
+		    pcb_key_find(mc->keys[r.key].section, mc->keys[r.key].name);
+		if (r.timing_first && pcb_scenario_key_given(sc, K_RUN_TIMING))
+			k = K_RUN_TIMING;
+		pcb_scenario_key_error(sc, k, err, errlen, "%s", r.msg);
+		return -1;
+	}
+	return 0;
+}
+
 int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *err, size_t errlen)
 {
 	if (get_name(sc, err, errlen) < 0 || get_model(sc, err, errlen) < 0 ||
@@ -351,6 +375,8 @@ int pcb_scenario_finish(struct pcb_scenario *sc, struct pcb_topo *topo, char *er
 	}
 	if (sc->model->config.finish &&
 	    sc->model->config.finish(sc->config, sc->timing, sc, err, errlen) < 0)
+		return -1;
+	if (apply_rules(sc, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < sc->nr_designs; i++) {
 		const char *why = sc->design[i]->unavailable ? sc->design[i]->unavailable() : NULL;

@@ -74,22 +74,6 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int k, char *err, siz
 			 key->name, msg);
 }
 
-int pcb_scenario_unread_keys(const struct pcb_scenario *sc, const struct pcb_own_key *own,
-			     size_t n, const char *run, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct pcb_key *key = pcb_model_key(sc->model, own[i].key);
-		const char *v = sc->value[own[i].key];
-
-		if (own[i].read || pcb_key_same_value(key, v, key->def))
-			continue;
-		pcb_scenario_key_error(sc, own[i].key, err, errlen, "%s: read by %s alone; this is "
-				       "%s", v, own[i].by, run);
-		return -1;
-	}
-	return 0;
-}
-
 int pcb_scenario_key_given(const struct pcb_scenario *sc, int k)
 {
 	return k >= 0 && k < PCB_MAX_KEYS && sc->line[k] != 0;

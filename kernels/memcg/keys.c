@@ -79,143 +79,116 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 _Static_assert(KEY_NR == MEMCG_NR_KEYS, "MEMCG_NR_KEYS counts the keys");
 
 /*
- * The checks across keys and what a configuration says of itself: the
- * harness's, in userspace. The kernel backend's module has the table
- * alone, to check a configuration's values again (kmod/plan.c).
+ * The checks across keys (struct pcb_model_config's rules()): the
+ * harness's, on each design a scenario runs, and the kernel backend's
+ * module's, on the plan it is handed (kmod/plan.c), from this one
+ * definition.
  */
-#ifndef __KERNEL__
-static int key_id(int k)
-{
-	return pcb_key_find(memcg_keys[k].section, memcg_keys[k].name);
-}
 
 /*
  * workload.think_ns and workload.between: work between two operations of
  * call timing's loop; batch timing's loops (pcb_loop_batch_charge(),
  * the accounting loops, the kmalloc burst) have no place for them
  */
-static int calls_only(const struct pcb_scenario *sc, const struct memcg_config *c, char *err,
-		      size_t errlen)
+static int calls_only(const struct memcg_config *c, struct pcb_refusal *r)
 {
-	if (c->think_ns) {
-		pcb_scenario_key_error(sc, key_id(KEY_THINK), err, errlen, "%d: other work between "
-				       "two operations is call timing's (run.timing = call); batch "
-				       "timing's regions would run without it", c->think_ns);
-		return -1;
-	}
-	if (c->between) {
-		pcb_scenario_key_error(sc, key_id(KEY_BETWEEN), err, errlen, "%s: a system call "
-				       "between two operations is call timing's (run.timing = "
-				       "call); batch timing's regions would run without it",
-				       betweens[c->between]);
-		return -1;
-	}
+	if (c->think_ns)
+		return pcb_refuse(r, KEY_THINK, "%d: other work between two operations is call "
+				  "timing's (run.timing = call); batch timing's regions would run "
+				  "without it", c->think_ns);
+	if (c->between)
+		return pcb_refuse(r, KEY_BETWEEN, "%s: a system call between two operations is "
+				  "call timing's (run.timing = call); batch timing's regions would "
+				  "run without it", betweens[c->between]);
 	return 0;
 }
 
 /* the workloads' own keys, refused at a value but the default where another runs */
-static int workload_keys(const struct pcb_scenario *sc, const struct memcg_config *c, int timing,
-			 char *err, size_t errlen)
+static int workload_keys(const struct memcg_config *c, int timing, struct pcb_refusal *r)
 {
 	const int wl = c->workload;
 	const struct pcb_own_key own[] = {
-		{ key_id(KEY_BURST), wl == MEMCG_WL_KMALLOC && timing != PCB_TIMING_CALL,
+		{ KEY_BURST, wl == MEMCG_WL_KMALLOC && timing != PCB_TIMING_CALL,
 		  "batch timing's kmalloc workload" },
-		{ key_id(KEY_OBJ_SHARE), wl == MEMCG_WL_MIXED, "the mixed workload" },
-		{ key_id(KEY_MEMCGS), wl == MEMCG_WL_MULTI_MEMCG || wl == MEMCG_WL_NETPERF,
+		{ KEY_OBJ_SHARE, wl == MEMCG_WL_MIXED, "the mixed workload" },
+		{ KEY_MEMCGS, wl == MEMCG_WL_MULTI_MEMCG || wl == MEMCG_WL_NETPERF,
 		  "the multi_memcg and netperf workloads" },
-		{ key_id(KEY_QUEUES), wl == MEMCG_WL_NETPERF, "the netperf workload" },
-		{ key_id(KEY_SOFTIRQ), wl == MEMCG_WL_NETPERF, "the netperf workload" },
+		{ KEY_QUEUES, wl == MEMCG_WL_NETPERF, "the netperf workload" },
+		{ KEY_SOFTIRQ, wl == MEMCG_WL_NETPERF, "the netperf workload" },
 	};
 	char run[64];
 
 	snprintf(run, sizeof(run), "run.workload = %s, %s timing", workloads[wl],
 		 timing == PCB_TIMING_CALL ? "call" : "batch");
-	return pcb_scenario_unread_keys(sc, own, sizeof(own) / sizeof(own[0]), run, err, errlen);
+	return pcb_rule_unread(memcg_keys, own, sizeof(own) / sizeof(own[0]), c, run, r);
 }
 
+int memcg_rules(const void *config, int timing, const struct pcb_design *d,
+		struct pcb_refusal *r)
+{
+	const struct memcg_config *c = config;
+	const int wl = c->workload;
+
+	if (c->timing != timing)
+		return pcb_refuse(r, PCB_RULE_TIMING, "%d: the settings were checked for "
+				  "timing %d", timing, c->timing);
+	if (timing == PCB_TIMING_BATCH && c->nr_pages > (int)MEMCG_CHARGE_BATCH)
+		return pcb_refuse(r, KEY_NR_PAGES, "%d: batch timing drives the stock between "
+				  "empty and MEMCG_CHARGE_BATCH (%u) pages, so nr_pages must be "
+				  "at most %u (or use run.timing = call)", c->nr_pages,
+				  MEMCG_CHARGE_BATCH, MEMCG_CHARGE_BATCH);
+	if (c->slots != 1 && c->slots != 7)
+		return pcb_refuse(r, KEY_SLOTS, "%d: 1 (one cached memcg) or 7 (seed 002's "
+				  "NR_MEMCG_STOCK, searched whole)", c->slots);
+	if (!strcmp(d->drain.name, "rseq_fence") && c->slots != 1)
+		return pcb_refuse(r, KEY_SLOTS, "%d: %s keeps one slot (a search of seed 002's "
+				  "slots is no single commit)", c->slots, d->name);
+	if (wl == MEMCG_WL_NETPERF && timing != PCB_TIMING_CALL)
+		return pcb_refuse(r, PCB_RULE_TIMING, "netperf times whole charges: use "
+				  "run.timing = call");
+	if (c->hold < c->nr_pages)
+		return pcb_refuse(r, KEY_HOLD, "%ld is less than nr_pages (%d)", c->hold,
+				  c->nr_pages);
+	if (c->accounting != MEMCG_ACCT_MEMCG &&
+	    (wl != MEMCG_WL_CHARGE || timing != PCB_TIMING_BATCH))
+		return pcb_refuse(r, KEY_ACCOUNTING, "%s needs run.workload = charge and "
+				  "run.timing = batch", accounting[c->accounting]);
+	if (c->depth - 1 + c->memcgs > PCB_MAX_MEMCG_IDS)
+		return pcb_refuse(r, KEY_MEMCGS, "%d memcgs below a depth of %d need more than "
+				  "%d memcg ids", c->memcgs, c->depth, PCB_MAX_MEMCG_IDS);
+	if (c->clear_pages && (timing != PCB_TIMING_CALL ||
+			       (wl != MEMCG_WL_CHARGE && wl != MEMCG_WL_MIXED &&
+				wl != MEMCG_WL_MULTI_MEMCG)))
+		return pcb_refuse(r, KEY_CLEAR_PAGES, "%d: pages are cleared before the page "
+				  "charges of call timing's charge, mixed and multi_memcg "
+				  "workloads (run.timing = call)", c->clear_pages);
+	if (timing != PCB_TIMING_CALL && calls_only(c, r) < 0)
+		return -1;
+	if (workload_keys(c, timing, r) < 0)
+		return -1;
+	if (c->clear_pages && c->nr_pages > 1)
+		return pcb_refuse(r, KEY_CLEAR_PAGES, "%d: a page is cleared before a charge of "
+				  "one page; nr_pages is %d (a large folio is charged before it "
+				  "is cleared)", c->clear_pages, c->nr_pages);
+	if (timing == PCB_TIMING_BATCH && wl != MEMCG_WL_CHARGE && wl != MEMCG_WL_KMALLOC) {
+		/* the key that was written, where it was written */
+		pcb_refuse(r, KEY_WORKLOAD, "batch timing is defined for the charge and kmalloc "
+			   "workloads; use call timing for %s", workloads[wl]);
+		r->timing_first = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* What a configuration says of itself: the harness's, in userspace. */
+#ifndef __KERNEL__
+/* the harness's run.timing in the settings; the checks are memcg_rules() */
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen)
 {
 	struct memcg_config *c = config;
 
 	c->timing = timing;
-	if (timing == PCB_TIMING_BATCH && c->nr_pages > (int)MEMCG_CHARGE_BATCH) {
-		pcb_scenario_key_error(sc, key_id(KEY_NR_PAGES), err, errlen, "%d: batch timing "
-				       "drives the stock between empty and MEMCG_CHARGE_BATCH (%u) "
-				       "pages, so nr_pages must be at most %u (or use run.timing = "
-				       "call)", c->nr_pages, MEMCG_CHARGE_BATCH, MEMCG_CHARGE_BATCH);
-		return -1;
-	}
-	if (c->slots != 1 && c->slots != 7) {
-		pcb_scenario_key_error(sc, key_id(KEY_SLOTS), err, errlen, "%d: 1 (one cached memcg) "
-				       "or 7 (seed 002's NR_MEMCG_STOCK, searched whole)", c->slots);
-		return -1;
-	}
-	for (int i = 0; pcb_scenario_design(sc, i); i++) {
-		const struct pcb_design *d = pcb_scenario_design(sc, i);
-
-		if (!strcmp(d->drain.name, "rseq_fence") && c->slots != 1) {
-			pcb_scenario_key_error(sc, key_id(KEY_SLOTS), err, errlen, "%d: %s keeps "
-					       "one slot (a search of seed 002's slots is no "
-					       "single commit)", c->slots, d->name);
-			return -1;
-		}
-	}
-	if (c->workload == MEMCG_WL_NETPERF && timing != PCB_TIMING_CALL) {
-		pcb_scenario_key_error(sc, pcb_key_find("run", "timing"), err, errlen,
-				       "netperf times whole charges: use run.timing = call");
-		return -1;
-	}
-	if (c->hold < c->nr_pages) {
-		pcb_scenario_key_error(sc, key_id(KEY_HOLD), err, errlen,
-				       "%ld is less than nr_pages (%d)", c->hold, c->nr_pages);
-		return -1;
-	}
-	if (c->accounting != MEMCG_ACCT_MEMCG &&
-	    (c->workload != MEMCG_WL_CHARGE || timing != PCB_TIMING_BATCH)) {
-		pcb_scenario_key_error(sc, key_id(KEY_ACCOUNTING), err, errlen,
-				       "%s needs run.workload = charge and run.timing = batch",
-				       accounting[c->accounting]);
-		return -1;
-	}
-	if (c->depth - 1 + c->memcgs > PCB_MAX_MEMCG_IDS) {
-		pcb_scenario_key_error(sc, key_id(KEY_MEMCGS), err, errlen, "%d memcgs below a "
-				       "depth of %d need more than %d memcg ids", c->memcgs, c->depth,
-				       PCB_MAX_MEMCG_IDS);
-		return -1;
-	}
-	if (c->clear_pages && (timing != PCB_TIMING_CALL ||
-			       (c->workload != MEMCG_WL_CHARGE && c->workload != MEMCG_WL_MIXED &&
-				c->workload != MEMCG_WL_MULTI_MEMCG))) {
-		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: pages are "
-				       "cleared before the page charges of call timing's charge, "
-				       "mixed and multi_memcg workloads (run.timing = call)",
-				       c->clear_pages);
-		return -1;
-	}
-	if (timing != PCB_TIMING_CALL && calls_only(sc, c, err, errlen) < 0)
-		return -1;
-	if (workload_keys(sc, c, timing, err, errlen) < 0)
-		return -1;
-	if (c->clear_pages && c->nr_pages > 1) {
-		pcb_scenario_key_error(sc, key_id(KEY_CLEAR_PAGES), err, errlen, "%d: a page is "
-				       "cleared before a charge of one page; nr_pages is %d (a "
-				       "large folio is charged before it is cleared)", c->clear_pages,
-				       c->nr_pages);
-		return -1;
-	}
-	if (timing == PCB_TIMING_BATCH && c->workload != MEMCG_WL_CHARGE &&
-	    c->workload != MEMCG_WL_KMALLOC) {
-		int timing_key = pcb_key_find("run", "timing");
-
-		/* name the key that was written, where it was written */
-		pcb_scenario_key_error(sc, pcb_scenario_key_given(sc, timing_key) ? timing_key :
-				       key_id(KEY_WORKLOAD), err, errlen,
-				       "batch timing is defined for the charge and kmalloc "
-				       "workloads; use call timing for %s", workloads[c->workload]);
-		return -1;
-	}
 	return 0;
 }
 

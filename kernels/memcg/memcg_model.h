@@ -192,6 +192,9 @@ extern const struct pcb_model_ops memcg_model_ops;
 extern const struct pcb_model_run memcg_model_run;
 /* its scenario keys (keys.c) */
 extern const struct pcb_key memcg_keys[];
+/* its checks across them (keys.c), struct pcb_model_config's rules() */
+int memcg_rules(const void *config, int timing, const struct pcb_design *d,
+		struct pcb_refusal *r);
 
 /* the invariant (check.c): see check.h */
 int memcg_check_charges(const struct memcg_tree *tree, const struct pcb_quiescent *q,

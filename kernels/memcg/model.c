@@ -170,6 +170,7 @@ const struct pcb_model memcg_model = {
 		.nr_keys = MEMCG_NR_KEYS,
 		.size = sizeof(struct memcg_config),
 		.finish = memcg_finish,
+		.rules = memcg_rules,
 		.describe = memcg_describe,
 		.kernel = memcg_kernel,
 	},

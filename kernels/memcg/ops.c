@@ -230,5 +230,6 @@ const struct pcb_model_run memcg_model_run = {
 	.keys = memcg_keys,
 	.nr_keys = MEMCG_NR_KEYS,
 	.config_size = sizeof(struct memcg_config),
+	.rules = memcg_rules,
 };
 _Static_assert(sizeof(struct memcg_config) <= PCB_PLAN_CONFIG_MAX, "the settings fit a plan");

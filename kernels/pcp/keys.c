@@ -56,49 +56,52 @@ const struct pcb_key pcp_keys[KEY_NR] = {
 };
 
 /*
- * The checks across keys and what a configuration says of itself: the
- * harness's, in userspace. The kernel backend's module has the table
- * alone, to check a configuration's values again (kmod/plan.c).
+ * The checks across keys (struct pcb_model_config's rules()): the
+ * harness's, on each design a scenario runs, and the kernel backend's
+ * module's, on the plan it is handed (kmod/plan.c), from this one
+ * definition.
  */
-#ifndef __KERNEL__
-static int key_id(int k)
-{
-	return pcb_key_find(pcp_keys[k].section, pcp_keys[k].name);
-}
 
 /* each workload's own keys, refused at a value but the default where the other runs */
-static int workload_keys(const struct pcb_scenario *sc, const struct pcp_config *c, char *err,
-			 size_t errlen)
+static int workload_keys(const struct pcp_config *c, struct pcb_refusal *r)
 {
 	const int fault = c->workload == PCP_WL_PAGE_FAULT;
 	const struct pcb_own_key own[] = {
-		{ key_id(KEY_BURST), !fault, "the pcp_alloc_free workload" },
-		{ key_id(KEY_MAP_PAGES), fault, "the page_fault workload" },
-		{ key_id(KEY_CLEAR), fault, "the page_fault workload" },
+		{ KEY_BURST, !fault, "the pcp_alloc_free workload" },
+		{ KEY_MAP_PAGES, fault, "the page_fault workload" },
+		{ KEY_CLEAR, fault, "the page_fault workload" },
+		/* only page faults charge */
+		{ KEY_ACCOUNTING, fault, "the page_fault workload" },
 	};
 	char run[64];
 
 	snprintf(run, sizeof(run), "run.workload = %s", workloads[c->workload]);
-	return pcb_scenario_unread_keys(sc, own, sizeof(own) / sizeof(own[0]), run, err, errlen);
+	return pcb_rule_unread(pcp_keys, own, sizeof(own) / sizeof(own[0]), c, run, r);
 }
 
+int pcp_rules(const void *config, int timing, const struct pcb_design *d,
+	      struct pcb_refusal *r)
+{
+	const struct pcp_config *c = config;
+
+	if (c->timing != timing)
+		return pcb_refuse(r, PCB_RULE_TIMING, "%d: the settings were checked for "
+				  "timing %d", timing, c->timing);
+	if (c->high < c->batch)
+		return pcb_refuse(r, KEY_HIGH, "%d is less than pcp.batch (%d)", c->high,
+				  c->batch);
+	return workload_keys(c, r);
+}
+
+/* What a configuration says of itself: the harness's, in userspace. */
+#ifndef __KERNEL__
+/* the harness's run.timing in the settings; the checks are pcp_rules() */
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen)
 {
 	struct pcp_config *c = config;
 
 	c->timing = timing;
-	if (c->high < c->batch) {
-		pcb_scenario_key_error(sc, key_id(KEY_HIGH), err, errlen,
-				       "%d is less than pcp.batch (%d)", c->high, c->batch);
-		return -1;
-	}
-	if (c->workload == PCP_WL_ALLOC_FREE && c->accounting != PCP_ACCT_MEMCG &&
-	    pcb_scenario_key_given(sc, key_id(KEY_ACCOUNTING))) {
-		pcb_scenario_key_error(sc, key_id(KEY_ACCOUNTING), err, errlen,
-				       "only page faults charge: use run.workload = page_fault");
-		return -1;
-	}
-	return workload_keys(sc, c, err, errlen);
+	return 0;
 }
 
 void pcp_describe(const void *config, char *buf, size_t len)

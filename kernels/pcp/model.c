@@ -120,6 +120,7 @@ const struct pcb_model pcp_model = {
 		.nr_keys = PCP_NR_KEYS,
 		.size = sizeof(struct pcp_config),
 		.finish = pcp_finish,
+		.rules = pcp_rules,
 		.describe = pcp_describe,
 		.kernel = pcp_kernel,
 		.describe_design = pcp_describe_design,

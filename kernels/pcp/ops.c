@@ -171,5 +171,6 @@ const struct pcb_model_run pcp_model_run = {
 	.keys = pcp_keys,
 	.nr_keys = PCP_NR_KEYS,
 	.config_size = sizeof(struct pcp_config),
+	.rules = pcp_rules,
 };
 _Static_assert(sizeof(struct pcp_config) <= PCB_PLAN_CONFIG_MAX, "the settings fit a plan");

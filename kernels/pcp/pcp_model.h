@@ -211,5 +211,8 @@ extern const struct pcb_model_ops pcp_model_ops;
 extern const struct pcb_model_run pcp_model_run;
 /* its scenario keys (keys.c) */
 extern const struct pcb_key pcp_keys[];
+/* its checks across them (keys.c), struct pcb_model_config's rules() */
+int pcp_rules(const void *config, int timing, const struct pcb_design *d,
+	      struct pcb_refusal *r);
 
 #endif

@@ -41,26 +41,37 @@ const struct pcb_key sheaves_keys[KEY_NR] = {
 		"objects allocated before they are freed (handoff: handed over at a time)"),
 };
 
-#ifndef __KERNEL__
-static int key_id(int k)
+/*
+ * The checks across keys (struct pcb_model_config's rules()): the
+ * harness's, on each design a scenario runs, and the kernel backend's
+ * module's, on the plan it is handed (kmod/plan.c), from this one
+ * definition.
+ */
+int sheaves_rules(const void *config, int timing, const struct pcb_design *d,
+		  struct pcb_refusal *r)
 {
-	return pcb_key_find(sheaves_keys[k].section, sheaves_keys[k].name);
+	const struct sheaves_config *c = config;
+	unsigned int size = ((unsigned int)c->object_size + 7) & ~7u;
+	unsigned long slab = PAGE_SIZE << sheaves_order_of(size, 1024);
+
+	if (c->timing != timing)
+		return pcb_refuse(r, PCB_RULE_TIMING, "%d: the settings were checked for "
+				  "timing %d", timing, c->timing);
+	if ((unsigned long)c->pool_mib << 20 < 64 * slab)
+		return pcb_refuse(r, KEY_POOL, "%d MiB hold fewer than 64 slabs of %lu bytes",
+				  c->pool_mib, slab);
+	return 0;
 }
 
+/* What a configuration says of itself: the harness's, in userspace. */
+#ifndef __KERNEL__
+/* the harness's run.timing in the settings; the checks are sheaves_rules() */
 int sheaves_finish(void *config, int timing, const struct pcb_scenario *sc, char *err,
 		   size_t errlen)
 {
 	struct sheaves_config *c = config;
-	unsigned int size = ((unsigned int)c->object_size + 7) & ~7u;
-	unsigned long slab = PAGE_SIZE << sheaves_order_of(size, 1024);
 
 	c->timing = timing;
-	if ((unsigned long)c->pool_mib << 20 < 64 * slab) {
-		pcb_scenario_key_error(sc, key_id(KEY_POOL), err, errlen,
-				       "%d MiB hold fewer than 64 slabs of %lu bytes", c->pool_mib,
-				       slab);
-		return -1;
-	}
 	return 0;
 }
 

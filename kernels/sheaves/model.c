@@ -181,6 +181,7 @@ const struct pcb_model sheaves_model = {
 		.nr_keys = SHEAVES_NR_KEYS,
 		.size = sizeof(struct sheaves_config),
 		.finish = sheaves_finish,
+		.rules = sheaves_rules,
 		.describe = sheaves_describe,
 		.kernel = sheaves_kernel,
 	},

@@ -163,5 +163,6 @@ const struct pcb_model_run sheaves_model_run = {
 	.keys = sheaves_keys,
 	.nr_keys = SHEAVES_NR_KEYS,
 	.config_size = sizeof(struct sheaves_config),
+	.rules = sheaves_rules,
 };
 _Static_assert(sizeof(struct sheaves_config) <= PCB_PLAN_CONFIG_MAX, "the settings fit a plan");

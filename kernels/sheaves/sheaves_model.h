@@ -204,5 +204,8 @@ extern const struct pcb_model_ops sheaves_model_ops;
 extern const struct pcb_model_run sheaves_model_run;
 /* its scenario keys (keys.c) */
 extern const struct pcb_key sheaves_keys[];
+/* its checks across them (keys.c), struct pcb_model_config's rules() */
+int sheaves_rules(const void *config, int timing, const struct pcb_design *d,
+		  struct pcb_refusal *r);
 
 #endif

@@ -4,8 +4,9 @@
  * its type, range, default and the field its value lands in. The harness
  * declares its own (scenario/keys.c), each model its own (in its folder);
  * the reader, `pcpbench list`, result.json's settings and every error
- * message come from these tables. Registration, read in userspace alone: a
- * kernel build is handed a configuration already read and checked.
+ * message come from these tables. Registration, read in userspace; a
+ * kernel build has a model's tables and its rules (pcb_refusal) alone, to
+ * check a configuration it is handed again (kmod/plan.c), never to read one.
  */
 #ifndef PCB_SEAM_KEYS_H
 #define PCB_SEAM_KEYS_H
@@ -67,9 +68,28 @@ void pcb_scenario_key_error(const struct pcb_scenario *sc, int key, char *err, s
 /* whether a key was written (in the file, by --set or an option), not defaulted */
 int pcb_scenario_key_given(const struct pcb_scenario *sc, int key);
 /*
+ * A configuration refused by a model's rules (struct pcb_model_config's
+ * rules(), on the settings' values alone): key, the index in the model's
+ * keys[] of the key at fault, or PCB_RULE_TIMING for run.timing; with
+ * timing_first, run.timing where the scenario wrote it, else key; msg what
+ * follows "section.key: " in the refusal.
+ */
+#define PCB_RULE_TIMING (-1)
+struct pcb_refusal {
+	int key;
+	bool timing_first;
+	char msg[224];
+};
+/* r filled in as pcb_refusal says, msg from fmt: -1, for a rules() to return */
+int pcb_refuse(struct pcb_refusal *r, int key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* the int or long field of config key k names; 0 where it names none */
+long pcb_key_value(const struct pcb_key *k, const void *config);
+/*
  * A model's key that only some of its workloads (or one timing) read: key
- * its id (pcb_key_find()), read whether the configuration being run reads
- * it, by the readers as the refusal names them ("the mixed workload")
+ * its index in the model's keys[], read whether the configuration being
+ * run reads it, by the readers as the refusal names them ("the mixed
+ * workload")
  */
 struct pcb_own_key {
 	int key;
@@ -77,12 +97,13 @@ struct pcb_own_key {
 	const char *by;
 };
 /*
- * The first of own[0..n) at a value other than the model's default where
- * it is not read (it would be recorded and not applied) refused: -1 with
- * "FILE:LINE: section.key: VALUE: read by BY alone; this is RUN"; else 0
+ * The first of own[0..n) at a value other than its key's default where it
+ * is not read (it would be recorded and not applied) refused: -1 with
+ * "VALUE: read by BY alone; this is RUN" in r; else 0. Integer and choice
+ * keys, compared as the values their fields hold.
  */
-int pcb_scenario_unread_keys(const struct pcb_scenario *sc, const struct pcb_own_key *own,
-			     size_t n, const char *run, char *err, size_t errlen);
+int pcb_rule_unread(const struct pcb_key *keys, const struct pcb_own_key *own, size_t n,
+		    const void *config, const char *run, struct pcb_refusal *r);
 /* "; text" appended to note (text alone where note is empty), for a model's kernel() */
 void pcb_note_append(char *note, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -127,6 +127,15 @@ struct pcb_model_config {
 	 */
 	int (*finish)(void *config, int timing, const struct pcb_scenario *sc,
 		      char *err, size_t errlen);
+	/*
+	 * The checks across its keys on their values alone, applied after
+	 * finish() to each design a scenario runs, and by the kernel
+	 * backend's module to the plan it is handed (kmod/plan.c): 0, or -1
+	 * with r filled in (pcb_refuse()). Each value is within its key's
+	 * range. NULL: none.
+	 */
+	int (*rules)(const void *config, int timing, const struct pcb_design *d,
+		     struct pcb_refusal *r);
 	/* "workload charge, memcg depth 2" for --dry-run and result.json; NULL: nothing */
 	void (*describe)(const void *config, char *buf, size_t len);
 	/*
@@ -185,7 +194,7 @@ struct pcb_model_ops pcb_model_ops_defaults(const struct pcb_model_ops *given);
 
 /*
  * A model as the kernel backend's module knows it (kmod/): its run-time
- * operations, and its keys and settings struct, to check a
+ * operations, and its keys, settings struct and rules, to check a
  * configuration's values again before it runs. Each model's ops.c
  * defines one, <model>_model_run, from the same parts its struct
  * pcb_model has.
@@ -196,6 +205,8 @@ struct pcb_model_run {
 	const struct pcb_key *keys;
 	int nr_keys;
 	size_t config_size;
+	int (*rules)(const void *config, int timing, const struct pcb_design *d,
+		     struct pcb_refusal *r);	/* its struct pcb_model_config's */
 };
 
 /* `pcpbench calibrate`: a bare loop of one row beside the harness's figure */
