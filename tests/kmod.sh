@@ -1,7 +1,9 @@
 #!/bin/bash
 # The kernel backend end to end: pcpbench.ko built from kmod/ against the
 # headers of the guest's kernel (no warning), then, in scripts/vm.sh's
-# four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals,
+# four-node guest under QEMU's TCG, tests/kmod/guest.sh: the refusals
+# (the harness's, and the module's own of every plan the models' rules
+# refuse, tests/plan_rules.c),
 # default, cover-letter-2.2, drain-scaling and pcp-designs run with the
 # module, the RCU drain over the kernel's RCU (memcg's qsbr, pcp's rcu),
 # sheaves-flush-scaling (every sheaves design),
@@ -42,12 +44,22 @@ else
 fi
 if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build warns"; else ok; fi
 
+# the plans the models' rules refuse (tests/plan_rules.c), which the guest
+# hands the module itself, past the harness's own check
+rules=$(dirname "$pcpbench")/tests/plan_rules
+if ninja -C "$(dirname "$pcpbench")" tests/plan_rules >"$tmp/rules.log" 2>&1; then
+	ok
+else
+	bad "plan_rules does not build: $(tail -n 20 "$tmp/rules.log")"
+fi
+
 # the guest: its results come back into $tmp/res
 mkdir -p "$tmp/res"
 "$vm" --pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
 	--add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko" --add "$src/scenarios:/pcb/kscn" \
 	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" --add "$src/tests/kmod/safety.sh:/pcb/safety.sh" \
-	--add "$src/tests/claims/kernel.ini:/pcb/kclaims.ini" -- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
+	--add "$src/tests/claims/kernel.ini:/pcb/kclaims.ini" --add "$rules:/pcb/plan_rules" \
+	-- sh guest.sh >"$tmp/vm.out" 2>"$tmp/vm.err"
 vm_rc=$?
 [ "$vm_rc" -eq 77 ] && skip "the guest: $(tail -n 3 "$tmp/vm.err")"
 if [ "$vm_rc" -eq 0 ]; then ok; else bad "the guest: exit $vm_rc: $(tail -n 30 "$tmp/vm.err")"; fi
@@ -63,7 +75,15 @@ for t in rseq ck per-call; do
 	fi
 	sed 's/^/  /' "$r/refuse-$t.err" 2>/dev/null
 done
-for f in refused-loaded after-runs-loaded; do
+# every plan the rules refuse, refused by the module with the harness's sentence
+if [ "$(cat "$r/plan-rules.rc" 2>/dev/null)" = 0 ] &&
+	grep -q '^plan_rules: the module refused \([0-9]*\) of the \1 plans' "$r/plan-rules.txt"; then
+	ok
+else
+	bad "plan-rules: exit $(cat "$r/plan-rules.rc" 2>/dev/null): $(tail -n 20 "$r/plan-rules.txt" "$r/plan-rules.err" 2>/dev/null)"
+fi
+tail -n 1 "$r/plan-rules.txt" 2>/dev/null | sed 's/^/  /'
+for f in refused-loaded after-runs-loaded plan-rules-loaded; do
 	[ "$(cat "$r/$f.txt" 2>/dev/null)" = 0 ] && ok || bad "$f: pcpbench still loaded"
 done
 

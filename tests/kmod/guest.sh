@@ -1,5 +1,6 @@
 # The kernel backend in the four-node guest (tests/kmod.sh runs this in
-# /pcb there, busybox's sh): each refusal as printed, scenarios run with
+# /pcb there, busybox's sh): each refusal as printed, every plan the
+# models' rules refuse handed to the module itself, scenarios run with
 # pcpbench.ko (the RCU drain's designs among them, the sheaves model's
 # flush), reproduce --backend
 # kernel, then safety.sh's long run, signals, failures and 20 sessions.
@@ -23,6 +24,17 @@ run refuse-per-call $short --set run.timing=call --set counters.per_call=on \
 	kscn/default.scn
 # nothing of a refused run is loaded
 grep -c '^pcpbench ' /proc/modules >results/refused-loaded.txt
+
+# every plan the models' rules refuse, handed to the module past the
+# harness's check (plan_rules feed, tests/plan_rules.c): each refused
+if insmod $ko; then
+	./plan_rules feed >results/plan-rules.txt 2>results/plan-rules.err
+	echo $? >results/plan-rules.rc
+	rmmod pcpbench
+else
+	echo "insmod $ko failed" >results/plan-rules.err
+fi
+grep -c '^pcpbench ' /proc/modules >results/plan-rules-loaded.txt
 
 run default $short kscn/default.scn
 run cover-letter $short kscn/cover-letter-2.2.scn
