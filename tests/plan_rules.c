@@ -99,14 +99,15 @@ static void feed(struct gen *g, const void *config, const char *want, const char
 	struct pcb_plan_result *r = calloc(1, size);
 	struct pcb_plan_run req = { (uintptr_t)&p, (uintptr_t)r, size };
 	struct pcb_model_ops ops = pcb_model_ops(g->m);
-	int rc;
+	int rc, v = ops.variant_index(config, g->d);
 
 	memset(&p, 0, sizeof(p));
 	p.version = PCB_PLAN_VERSION;
 	p.size = sizeof(p);
 	snprintf(p.model, sizeof(p.model), "%s", g->m->name);
 	snprintf(p.design, sizeof(p.design), "%s", g->d->name);
-	p.variant_index = (uint32_t)ops.variant_index(config, g->d);
+	/* a configuration no variant builds (stock.slots 2) names the first: the rules refuse it */
+	p.variant_index = v >= 0 && v < PCB_MAX_VARIANTS && g->d->variant[v] ? (uint32_t)v : 0;
 	snprintf(p.variant, sizeof(p.variant), "%s", g->d->variant[p.variant_index]->name);
 	p.config_size = (uint32_t)g->m->config.size;
 	memcpy(p.config, config, g->m->config.size);
