@@ -7,8 +7,16 @@
 # and powers off; a third leaves a child running that holds its output.
 # Each: no link, node or FIFO in --out, nothing of a host folder copied,
 # nothing decompressed, no hang past the guest's own end, the command's
-# status and output back. --add's DEST landed where it was normalised to.
+# status and output back. --add's DEST landed where it was normalised to;
+# a relative one, or one with .., refused before anything boots.
 . "$(dirname "$0")/lib.sh"
+
+echo "added file" >"$tmp/f"
+for dest in pcb/x /../../x /pcb/../x; do
+	expect_rc 2 "$src/scripts/vm.sh" --pcpbench "$pcpbench" --add "$tmp/f:$dest" -- true
+	grep -qE "is not an absolute path in the guest|has a '..' in it" "$tmp/err" && ok ||
+		bad "--add $tmp/f:$dest: $(cat "$tmp/err")"
+done
 
 # links, nodes, FIFOs
 cat >"$tmp/evil.sh" <<'EOF'
@@ -27,7 +35,6 @@ cat /pcb/added/f
 echo out-of-command
 exit 3
 EOF
-echo "added file" >"$tmp/f"
 vm_run "$tmp/evil.sh" --add "$tmp/f://pcb/./added//f"
 [ "$vm_rc" = 3 ] && ok || bad "the evil guest: exit $vm_rc, not its command's 3: $(tail -n 5 "$tmp/vm.err")"
 [ "$(cat "$back/sub/file" 2>/dev/null)" = kept ] && ok || bad "results/sub/file not back"
