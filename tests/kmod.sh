@@ -137,7 +137,7 @@ for want in ("default", "cover-letter-2.2", "drain-scaling", "pcp-designs"):
     if want not in seen:
         fail("no result of %s (%s)" % (want, sorted(seen)))
 for m in fails:
-    print("FAILED:", m)
+    print("FAILED:", m, file=sys.stderr)
 sys.exit(1 if fails else 0)
 EOF
 [ $? -eq 0 ] && ok
@@ -178,7 +178,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/*/result.json")):
 if seen != {"qsbr", "rcu"}:
     fails.append("designs run: %s" % sorted(seen))
 for m in fails:
-    print("FAILED:", m)
+    print("FAILED:", m, file=sys.stderr)
 sys.exit(1 if fails else 0)
 EOF
 
@@ -204,7 +204,7 @@ def one(pattern):
 k = one(sys.argv[1] + "/ctr/*/result.json")
 u = one(sys.argv[1] + "/us-ctr/*/result.json")
 if not k or not u:
-    print("FAILED: no result (kernel %s, userspace %s)" % (bool(k), bool(u)))
+    print("FAILED: no result (kernel %s, userspace %s)" % (bool(k), bool(u)), file=sys.stderr)
     sys.exit(1)
 pmu = [s["value"] for s in k["context"]["machine_state"] if s["setting"] == "pmu"]
 print("pmu: %s; notes: %s" % (pmu, [n for n in k.get("notes", []) if "counters" in n]))
@@ -216,8 +216,18 @@ for (t, e), c in sorted(rows.items()):
              c["pfm_name"], c.get("error", "")))
 if "all" not in threads or "coordinator" not in threads or len(threads) < 3:
     fails.append("threads %s: the workers', all and the coordinator's" % threads)
+# A worker's own clock can stand still over the whole timed part where the
+# guest's sched_clock is unstable (TCG: "Marking TSC unstable"): local_clock()
+# is clamped to a tick past the CPU's last one, and a starved vCPU takes
+# none, so perf reports the event enabled for 0 ns, as perf stat's
+# <not counted>. That is perf's own answer, allowed a worker alone; the
+# sum and the coordinator are counted.
 for t in threads:
     c = rows.get((t, "task-clock"))
+    idle_clock = c and t.startswith("cpu ") and c["status"] == "<not counted>" and \
+        c["value"] == 0 and c["enabled_ns"] == 0 and c["running_ns"] == 0
+    if idle_clock:
+        continue
     if not c or c["status"] != "counted" or c["value"] < 1 or c["running_ns"] < 1 or \
        c["running_ns"] > c["enabled_ns"]:
         fails.append("%s: task-clock %s" % (t, c))
@@ -240,7 +250,7 @@ if kkeys != ukeys or len(threads) != len(uthreads):
     fails.append("fields %s, threads %s; the userspace backend's %s, %s"
                  % (sorted(kkeys), threads, sorted(ukeys), uthreads))
 for m in fails:
-    print("FAILED:", m)
+    print("FAILED:", m, file=sys.stderr)
 sys.exit(1 if fails else 0)
 EOF
 
@@ -282,7 +292,7 @@ for name in ("local_trylock", "kmem_cache_cpu"):
     if queued.get(name, 0) < 1:
         fails.append("%s: no flush work queued" % name)
 for m in fails:
-    print("FAILED:", m)
+    print("FAILED:", m, file=sys.stderr)
 sys.exit(1 if fails else 0)
 EOF
 
@@ -370,7 +380,7 @@ if after["SUnreclaim"] - before["SUnreclaim"] > 1024:
     fails.append("SUnreclaim grew by %d kB (at most 1024)"
                  % (after["SUnreclaim"] - before["SUnreclaim"]))
 for m in fails:
-    print("FAILED:", m)
+    print("FAILED:", m, file=sys.stderr)
 sys.exit(1 if fails else 0)
 EOF
 
