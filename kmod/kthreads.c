@@ -375,8 +375,9 @@ static uint64_t coord_run(struct pcb_krun *r, uint64_t start, uint64_t deadline)
 {
 	const struct pcb_plan *p = r->plan;
 	uint64_t fired = 0, next = start;
+	/* a period past the longest run fires none: its ticks, bounded, cannot wrap */
 	uint64_t gap = p->drain_count ? (deadline - start) / (p->drain_count + 1) :
-		       ns_ticks(r, p->drain_period_ns);
+		       ns_ticks(r, min_t(uint64_t, p->drain_period_ns, PCB_PLAN_MAX_NS));
 
 	while (gap && gap < deadline - next) {
 		next += gap;

@@ -71,6 +71,23 @@ static int config_check(const struct pcb_model_run *m, const struct pcb_design *
 	return FAIL("%s.%s: %s", m->keys[r.key].section, m->keys[r.key].name, r.msg);
 }
 
+/*
+ * the variant the settings build, as the harness picks it (the model's
+ * variant_index()): a plan naming another would run code built for other
+ * settings
+ */
+static int variant_check(const struct pcb_model_run *m, const struct pcb_design *d,
+			 const struct pcb_plan *p, char *msg, size_t len)
+{
+	struct pcb_model_ops ops = pcb_model_ops_defaults(m->ops);
+	int v = ops.variant_index(p->config, d);
+
+	if (v != (int)p->variant_index)
+		return FAIL("%s: the settings build variant %d, the plan names %u (%s)", d->name, v,
+			    p->variant_index, p->variant);
+	return 0;
+}
+
 /* a CPU the plan names: online, and within the plan's bound */
 static bool cpu_ok(uint32_t cpu)
 {
@@ -104,6 +121,9 @@ static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
 	}
 	if (!p->drain_period_ns && !p->drain_count)
 		return FAIL("drains with neither a period nor a count");
+	/* the coordinator spreads them over the run: count + 1 gaps (coord_run()) */
+	if (p->drain_count > PCB_PLAN_MAX_DRAINS)
+		return FAIL("%llu drains a run: at most %llu", p->drain_count, PCB_PLAN_MAX_DRAINS);
 	if (!p->drain_burst || p->drain_burst > 1024)
 		return FAIL("drain burst %u: 1 to 1024", p->drain_burst);
 	return 0;
@@ -167,6 +187,8 @@ int pcb_kmod_plan_check(const struct pcb_plan *p, char *msg, size_t len)
 	rc = times_check(p, msg, len);
 	if (!rc)
 		rc = config_check(m, d, p, msg, len);
+	if (!rc)
+		rc = variant_check(m, d, p, msg, len);
 	if (!rc)
 		rc = cpus_check(p, msg, len);
 	if (!rc)

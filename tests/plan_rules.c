@@ -14,7 +14,10 @@
  *                        timing and settings, then the harness's sentence
  *   plan_rules feed      each to /dev/pcpbench (pcpbench.ko loaded): the
  *                        module must answer -EINVAL with the same sentence;
- *                        exit 1 where one runs or says another
+ *                        then, each model's, plans whose own fields are past
+ *                        the harness's bounds (fields()), which it must
+ *                        refuse; exit 1 where one runs or says another
+ *   plan_rules fields    those alone
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +37,8 @@ struct gen {
 	const struct pcb_design *d;
 	int timing;
 	int fd;				/* feed: the module's device, else -1 */
-	long refused, answered, wrong;
+	long refused, answered, wrong;	/* the rules' plans */
+	long fanswered, fwrong;		/* the plan's own fields' */
 	char defaults[PCB_PLAN_CONFIG_MAX];
 };
 
@@ -91,40 +95,100 @@ static void setting(char *buf, size_t len, const struct pcb_key *k, long v)
 		snprintf(buf + at, len - at, " %s.%s=%ld", k->section, k->name, v);
 }
 
+/* the plan of config at g's model, design and timing: one worker on CPU 0, 64 operations */
+static void plan_of(const struct gen *g, const void *config, struct pcb_plan *p)
+{
+	struct pcb_model_ops ops = pcb_model_ops(g->m);
+	int v = ops.variant_index(config, g->d);
+
+	memset(p, 0, sizeof(*p));
+	p->version = PCB_PLAN_VERSION;
+	p->size = sizeof(*p);
+	snprintf(p->model, sizeof(p->model), "%s", g->m->name);
+	snprintf(p->design, sizeof(p->design), "%s", g->d->name);
+	/* a configuration no variant builds (stock.slots 2) names the first: the rules refuse it */
+	p->variant_index = v >= 0 && v < PCB_MAX_VARIANTS && g->d->variant[v] ? (uint32_t)v : 0;
+	snprintf(p->variant, sizeof(p->variant), "%s", g->d->variant[p->variant_index]->name);
+	p->config_size = (uint32_t)g->m->config.size;
+	memcpy(p->config, config, g->m->config.size);
+	p->timing = (uint32_t)g->timing;
+	p->ops = 64;
+	p->overhead_samples = 1;
+	p->nr_workers = 1;
+	p->coord_cpu = -1;
+}
+
+/*
+ * the module's answer to plan p: -EINVAL with the sentence want (or any
+ * sentence, where want is NULL): 1; else said, and 0
+ */
+static int ask(const struct gen *g, const struct pcb_plan *p, const char *want, const char *what)
+{
+	uint64_t size = pcb_plan_result_size(1);
+	struct pcb_plan_result *r = calloc(1, size);
+	struct pcb_plan_run req = { (uintptr_t)p, (uintptr_t)r, size };
+	int rc, ok = 1;
+
+	rc = r ? ioctl(g->fd, PCB_PLAN_IOC_RUN, &req) : -1;
+	if (rc < 0 || r->status != -EINVAL || !r->msg[0] ||
+	    (want && strncmp(r->msg, want, sizeof(r->msg)))) {
+		ok = 0;
+		printf("not refused as the harness refuses:%s: ioctl %d (%s), status %d, "
+		       "\"%.*s\"; want \"%s\"\n", what, rc, rc < 0 ? strerror(errno) : "ok",
+		       r ? r->status : 0, r ? (int)sizeof(r->msg) : 0, r ? r->msg : "",
+		       want ? want : "a refusal");
+	}
+	free(r);
+	return ok;
+}
+
 /* the module's answer to the plan of config: its sentence the refusal's, or said */
 static void feed(struct gen *g, const void *config, const char *want, const char *what)
 {
 	static struct pcb_plan p;
-	uint64_t size = pcb_plan_result_size(1);
-	struct pcb_plan_result *r = calloc(1, size);
-	struct pcb_plan_run req = { (uintptr_t)&p, (uintptr_t)r, size };
-	struct pcb_model_ops ops = pcb_model_ops(g->m);
-	int rc, v = ops.variant_index(config, g->d);
 
-	memset(&p, 0, sizeof(p));
-	p.version = PCB_PLAN_VERSION;
-	p.size = sizeof(p);
-	snprintf(p.model, sizeof(p.model), "%s", g->m->name);
-	snprintf(p.design, sizeof(p.design), "%s", g->d->name);
-	/* a configuration no variant builds (stock.slots 2) names the first: the rules refuse it */
-	p.variant_index = v >= 0 && v < PCB_MAX_VARIANTS && g->d->variant[v] ? (uint32_t)v : 0;
-	snprintf(p.variant, sizeof(p.variant), "%s", g->d->variant[p.variant_index]->name);
-	p.config_size = (uint32_t)g->m->config.size;
-	memcpy(p.config, config, g->m->config.size);
-	p.timing = (uint32_t)g->timing;
-	p.ops = 64;
-	p.overhead_samples = 1;
-	p.nr_workers = 1;
-	p.coord_cpu = -1;
-	rc = r ? ioctl(g->fd, PCB_PLAN_IOC_RUN, &req) : -1;
+	plan_of(g, config, &p);
 	g->answered++;
-	if (rc < 0 || r->status != -EINVAL || strncmp(r->msg, want, sizeof(r->msg))) {
+	if (!ask(g, &p, want, what))
 		g->wrong++;
-		printf("not refused as the harness refuses:%s: ioctl %d (%s), status %d, "
-		       "\"%.*s\"; want \"%s\"\n", what, rc, rc < 0 ? strerror(errno) : "ok",
-		       r ? r->status : 0, r ? (int)sizeof(r->msg) : 0, r ? r->msg : "", want);
+}
+
+/*
+ * The plan's own fields past the bounds the harness keeps (scenario/keys.c,
+ * run/kernel.c), each beside the model's default settings: the module
+ * refuses them before anything runs. A drain count of 2^64 - 1 made the
+ * coordinator divide by zero (count + 1 wraps).
+ */
+static void fields(struct gen *g)
+{
+	static const char *const what[] = {
+		" drain_count=2^64-1", " drain_count=2^32", " drain_burst=0",
+		" drain_count=0 and no period", " nr_workers=0", " worker_cpu=4096",
+		" timing=7", " ops=0 duration_ns=0", " overhead_samples=0", " nr_events=99",
+		" variant_index=4096",
+	};
+	static struct pcb_plan p;
+
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		plan_of(g, g->defaults, &p);
+		p.drain_burst = 1;
+		switch (i) {
+		case 0: p.coord_cpu = 0; p.drain_count = UINT64_MAX; break;
+		case 1: p.coord_cpu = 0; p.drain_count = 1ULL << 32; break;
+		case 2: p.coord_cpu = 0; p.drain_count = 1; p.drain_burst = 0; break;
+		case 3: p.coord_cpu = 0; break;
+		case 4: p.nr_workers = 0; break;
+		case 5: p.worker_cpu[0] = 4096; break;
+		case 6: p.timing = 7; break;
+		case 7: p.ops = 0; break;
+		case 8: p.overhead_samples = 0; break;
+		case 9: p.nr_events = 99; break;
+		case 10: p.variant_index = 4096; break;
+		}
+		g->fanswered++;
+		if (!ask(g, &p, NULL, what[i]))
+			g->fwrong++;
 	}
-	free(r);
 }
 
 /* config under the rules: a refused one listed, or fed to the module */
@@ -215,12 +279,15 @@ int main(int argc, char **argv)
 {
 	struct gen g = { .fd = -1 };
 	long total = 0;
+	int rules;
 
-	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "feed"))) {
-		fprintf(stderr, "usage: plan_rules list | feed\n");
+	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "feed") &&
+			  strcmp(argv[1], "fields"))) {
+		fprintf(stderr, "usage: plan_rules list | feed | fields\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "feed")) {
+	rules = strcmp(argv[1], "fields") != 0;
+	if (strcmp(argv[1], "list")) {
 		g.fd = open(PCB_PLAN_DEVICE, O_RDWR | O_CLOEXEC);
 		if (g.fd < 0) {
 			fprintf(stderr, "plan_rules: %s: %s\n", PCB_PLAN_DEVICE, strerror(errno));
@@ -242,18 +309,27 @@ int main(int argc, char **argv)
 				fprintf(stderr, "plan_rules: %s's defaults fail\n", g.m->name);
 				return 1;
 			}
+			if (!rules)
+				continue;
 			sweep(&g);
 			fprintf(stderr, "plan_rules: %s %s, %s timing: %ld refused\n", g.m->name,
 				g.d->name, g.timing == PCB_TIMING_CALL ? "call" : "batch",
 				g.refused - before);
 		}
+		/* the plan's own fields, at the batch timing's defaults */
+		g.timing = PCB_TIMING_BATCH;
+		if (g.fd >= 0)
+			fields(&g);
 	}
 	total = g.refused;
 	if (g.fd >= 0) {
 		close(g.fd);
 		printf("plan_rules: the module refused %ld of the %ld plans the rules refuse, "
-		       "each with the harness's sentence\n", g.answered - g.wrong, total);
-		return g.wrong || g.answered != total ? 1 : 0;
+		       "each with the harness's sentence, and %ld of the %ld plans past the "
+		       "plan's own bounds\n", g.answered - g.wrong, total, g.fanswered - g.fwrong,
+		       g.fanswered);
+		return g.wrong || g.fwrong || g.answered != total || !g.fanswered ||
+		       (rules && !total) ? 1 : 0;
 	}
 	return 0;
 }

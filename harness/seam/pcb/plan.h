@@ -29,6 +29,8 @@
 #define PCB_PLAN_CONFIG_MAX	512
 /* a run's length, warm-up included, at most */
 #define PCB_PLAN_MAX_NS		(600ULL * 1000000000ULL)
+/* drains a run, at most: drain.count's bound (scenario/keys.c) */
+#define PCB_PLAN_MAX_DRAINS	100000000ULL
 /* empty regions timed before and after a run, their lengths counted exactly below */
 #define PCB_PLAN_OVH_TICKS	4096
 #define PCB_PLAN_OVH_MAX_SAMPLES 1000000
