@@ -142,10 +142,10 @@ static unsigned char *map_file(const char *path, size_t *n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-int pcb_kmod_build_id(const char *path, char *id)
+/* the GNU build id of the ELF image p (size n), hex, into id[41]; 0 or -1 */
+static int build_id_of(const unsigned char *p, size_t n, char *id)
 {
-	size_t n = 0, off;
-	unsigned char *p = map_file(path, &n);
+	size_t off;
 	const Elf64_Shdr *sh = p ? section(p, n, ".note.gnu.build-id") : NULL;
 	int rc = -1;
 
@@ -161,15 +161,24 @@ int pcb_kmod_build_id(const char *path, char *id)
 			rc = 0;
 		}
 	}
+	return rc;
+}
+
+int pcb_kmod_build_id(const char *path, char *id)
+{
+	size_t n = 0;
+	unsigned char *p = map_file(path, &n);
+	int rc = build_id_of(p, n, id);
+
 	if (p)
 		munmap(p, n);
 	return rc;
 }
 
-int pcb_kmod_modinfo(const char *path, const char *key, char *val, size_t len)
+/* the modinfo value of key in the module image p (size n) into val; 0 or -1 */
+static int modinfo_of(const unsigned char *p, size_t n, const char *key, char *val, size_t len)
 {
-	size_t n = 0, k = strlen(key);
-	unsigned char *p = map_file(path, &n);
+	size_t k = strlen(key);
 	const Elf64_Shdr *sh = p ? section(p, n, ".modinfo") : NULL;
 	int rc = -1;
 
@@ -184,17 +193,76 @@ int pcb_kmod_modinfo(const char *path, const char *key, char *val, size_t len)
 		}
 		i += l + 1;
 	}
+	return rc;
+}
+
+int pcb_kmod_modinfo(const char *path, const char *key, char *val, size_t len)
+{
+	size_t n = 0;
+	unsigned char *p = map_file(path, &n);
+	int rc = modinfo_of(p, n, key, val, len);
+
 	if (p)
 		munmap(p, n);
 	return rc;
 }
 
-int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
+/* the kernel a module image was built for (its vermagic's first word) into rel; 0 or -1 */
+static int vermagic_of(const unsigned char *p, size_t n, char *rel, size_t len)
 {
-	if (pcb_kmod_modinfo(path, "vermagic", rel, len) < 0)
+	if (modinfo_of(p, n, "vermagic", rel, len) < 0)
 		return -1;
 	rel[strcspn(rel, " ")] = 0;
 	return 0;
+}
+
+int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
+{
+	size_t n = 0;
+	unsigned char *p = map_file(path, &n);
+	int rc = vermagic_of(p, n, rel, len);
+
+	if (p)
+		munmap(p, n);
+	return rc;
+}
+
+/*
+ * path's whole content read into k->image (what is checked is what is
+ * loaded: a file changed after the check changes nothing); 0, or -1 with
+ * errno
+ */
+#define PCB_KMOD_MAX_IMAGE ((size_t)1 << 30)
+static int read_image(struct pcb_kmod *k, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = 0;
+	struct stat st;
+	size_t got = 0;
+
+	free(k->image);
+	k->image = NULL;
+	k->image_size = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	else if (st.st_size <= 0 || (size_t)st.st_size > PCB_KMOD_MAX_IMAGE)
+		e = st.st_size <= 0 ? ENOEXEC : EFBIG;
+	else if (!(k->image = malloc((size_t)st.st_size)))
+		e = ENOMEM;
+	while (!e && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, k->image + got, (size_t)st.st_size - got);
+
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	k->image_size = got;
+	errno = e;
+	return e ? -1 : 0;
 }
 
 /*
@@ -203,29 +271,33 @@ int pcb_kmod_vermagic(const char *path, char *rel, size_t len)
  * pcpbench_plan version kmod/main.c declares): any other module, however
  * it fits the kernel, is not loaded.
  */
-static int fits(const struct pcb_kmod *k, const char *path, char *why, size_t len)
+static int fits(struct pcb_kmod *k, const char *path, char *why, size_t len)
 {
 	char rel[128], name[64], plan[16];
+	const unsigned char *p;
+	size_t n;
 
-	if (access(path, R_OK) < 0) {
+	if (read_image(k, path) < 0) {
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return 0;
 	}
-	if (pcb_kmod_vermagic(path, rel, sizeof(rel)) < 0) {
+	p = k->image;
+	n = k->image_size;
+	if (vermagic_of(p, n, rel, sizeof(rel)) < 0) {
 		snprintf(why, len, "%s: not a kernel module (no vermagic)", path);
 		return 0;
 	}
-	if (pcb_kmod_modinfo(path, "name", name, sizeof(name)) < 0 || strcmp(name, "pcpbench")) {
+	if (modinfo_of(p, n, "name", name, sizeof(name)) < 0 || strcmp(name, "pcpbench")) {
 		snprintf(why, len, "%s is the module '%s', not pcpbench", path,
-			 pcb_kmod_modinfo(path, "name", name, sizeof(name)) < 0 ? "?" : name);
+			 modinfo_of(p, n, "name", name, sizeof(name)) < 0 ? "?" : name);
 		return 0;
 	}
-	if (pcb_kmod_modinfo(path, "pcpbench_plan", plan, sizeof(plan)) < 0 ||
+	if (modinfo_of(p, n, "pcpbench_plan", plan, sizeof(plan)) < 0 ||
 	    atoi(plan) != PCB_PLAN_VERSION) {
 		snprintf(why, len, "%s speaks plan version %s, this pcpbench %d: build the module "
 			 "from this source (make -C kmod)", path,
-			 pcb_kmod_modinfo(path, "pcpbench_plan", plan, sizeof(plan)) < 0 ? "none" :
-			 plan, PCB_PLAN_VERSION);
+			 modinfo_of(p, n, "pcpbench_plan", plan, sizeof(plan)) < 0 ? "none" : plan,
+			 PCB_PLAN_VERSION);
 		return 0;
 	}
 	if (strcmp(rel, k->release)) {
@@ -330,48 +402,110 @@ static int unload_stale(char *err, size_t errlen)
 		    "pcpbench uses it", strerror(errno));
 }
 
-int pcb_kmod_load(struct pcb_kmod *k, const char *module, char *err, size_t errlen)
+/* the names of the modules loaded, each between line breaks ("\na\nb\n"), into buf; 0 or -1 */
+static int module_names(char *buf, size_t len)
+{
+	char full[PATH_MAX], line[512];
+	size_t at = 1;
+	FILE *f;
+
+	sysroot(full, sizeof(full), "/proc/modules");
+	f = fopen(full, "re");
+	if (!f)
+		return -1;
+	snprintf(buf, len, "\n");
+	while (fgets(line, sizeof(line), f) && at < len) {
+		line[strcspn(line, " \n")] = 0;
+		at += (size_t)snprintf(buf + at, len - at, "%s\n", line);
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * the name of a module loaded since before (module_names()) into name;
+ * "pcpbench" where /proc/modules names none new (a run beside this one
+ * unloaded and loaded it again)
+ */
+static void loaded_name(const char *before, char *name, size_t len)
+{
+	static char after[1 << 16];
+	char want[520];
+
+	snprintf(name, len, "pcpbench");
+	if (module_names(after, sizeof(after)) < 0)
+		return;
+	for (char *l = strtok(after, "\n"); l; l = strtok(NULL, "\n")) {
+		snprintf(want, sizeof(want), "\n%s\n", l);
+		if (!strstr(before, want)) {
+			snprintf(name, len, "%s", l);
+			return;
+		}
+	}
+}
+
+/* k's module chosen (module: run.module, a path, or "auto") and its image read; 0 or -1 */
+static int choose(struct pcb_kmod *k, const char *module, char *err, size_t errlen)
 {
 	char why[PATH_MAX + 128];
-	int fd;
 
-	memset(k, 0, sizeof(*k));
-	if (may_load(k, err, errlen) < 0)
-		return -1;
 	if (module && *module && strcmp(module, "auto")) {
 		snprintf(k->path, sizeof(k->path), "%s", module);
 		k->how = "given by run.module";
 		if (!fits(k, k->path, why, sizeof(why)))
 			return FAIL("run.module: %s", why);
-	} else if (find(k, err, errlen) < 0) {
-		return -1;
+		return 0;
 	}
-	pcb_kmod_build_id(k->path, k->build_id);
-	if (unload_stale(err, errlen) < 0)
-		return -1;
-	fd = open(k->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return FAIL("%s: %s", k->path, strerror(errno));
-	if (syscall(SYS_finit_module, fd, "", 0) < 0) {
+	return find(k, err, errlen);
+}
+
+int pcb_kmod_load(struct pcb_kmod *k, const char *module, char *err, size_t errlen)
+{
+	static char before[1 << 16];
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	rc = may_load(k, err, errlen);
+	if (!rc)
+		rc = choose(k, module, err, errlen);
+	if (!rc)
+		rc = unload_stale(err, errlen);
+	if (!rc && module_names(before, sizeof(before)) < 0)
+		rc = FAIL("/proc/modules: %s", strerror(errno));
+	if (rc)
+		goto out;
+	build_id_of(k->image, k->image_size, k->build_id);
+	/* the image fits() checked, not the file again: init_module(), not finit_module() */
+	if (syscall(SYS_init_module, k->image, k->image_size, "") < 0) {
 		int e = errno;
 
-		close(fd);
-		return FAIL("the kernel refused %s: %s%s", k->path, strerror(e),
-			    e == EPERM ? " (lockdown, or a signature it requires)" :
-			    e == ENOEXEC || e == EINVAL ? " (not built for this kernel's symbols)" :
-			    "");
+		rc = FAIL("the kernel refused %s: %s%s", k->path, strerror(e),
+			  e == EPERM ? " (lockdown, or a signature it requires)" :
+			  e == ENOEXEC || e == EINVAL ? " (not built for this kernel's symbols)" : "");
+		goto out;
 	}
-	close(fd);
 	k->loaded = 1;
-	return 0;
+	/* what the kernel registered, which the unload names: pcpbench, or unloaded at once */
+	loaded_name(before, k->name, sizeof(k->name));
+	if (strcmp(k->name, "pcpbench")) {
+		rc = FAIL("%s registered as the module '%s', not pcpbench: unloaded", k->path,
+			  k->name);
+		pcb_kmod_unload(k);
+	}
+out:
+	free(k->image);
+	k->image = NULL;
+	k->image_size = 0;
+	return rc;
 }
 
 void pcb_kmod_unload(struct pcb_kmod *k)
 {
 	if (!k->loaded)
 		return;
-	if (syscall(SYS_delete_module, "pcpbench", O_NONBLOCK) < 0)
-		fprintf(stderr, "pcpbench: note: pcpbench.ko stays loaded: %s\n", strerror(errno));
+	if (syscall(SYS_delete_module, k->name, O_NONBLOCK) < 0)
+		fprintf(stderr, "pcpbench: note: the module %s stays loaded: %s\n", k->name,
+			strerror(errno));
 	k->loaded = 0;
 }
 

@@ -24,7 +24,10 @@ struct pcb_kmod {
 	char path[PATH_MAX];		/* the module loaded */
 	const char *how;		/* given by run.module, found, or built */
 	char build_id[41];		/* its GNU build id, hex */
+	char name[64];			/* the name the kernel registered it by */
 	int loaded;			/* by this process */
+	unsigned char *image;		/* its content while it is checked and loaded */
+	size_t image_size;
 };
 
 /* release one the module supports; -1 with why otherwise */
