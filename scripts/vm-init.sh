@@ -60,10 +60,11 @@ if [ -n "$limit" ]; then
 		touch /tmp/timed_out
 		say "the command runs past $limit s; its threads:"
 		threads >/dev/console 2>/dev/null
-		# all but init and this: the command and whatever it started
-		kill -TERM -1
+		# the command's group, never the writing of the results below; a
+		# leftover that left the group is ended by the drain and poweroff
+		kill -TERM -"$cmd"
 		sleep 5
-		kill -KILL -1
+		kill -KILL -"$cmd"
 	) &
 	watchdog=$!
 fi

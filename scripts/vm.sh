@@ -58,8 +58,9 @@ tcg), as pcpbench's results record it.
 
 What the guest hands back is taken as untrusted: its regular files and
 folders alone (a link, a device node, a FIFO is named and left), no
-compressed stream, at most 256 MiB in 100000 files (else rig/ alone), its
-stdout and stderr at most 16 MiB each.
+compressed stream, at most 256 MiB in 20000 files (else rig/'s own files
+alone), each readable by the user (folders 0755, files 0644), its stdout
+and stderr at most 16 MiB each.
 
 Exit status: COMMAND's; 77 where qemu, busybox-static, cpio or the
 kernel cannot be had, or KVM is asked for and does not boot it; 124 when the guest ran past --timeout; 125 when
@@ -260,11 +261,12 @@ fi
 pcpbench=$(realpath "$pcpbench")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pcpbench-vm.XXXXXX")
-# timeout's pid: it passes a signal on to qemu and kills it 5 s later if
-# it is still there; both stay in this process group, which a test
-# harness or a terminal's Ctrl-C signals whole
+# qemu's pid, and its watcher's (--timeout); both stay in this process
+# group, which a test harness or a terminal's Ctrl-C signals whole
 guest=
+watch=
 stop_guest() {
+	[ -z "$watch" ] || kill "$watch" 2>/dev/null || true
 	if [ -n "$guest" ]; then
 		kill -TERM "$guest" 2>/dev/null || true
 		wait "$guest" 2>/dev/null || true
@@ -419,7 +421,7 @@ append="console=ttyS0 panic=-1 quiet pcb.accel=$accel pcb.timeout=$((timeout > 6
 echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi ($said)" >&2
 start=$(date +%s)
 touch "$work/console.log"
-timeout --foreground -k 5 "$timeout" "$qemu" -nodefaults -display none -no-reboot \
+"$qemu" -nodefaults -display none -no-reboot \
 	"${accel_args[@]}" -smp "$cpus,sockets=$nodes,cores=$percpu" \
 	-m "$mem" "${numa[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd" -append "$append" \
@@ -429,9 +431,29 @@ guest=$!
 if [ "$console" = 1 ]; then
 	tail -n +1 -f --pid="$guest" "$work/console.log" >&2 &
 fi
+# past --timeout: what the console last said, then the guest stopped (TERM,
+# KILL 5 s later); a second's poll, so that nothing of it outlives qemu
+(
+	for ((i = 0; i < timeout; i++)); do
+		sleep 1
+		kill -0 "$guest" 2>/dev/null || exit 0
+	done
+	touch "$work/timed_out"
+	echo "vm: the guest runs past --timeout $timeout s; its console's last lines:" >&2
+	tail -n 40 "$work/console.log" >&2
+	kill -TERM "$guest" 2>/dev/null
+	for ((i = 0; i < 5; i++)); do
+		sleep 1
+		kill -0 "$guest" 2>/dev/null || exit 0
+	done
+	kill -KILL "$guest" 2>/dev/null
+) &
+watch=$!
 qrc=0
 wait "$guest" || qrc=$?
 guest=
+wait "$watch" 2>/dev/null || true
+[ ! -e "$work/timed_out" ] || qrc=124
 elapsed=$(($(date +%s) - start))
 [ -z "$log" ] || cp "$work/console.log" "$log"
 
@@ -440,10 +462,12 @@ elapsed=$(($(date +%s) - start))
 # The results disk's tar, taken back into $work/back as regular files and
 # directories alone: a link, a device node, a FIFO or a socket is named in
 # a warning and left there; a compressed stream is refused (tar reads it
-# from a pipe, where it decompresses nothing); past the bounds, rig/ alone
-# is taken. Nothing is written outside $work/back.
+# from a pipe, where it decompresses nothing); past the bounds, rig/'s own
+# files alone are taken (tar matches each member against every name it is
+# given: the names stay few). Nothing is written outside $work/back, and
+# what is taken is the user's to read: folders 0755, files 0644.
 max_bytes=$((256 << 20))
-max_files=100000
+max_files=20000
 take_back() {
 	local img=$1 back=$2 listing=$work/listing names=$work/names left=$work/left
 
@@ -460,7 +484,7 @@ take_back() {
 		  for (i = 1; i <= 5; i++) sub(/^[^ ]+ +/, "", n)
 		  if (t != "-" && t != "d") { print substr($1, 1, 1) " " n > left; next }
 		  bytes += $3; files++
-		  keep[files] = n; rig[files] = n ~ /^(\.\/)?rig(\/|$)/ }
+		  keep[files] = n; rig[files] = n ~ /^(\.\/)?rig(\/(status|boot_s|stdout|stderr|timed_out))?$/ }
 		END { over = bytes > max_bytes || files > max_files
 		      for (i = 1; i <= files; i++) if (!over || rig[i]) print keep[i] > names
 		      if (over) printf "%d bytes in %d members\n", bytes, files > "/dev/stderr" }
@@ -469,12 +493,15 @@ take_back() {
 		echo "vm: warning: the guest's results hold what is not a file or a folder, not taken back:" >&2
 		head -n 20 "$left" | sed 's/^/vm:   /' >&2
 	fi
-	[ ! -s "$work/over" ] || echo "vm: warning: the guest's results are $(cat "$work/over"), past $max_bytes bytes or $max_files files: rig/ alone taken back" >&2
+	[ ! -s "$work/over" ] || echo "vm: warning: the guest's results are $(cat "$work/over"), past $max_bytes bytes or $max_files files: rig/'s own files alone taken back" >&2
 	[ -s "$names" ] || return 0
 	tar -x --no-recursion --no-same-owner --no-same-permissions --quoting-style=escape \
 		-C "$back" -f - -T "$names" <"$img" 2>"$work/tar.err" || true
-	# and nothing else, whatever tar made
-	find "$back" -mindepth 1 ! -type f ! -type d -delete 2>/dev/null
+	# and nothing else, whatever tar made; each folder opened before it is
+	# walked (a guest's 0000 folder would stop the walk and the copy)
+	find "$back" -type d -exec chmod 0755 {} \; 2>/dev/null || true
+	find "$back" -mindepth 1 ! -type f ! -type d -delete 2>/dev/null || true
+	find "$back" -type f -exec chmod 0644 {} + 2>/dev/null || true
 }
 # a file of the guest's rig/: a regular one, at most len bytes of it
 rig_file() {
@@ -487,8 +514,8 @@ rig_file() {
 
 take_back "$work/out.img" "$work/back"
 if [ ! -f "$work/back/rig/status" ]; then
-	tail -n 40 "$work/console.log" >&2
 	[ "$qrc" -ne 124 ] || rc=124 die "the guest ran past --timeout $timeout s (console above)"
+	tail -n 40 "$work/console.log" >&2
 	grep -q 'pcpbench-vm: up after' "$work/console.log" ||
 		die "the guest did not boot: qemu exit $qrc after $elapsed s, before its init ran (console and qemu's words above)"
 	die "the guest did not say how the command ended (qemu exit $qrc after $elapsed s; console above)"

@@ -39,6 +39,11 @@ grep -q "the guest did not boot: qemu exit 1" "$tmp/err" && ok ||
 expect_rc 124 env TMPDIR="$tmp/vmtmp" "$vm" --pcpbench "$pcpbench" --timeout 20 -- sleep 600
 grep -Eq "ran past --timeout 20 s|the command ran past its time in the guest and was stopped" \
 	"$tmp/err" && ok || bad "timeout: $(cat "$tmp/err")"
+# where the rig stops it, what the console last said comes first
+if grep -q "ran past --timeout 20 s" "$tmp/err"; then
+	grep -q "runs past --timeout 20 s; its console's last lines:" "$tmp/err" && ok ||
+		bad "stopped by the rig with no console lines first: $(cat "$tmp/err")"
+fi
 pgrep -f "$tmp/vmtmp" >/dev/null && bad "a qemu of the rig is left: $(pgrep -af "$tmp/vmtmp")" || ok
 [ -z "$(ls -A "$tmp/vmtmp")" ] && ok || bad "the rig left $(ls "$tmp/vmtmp")"
 
