@@ -3,9 +3,10 @@
 # or a stranger would meet it: a scenario named without a path is read
 # from the data directory alone, never the current directory's; CSV cells
 # a spreadsheet would take for a formula are text; Markdown shows a
-# result's HTML and | as text; integer keys compare as integers (a sweep
-# and compare tell 2^53 from 2^53 + 1); scripts/vm.sh takes --add
-# destinations that are absolute and stay in the guest.
+# result's HTML, |, links and setting names as text, and a carriage
+# return in a result cannot close its code fence; integer keys compare
+# as integers (a sweep and compare tell 2^53 from 2^53 + 1). What the
+# guest hands back and --add's destinations: tests/vm/hostile.sh.
 #
 # usage: hardening.sh PCPBENCH SOURCE_ROOT
 set -u
@@ -78,6 +79,37 @@ for l in open(sys.argv[1]):
         print("a row of %d cells under a header of %d: %s" % (cells(l), want, l.strip()))
         sys.exit(1)
 EOF
+
+# a setting's name (compare's "context differs" line) and a link, as text;
+# a carriage return, which ends a Markdown line (and a code fence), written
+# \x0d as every control byte is
+for v in 1 2; do
+	mkdir -p "$tmp/key$v"
+	python3 - "$ref/result.json" "$tmp/key$v/result.json" "$v" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["scenario"]["settings"]["<i>k|x</i>"] = sys.argv[3]
+r["scenario"]["settings"]["scenario.description"] = "![x](http://x/a.png) [click](http://x)"
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+done
+expect_rc 0 "$pcpbench" compare --format markdown "$tmp/key1" "$tmp/key2"
+grep -q '<i>' "$tmp/out" && bad "compare --format markdown prints a setting's HTML: $(grep '<i>' "$tmp/out")" || ok
+grep -qF -- '- context differs: &lt;i&gt;k\|x&lt;/i&gt;: 1 | 2' "$tmp/out" && ok ||
+	bad "the setting as text: $(grep 'context differs' "$tmp/out")"
+expect_rc 0 "$pcpbench" report --format markdown "$tmp/key1"
+grep -qF '!\[x\](http://x/a.png) \[click\](http://x)' "$tmp/out" && ok ||
+	bad "the description's links as text: $(grep -F 'http://x' "$tmp/out")"
+mkdir -p "$tmp/cr"
+python3 - "$ref/result.json" "$tmp/cr/result.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["context"]["host"] = "box\r```\r### To reproduce"
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+expect_rc 0 "$pcpbench" report --format markdown "$tmp/cr"
+! grep -q "$(printf '\r')" "$tmp/out" && grep -qF 'box\x0d```\x0d### To reproduce' "$tmp/out" && ok ||
+	bad "a carriage return in the host, raw: $(grep -a 'host:' "$tmp/out" | cat -A)"
 
 # ---- integer keys as integers ----
 printf '[sweep]\nworkload.seed = 9007199254740992, 9007199254740993\n' >"$tmp/seed.scn"

@@ -258,7 +258,12 @@ static void context_lines(FILE *out, json_t *cmp, int markdown)
 	size_t i, j;
 
 	json_array_foreach(rj_cmp_context_differences(cmp), i, d) {
-		fprintf(out, "%scontext differs: %s: ", markdown ? "- " : "", rj_cmpdiff_key(d));
+		fprintf(out, "%scontext differs: ", markdown ? "- " : "");
+		if (markdown)
+			pcb_md_put(out, rj_cmpdiff_key(d));
+		else
+			fputs(rj_cmpdiff_key(d), out);
+		fputs(": ", out);
 		json_array_foreach(rj_cmpdiff_values(d), j, v) {
 			fputs(j ? " | " : "", out);
 			if (markdown)

@@ -16,7 +16,7 @@ void pcb_md_put(FILE *out, const char *s)
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
-		case '|': case '`': case '\\':
+		case '|': case '`': case '\\': case '[': case ']':
 			fputc('\\', out);
 			fputc(*s, out);
 			break;

@@ -77,8 +77,9 @@ void pcb_paragraph(FILE *out, int width, const char *fmt, ...)
 int pcb_first_col(const char *s);
 /*
  * s as Markdown text, in prose or a table's cell: HTML's <, > and & as
- * entities, |, ` and \ escaped, a line break a blank; so that a result's
- * names and descriptions are shown, never rendered as HTML or cells
+ * entities, |, `, \, [ and ] escaped, a line break a blank; so that a
+ * result's names and descriptions are shown, never rendered as HTML,
+ * cells or links
  */
 void pcb_md_put(FILE *out, const char *s);
 /*

@@ -7,8 +7,12 @@
 #include "columns.h"
 #include "csv.h"
 
-/* a figure of a result's CSV: 4 decimals, no quoting (a label holds no comma) */
-static const struct pcb_cells result_cells = { .sep = ',', .decimals = 4 };
+/*
+ * a figure of a result's CSV: 4 decimals; a label quoted only where it
+ * holds a comma or a quote, or begins as a formula would (columns.c)
+ */
+static const struct pcb_cells result_cells = { .sep = ',', .decimals = 4,
+					       .flags = PCB_CELLS_QUOTE };
 
 static const struct pcb_column functions_cols[] = {
 	{ RJ_F_fn_design }, { RJ_F_fn_function }, { RJ_F_fn_timing }, { RJ_F_fn_avg_cycles },
