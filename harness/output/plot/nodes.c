@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A per-node run's nodes.csv as heat maps: node x design, a map a function */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -33,16 +34,21 @@ int pcb_plot_nodes_check(struct pcb_csv *c, char *err, size_t errlen)
 				    "nodes by designs", err, errlen);
 }
 
+/* the table's indexes, and its distinct designs and nodes as the rows that first have them */
+struct nodes_axes {
+	struct pcb_csv_index x[4];	/* design+config, node, the four of a cell, function */
+	int *dc, ndc, *node, nnode;
+};
+
 /* one function's heat map: designs across, nodes down, each cell the last row of all four */
-static int nodes_figure(struct pcb_csv *c, int r, struct pcb_csv_index *x,
+static int nodes_figure(struct pcb_csv *c, int r, const struct nodes_axes *a,
 			const struct pcb_csv_out *o)
 {
 	struct pcb_plot_set *set = o->set;
 	const char *h = c->header;
 	int node = pcb_csv_col(h, "node"), design = pcb_csv_col(h, "design");
 	int config = pcb_csv_col(h, "config"), fn = pcb_csv_col(h, "function");
-	int avg = pcb_csv_col(h, pcb_csv_mean_col(c)), nodes = 0, cols = 0;
-	struct pcb_csv_index *by_dc = &x[0], *by_node = &x[1], *by_cell = &x[2];
+	int avg = pcb_csv_col(h, pcb_csv_mean_col(c));
 	char name[128], label[512];
 	FILE *f;
 
@@ -52,41 +58,50 @@ static int nodes_figure(struct pcb_csv *c, int r, struct pcb_csv_index *x,
 		return -1;
 	/* gnuplot's matrix with row and column headers: designs across, nodes down */
 	fputs("node", f);
-	for (int d = 0; d < c->nrows; d++)
-		if (pcb_csv_first_seen(by_dc, c, d)) {
-			pcb_plot_column_label(label, sizeof(label), pcb_csv_cell(c, d, design),
-					      pcb_csv_cell(c, d, config));
-			fputc('\t', f);
-			pcb_plot_label(f, label);
-			cols++;
-		}
+	for (int i = 0; i < a->ndc; i++) {
+		int d = a->dc[i];
+
+		pcb_plot_column_label(label, sizeof(label), pcb_csv_cell(c, d, design),
+				      pcb_csv_cell(c, d, config));
+		fputc('\t', f);
+		pcb_plot_label(f, label);
+	}
 	fputc('\n', f);
-	for (int n = 0; n < c->nrows; n++) {
-		if (!pcb_csv_first_seen(by_node, c, n))
-			continue;
+	for (int j = 0; j < a->nnode; j++) {
+		int n = a->node[j];
+
 		fprintf(f, "node %s", pcb_csv_cell(c, n, node));
-		nodes++;
-		for (int d = 0; d < c->nrows; d++) {
+		for (int i = 0; i < a->ndc; i++) {
+			int d = a->dc[i];
 			const char *v[4] = {
 				pcb_csv_cell(c, r, fn), pcb_csv_cell(c, n, node),
 				pcb_csv_cell(c, d, design), pcb_csv_cell(c, d, config),
 			};
-			int at;
+			int at = pcb_csv_last_with(&a->x[2], v);
 
-			if (!pcb_csv_first_seen(by_dc, c, d))
-				continue;
-			at = pcb_csv_last_with(by_cell, v);
 			fprintf(f, "\t%s", at < 0 ? "NaN" : pcb_csv_cell(c, at, avg));
 		}
 		fputc('\n', f);
 	}
-	set->plot[set->n - 1].series = cols;
+	set->plot[set->n - 1].series = a->ndc;
 	snprintf(set->plot[set->n - 1].title, sizeof(set->plot[0].title),
 		 "%s: %s cycles per call on each node", pcb_csv_cell(c, r, fn),
 		 c->raw ? "raw" : "net");
 	snprintf(set->plot[set->n - 1].vars, sizeof(set->plot[0].vars),
-		 "ncols=%d; nrows=%d; means='%s'", cols, nodes, c->raw ? "raw" : "net");
+		 "ncols=%d; nrows=%d; means='%s'", a->ndc, a->nnode, c->raw ? "raw" : "net");
 	return pcb_plot_close(set, f, o->err, o->errlen);
+}
+
+/* the rows of c that first have x's cells, in the table's order; NULL out of memory */
+static int *first_rows(const struct pcb_csv *c, const struct pcb_csv_index *x, int *n)
+{
+	int *rows = malloc(sizeof(*rows) * (c->nrows ? c->nrows : 1));
+
+	*n = 0;
+	for (int r = 0; rows && r < c->nrows; r++)
+		if (pcb_csv_first_seen(x, c, r))
+			rows[(*n)++] = r;
+	return rows;
 }
 
 int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set *set,
@@ -96,23 +111,31 @@ int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set 
 	int node = pcb_csv_col(h, "node"), design = pcb_csv_col(h, "design");
 	int config = pcb_csv_col(h, "config"), fn = pcb_csv_col(h, "function"), rc = 0, made = 0;
 	const struct pcb_csv_out o = { dir, set, err, errlen };
-	struct pcb_csv_index x[4] = {
+	struct nodes_axes a = { .x = {
 		{ .cols = { design, config }, .ncols = 2, .nonempty = -1 },
 		{ .cols = { node }, .ncols = 1, .nonempty = -1 },
 		{ .cols = { fn, node, design, config }, .ncols = 4, .nonempty = -1 },
 		{ .cols = { fn }, .ncols = 1, .nonempty = -1 },
-	};
+	} };
 
 	for (; made < 4 && !rc; made++)
-		rc = pcb_csv_index(c, &x[made]);
-	if (rc) {
+		rc = pcb_csv_index(c, &a.x[made]);
+	if (rc)
 		made--;
-		snprintf(err, errlen, "%s: out of memory", c->path);
+	/* the axes once: a figure is then designs x nodes lookups, not a pass a node */
+	if (!rc) {
+		a.dc = first_rows(c, &a.x[0], &a.ndc);
+		a.node = first_rows(c, &a.x[1], &a.nnode);
+		rc = !a.dc || !a.node;
 	}
+	if (rc)
+		snprintf(err, errlen, "%s: out of memory", c->path);
 	for (int r = 0; r < c->nrows && !rc; r++)
-		if (pcb_csv_first_seen(&x[3], c, r))
-			rc = nodes_figure(c, r, x, &o);
+		if (pcb_csv_first_seen(&a.x[3], c, r))
+			rc = nodes_figure(c, r, &a, &o);
+	free(a.dc);
+	free(a.node);
 	while (made-- > 0)
-		pcb_csv_index_free(&x[made]);
+		pcb_csv_index_free(&a.x[made]);
 	return rc;
 }
