@@ -56,10 +56,12 @@ json.dump(r, open(os.path.join(out, "result.json"), "w"))
 EOF
 }
 
-# a gnuplot that writes the figure it is asked for at once, or after $FAKE_GNUPLOT_SLEEP
+# a gnuplot that writes the figure it is asked for at once, or after
+# $FAKE_GNUPLOT_SLEEP; it marks its start in $FAKE_GNUPLOT_STARTED when set
 mkdir -p "$tmp/fakebin"
 cat > "$tmp/fakebin/gnuplot" <<'FAKE'
 #!/bin/bash
+[ -z "$FAKE_GNUPLOT_STARTED" ] || : > "$FAKE_GNUPLOT_STARTED"
 name=$(printf '%s' "$2" | sed -n "s/.*name='\([^']*\)'.*/\1/p")
 fmt=$(printf '%s' "$2" | sed -n "s/.*fmt='\([^']*\)'.*/\1/p")
 sleep "${FAKE_GNUPLOT_SLEEP:-0}"
@@ -122,18 +124,29 @@ bounded 60 2 "${fakeplot[@]}" "$tmp/sparse"
 grep -q "nodes.csv: 2000 x 2000 nodes by designs: more cells than the table has rows" "$tmp/err" &&
 	ok || bad "a sparse heat map: $(cat "$tmp/err")"
 
-# SIGTERM and SIGINT end plot well before gnuplot's 30 s figure would (under a
-# second here, 1.7 s under ASan), and leave no temporary directory; SIGINT ends
+# SIGTERM and SIGINT sent while gnuplot draws end plot well before gnuplot's
+# 30 s figure would (under a second here, 1.7 s under ASan), and leave no
+# temporary directory (reading the 4000 designs first takes seconds under
+# ASan on a loaded machine: the signal waits for gnuplot's start); SIGINT ends
 # compare on the widest input as it would any command (bash's background jobs
 # ignore SIGINT: python sends it)
 for sig in TERM INT; do
 	python3 - "$sig" "$tmp" "$pcpbench" <<'EOF' && ok || bad "plot on SIG$sig"
 import os, signal, subprocess, sys, time
 sig, t, pcpbench = getattr(signal, "SIG" + sys.argv[1]), sys.argv[2], sys.argv[3]
-env = dict(os.environ, PATH=t + "/fakebin:" + os.environ["PATH"], FAKE_GNUPLOT_SLEEP="30")
+started = t + "/gnuplot-started"
+if os.path.exists(started):
+    os.unlink(started)
+env = dict(os.environ, PATH=t + "/fakebin:" + os.environ["PATH"], FAKE_GNUPLOT_SLEEP="30",
+           FAKE_GNUPLOT_STARTED=started)
 p = subprocess.Popen([pcpbench, "plot", t + "/wide"], env=env, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True)
-time.sleep(3)
+until = time.monotonic() + 60
+while not os.path.exists(started) and p.poll() is None and time.monotonic() < until:
+    time.sleep(0.05)
+if not os.path.exists(started):
+    p.kill()
+    sys.exit("gnuplot not started after 60 s (rc %s)" % p.poll())
 at = time.monotonic()
 p.send_signal(sig)
 rc = p.wait(timeout=10)
