@@ -124,10 +124,9 @@ bounded 60 2 "${fakeplot[@]}" "$tmp/sparse"
 grep -q "nodes.csv: 2000 x 2000 nodes by designs: more cells than the table has rows" "$tmp/err" &&
 	ok || bad "a sparse heat map: $(cat "$tmp/err")"
 
-# SIGTERM and SIGINT sent while gnuplot draws end plot well before gnuplot's
-# 30 s figure would (under a second here, 1.7 s under ASan), and leave no
-# temporary directory (reading the 4000 designs first takes seconds under
-# ASan on a loaded machine: the signal waits for gnuplot's start); SIGINT ends
+# SIGTERM and SIGINT sent while gnuplot draws (reading the 4000 designs
+# first takes seconds under ASan) end plot well before gnuplot's 30 s figure
+# would, and leave no temporary directory; SIGINT ends
 # compare on the widest input as it would any command (bash's background jobs
 # ignore SIGINT: python sends it)
 for sig in TERM INT; do
@@ -146,7 +145,7 @@ while not os.path.exists(started) and p.poll() is None and time.monotonic() < un
     time.sleep(0.05)
 if not os.path.exists(started):
     p.kill()
-    sys.exit("gnuplot not started after 60 s (rc %s)" % p.poll())
+    sys.exit("plot ended (rc %d) before gnuplot started, or 60 s passed" % p.wait())
 at = time.monotonic()
 p.send_signal(sig)
 rc = p.wait(timeout=10)

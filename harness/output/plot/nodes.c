@@ -120,10 +120,10 @@ int pcb_plot_nodes_data(struct pcb_csv *c, const char *dir, struct pcb_plot_set 
 
 	for (; made < 4 && !rc; made++)
 		rc = pcb_csv_index(c, &a.x[made]);
-	if (rc)
-		made--;
-	/* the axes once: a figure is then designs x nodes lookups, not a pass a node */
-	if (!rc) {
+	if (rc) {
+		made--;	/* pcb_csv_index() freed what it made of the one that failed */
+	} else {
+		/* the axes once: a figure is then designs x nodes lookups, not a pass a node */
 		a.dc = first_rows(c, &a.x[0], &a.ndc);
 		a.node = first_rows(c, &a.x[1], &a.nnode);
 		rc = !a.dc || !a.node;
