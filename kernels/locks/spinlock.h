@@ -11,6 +11,9 @@
  *
  * spin_lock_irqsave() and spin_unlock_irqrestore() are out-of-line calls
  * on x86 (_raw_spin_lock_irqsave(), _raw_spin_unlock_irqrestore()): so here.
+ * spin_trylock() is one too (_raw_spin_trylock()), and reads the word
+ * before its cmpxchg (queued_spin_trylock()), where the lock's fast path
+ * (queued_spin_lock()) goes straight to the cmpxchg.
  *
  * With PCB_SPINLOCK_CAS defined first, spinlock_t is Concurrency Kit's CAS
  * lock instead, a 32-bit word stored whole at unlock: what the difference
@@ -51,12 +54,20 @@ static inline void spin_lock_init(spinlock_t *lock)
 	ck_spinlock_cas_init(lock);
 }
 
-static inline bool arch_spin_trylock(spinlock_t *lock)
+static inline bool arch_spin_lock_fast(spinlock_t *lock)
 {
 	if (!ck_pr_cas_uint(&lock->value, false, true))
 		return false;
 	ck_pr_fence_lock();	/* acquire */
 	return true;
+}
+
+/* the word read first, as the qspinlock's trylock does */
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	if (unlikely(ck_pr_load_uint(&lock->value)))
+		return false;
+	return arch_spin_lock_fast(lock);
 }
 
 static inline void arch_spin_wait(spinlock_t *lock)
@@ -92,13 +103,21 @@ static inline void spin_lock_init(spinlock_t *lock)
 	__atomic_store_n(&lock->val, 0, __ATOMIC_RELAXED);
 }
 
-/* queued_spin_trylock(): atomic_try_cmpxchg_acquire(&lock->val, 0, _Q_LOCKED_VAL) */
-static inline bool arch_spin_trylock(spinlock_t *lock)
+/* queued_spin_lock()'s fast path: atomic_try_cmpxchg_acquire(&lock->val, 0, _Q_LOCKED_VAL) */
+static inline bool arch_spin_lock_fast(spinlock_t *lock)
 {
 	uint32_t val = 0;
 
 	return __atomic_compare_exchange_n(&lock->val, &val, _Q_LOCKED_VAL, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/* queued_spin_trylock(): the word read, and the cmpxchg only where it is 0 */
+static inline bool arch_spin_trylock(spinlock_t *lock)
+{
+	if (unlikely(__atomic_load_n(&lock->val, __ATOMIC_RELAXED)))
+		return false;
+	return arch_spin_lock_fast(lock);
 }
 
 static inline void arch_spin_wait(spinlock_t *lock)
@@ -124,14 +143,14 @@ static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const c
 {
 	uint64_t t0;
 
-	if (likely(arch_spin_trylock(lock))) {
+	if (likely(arch_spin_lock_fast(lock))) {
 		pcb_tsan_acquire(lock);
 		return;
 	}
 	t0 = pcb_tsc_now();
 	do
 		arch_spin_wait(lock);
-	while (!arch_spin_trylock(lock));
+	while (!arch_spin_lock_fast(lock));
 	pcb_tsan_acquire(lock);
 	pcb_contended(this, fn, pcb_tsc_now() - t0);
 }
