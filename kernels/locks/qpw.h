@@ -31,7 +31,7 @@ static inline void qpw_lock_init(qpw_lock_t *l, const struct pcb_cpu *cpu)
 
 /* qpw_lock_irqsave(), counted under fn when contended */
 #define qpw_lock_irqsave(this, l, fn)						\
-	((l)->spins ? spin_lock_irqsave_cc(this, &(l)->sl, fn) : local_lock_irqsave_model(this))
+	((l)->spins ? spin_lock_irqsave(this, &(l)->sl, fn) : local_lock_irqsave_model(this))
 
 #define qpw_unlock_irqrestore(this, l, flags)					\
 	do {									\
@@ -71,7 +71,7 @@ static inline bool qpw_trylock(struct pcb_cpu *this, qpw_trylock_t *l, const cha
 #define qpw_lock(this, l, fn)							\
 	do {									\
 		if ((l)->spins)							\
-			spin_lock_cc(this, &(l)->sl, fn);			\
+			spin_lock(this, &(l)->sl, fn);			\
 		else								\
 			local_lock(this, &(l)->lt);				\
 	} while (0)

@@ -95,7 +95,7 @@ static inline void rseq_stock_fence(const rseq_stock_lock_t *l)
 static __attribute__((__noinline__, unused)) unsigned long
 rseq_stock_stop(struct pcb_cpu *this, rseq_stock_lock_t *l, const char *fn)
 {
-	unsigned long flags = spin_lock_irqsave_cc(this, &l->stop, fn);
+	unsigned long flags = spin_lock_irqsave(this, &l->stop, fn);
 
 	rseq_stock_fence(l);
 	return flags;

@@ -20,16 +20,18 @@
  * between the two costs shows (the memcg design spinlock_cas).
  *
  * What a model takes, each with the CPU it runs on named:
- *   spin_lock_irqsave_cc(this, lock, fn), spin_unlock_irqrestore(this, lock, flags)
- *   spin_lock_cc(this, lock, fn), spin_unlock(this, lock)
+ *   spin_lock_irqsave(this, lock, fn), spin_unlock_irqrestore(this, lock, flags)
+ *   spin_lock(this, lock, fn), spin_unlock(this, lock)
  *   spin_trylock(this, lock)		1 if taken (with preemption off)
  *   spin_trylock_cc(this, lock, fn)	the same, a failure counted under fn
  *   pcb_spin_lock(this, lock, fn), pcb_spin_unlock(lock)
  *					the lock word alone, where interrupts
  *					are already off (zone->lock under the pcp lock)
  * A contended acquisition is counted under fn, the kernel function that
- * took the lock. The kernel backend takes the kernel's spinlock_t with the
- * kernel's own calls (below).
+ * took the lock, in the lock's slow path: the fast path has nothing of the
+ * count, so spin_lock_irqsave() is the kernel's spin_lock_irqsave(), as
+ * seed 000's cycle table (2.2) ran it. The kernel backend takes the
+ * kernel's spinlock_t with the kernel's own primitives (spinlock_kernel.h).
  */
 #ifndef PCB_LOCKS_SPINLOCK_H
 #define PCB_LOCKS_SPINLOCK_H
@@ -133,26 +135,35 @@ static inline void arch_spin_unlock(spinlock_t *lock)
 }
 #endif
 
-/*
- * The lock, one atomic when uncontended. When it fails, count the
- * contention and the cycles until the lock was taken, under the calling
- * function, as seed 000's spin_lock_irqsave_cc() did (2.3): exact, no
- * sampling.
- */
-static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+/* the word taken once it was seen free: the spin of the slow path */
+static inline void arch_spin_lock_wait(spinlock_t *lock)
 {
-	uint64_t t0;
-
-	if (likely(arch_spin_lock_fast(lock))) {
-		pcb_tsan_acquire(lock);
-		return;
-	}
-	t0 = pcb_tsc_now();
 	do
 		arch_spin_wait(lock);
 	while (!arch_spin_lock_fast(lock));
-	pcb_tsan_acquire(lock);
+}
+
+/*
+ * queued_spin_lock()'s slow path, with the contention and the cycles until
+ * the lock was taken counted under the calling function: exact, no
+ * sampling. A call of its own, as queued_spin_lock_slowpath() is, so that
+ * what it keeps in registers costs the fast path no saves.
+ */
+static __attribute__((__noinline__, __cold__, unused)) void
+pcb_spin_lock_contended(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	uint64_t t0 = pcb_tsc_now();
+
+	arch_spin_lock_wait(lock);
 	pcb_contended(this, fn, pcb_tsc_now() - t0);
+}
+
+/* The lock, one atomic when uncontended (queued_spin_lock()) */
+static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	if (unlikely(!arch_spin_lock_fast(lock)))
+		pcb_spin_lock_contended(this, lock, fn);
+	pcb_tsan_acquire(lock);
 }
 
 static inline void pcb_spin_unlock(spinlock_t *lock)
@@ -178,7 +189,7 @@ static __attribute__((__noinline__, unused)) bool spin_trylock(struct pcb_cpu *t
 
 /* spin_lock_irqsave() (_raw_spin_lock_irqsave()), counted under fn when contended */
 static __attribute__((__noinline__, unused)) unsigned long
-spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+spin_lock_irqsave(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	unsigned long flags = local_irq_save_model(this);
 
@@ -198,7 +209,7 @@ spin_unlock_irqrestore(struct pcb_cpu *this, spinlock_t *lock, unsigned long fla
 
 /* spin_lock() (_raw_spin_lock()), counted under fn when contended */
 static __attribute__((__noinline__, unused)) void
-spin_lock_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	preempt_disable(this);
 	pcb_spin_lock(this, lock, fn);

@@ -24,7 +24,7 @@ static __always_inline void put_page(struct pcb_cpu *this, struct zone *zone, st
 static inline void __pagevec_lru_add(struct pcb_cpu *this, struct lruvec *lruvec)
 {
 	struct pcp_cpu *pc = pcp_cpu(this);
-	unsigned long flags = spin_lock_irqsave_cc(this, &lruvec->lru_lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &lruvec->lru_lock, __func__);
 
 	for (unsigned int i = 0; i < pc->lru_add.nr; i++) {
 		list_add(&pc->lru_add.pages[i]->lru, &lruvec->list);
@@ -114,7 +114,7 @@ static inline void pft_unmap(struct pcb_cpu *this, struct pcp_worker *w)
 	 * lruvec; a page whose last reference put_page_testzero() drops goes
 	 * to the list to free (the fault's was its only one)
 	 */
-	flags = spin_lock_irqsave_cc(this, &lruvec->lru_lock, "release_pages");
+	flags = spin_lock_irqsave(this, &lruvec->lru_lock, "release_pages");
 	for (int i = 0; i < w->nr_held; i++) {
 		struct page *page = w->held[i];
 

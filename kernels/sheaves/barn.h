@@ -39,7 +39,7 @@ static inline struct slab_sheaf *alloc_empty_sheaf(struct pcb_cpu *this, struct 
 {
 	struct sheaf_pool *p = s->sheaves;
 	struct slab_sheaf *sheaf = NULL;
-	unsigned long flags = spin_lock_irqsave_cc(this, &p->lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &p->lock, __func__);
 
 	if (!list_empty(&p->free)) {
 		sheaf = sheaf_of(p->free.next);
@@ -67,7 +67,7 @@ static inline void free_empty_sheaf(struct pcb_cpu *this, struct kmem_cache *s,
 				    struct slab_sheaf *sheaf)
 {
 	struct sheaf_pool *p = s->sheaves;
-	unsigned long flags = spin_lock_irqsave_cc(this, &p->lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &p->lock, __func__);
 
 	list_add(&sheaf->barn_list, &p->free);
 	p->nr_free++;
@@ -99,7 +99,7 @@ static inline bool get_partial_node_bulk(struct pcb_cpu *this, struct kmem_cache
 	if (!n || !READ_ONCE(n->nr_partial))
 		return false;
 	INIT_LIST_HEAD(&pc->slabs);
-	flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+	flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 	for (lh = n->partial.next; lh != &n->partial; lh = next) {
 		struct slab *slab = slab_of(lh);
 		unsigned long counters = READ_ONCE(slab->counters);
@@ -151,7 +151,7 @@ static inline void refill_put_slabs(struct pcb_cpu *this, struct kmem_cache *s,
 				    struct kmem_cache_node *n, struct list_head *slabs)
 {
 	struct list_head *lh, *next;
-	unsigned long flags = spin_lock_irqsave_cc(this, &n->list_lock, "__refill_objects_node");
+	unsigned long flags = spin_lock_irqsave(this, &n->list_lock, "__refill_objects_node");
 
 	for (lh = slabs->next; lh != slabs; lh = next) {
 		struct slab *slab = slab_of(lh);
@@ -226,7 +226,7 @@ static inline unsigned int alloc_from_new_slab(struct pcb_cpu *this, struct kmem
 	WRITE_ONCE(slab->counters, fc_make(allocated, objects, 0));
 	if (needs_add_partial) {
 		struct kmem_cache_node *n = get_node(s, slab_nid(slab));
-		unsigned long flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+		unsigned long flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 
 		add_partial(n, slab, ADD_TO_HEAD);
 		spin_unlock_irqrestore(this, &n->list_lock, flags);
@@ -308,7 +308,7 @@ static inline struct slab_sheaf *barn_get_empty_sheaf(struct pcb_cpu *this, stru
 
 	if (!READ_ONCE(barn->nr_empty))
 		return NULL;
-	flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	flags = spin_lock_irqsave(this, &barn->lock, __func__);
 	if (likely(barn->nr_empty)) {
 		empty = sheaf_of(barn->sheaves_empty.next);
 		list_del(&empty->barn_list);
@@ -322,7 +322,7 @@ static inline struct slab_sheaf *barn_get_empty_sheaf(struct pcb_cpu *this, stru
 static inline void barn_put_empty_sheaf(struct pcb_cpu *this, struct node_barn *barn,
 					struct slab_sheaf *sheaf)
 {
-	unsigned long flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &barn->lock, __func__);
 
 	list_add(&sheaf->barn_list, &barn->sheaves_empty);
 	WRITE_ONCE(barn->nr_empty, barn->nr_empty + 1);
@@ -332,7 +332,7 @@ static inline void barn_put_empty_sheaf(struct pcb_cpu *this, struct node_barn *
 static inline void barn_put_full_sheaf(struct pcb_cpu *this, struct node_barn *barn,
 				       struct slab_sheaf *sheaf)
 {
-	unsigned long flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &barn->lock, __func__);
 
 	list_add(&sheaf->barn_list, &barn->sheaves_full);
 	WRITE_ONCE(barn->nr_full, barn->nr_full + 1);
@@ -349,7 +349,7 @@ static inline struct slab_sheaf *barn_replace_empty_sheaf(struct pcb_cpu *this,
 
 	if (!READ_ONCE(barn->nr_full))
 		return NULL;
-	flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	flags = spin_lock_irqsave(this, &barn->lock, __func__);
 	if (likely(barn->nr_full)) {
 		full = sheaf_of(barn->sheaves_full.next);
 		list_del(&full->barn_list);
@@ -374,7 +374,7 @@ static inline struct slab_sheaf *barn_replace_full_sheaf(struct pcb_cpu *this,
 		return ERR_PTR(-SLUB_E2BIG);
 	if (!READ_ONCE(barn->nr_empty))
 		return ERR_PTR(-SLUB_ENOMEM);
-	flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	flags = spin_lock_irqsave(this, &barn->lock, __func__);
 	if (likely(barn->nr_empty)) {
 		empty = sheaf_of(barn->sheaves_empty.next);
 		list_del(&empty->barn_list);
@@ -396,7 +396,7 @@ static inline void barn_shrink(struct pcb_cpu *this, struct kmem_cache *s, struc
 
 	INIT_LIST_HEAD(&empty_list);
 	INIT_LIST_HEAD(&full_list);
-	flags = spin_lock_irqsave_cc(this, &barn->lock, __func__);
+	flags = spin_lock_irqsave(this, &barn->lock, __func__);
 	list_splice_init(&barn->sheaves_full, &full_list);
 	WRITE_ONCE(barn->nr_full, 0);
 	list_splice_init(&barn->sheaves_empty, &empty_list);

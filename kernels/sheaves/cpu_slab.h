@@ -123,7 +123,7 @@ static __attribute__((__noinline__, unused)) void deactivate_slab(struct pcb_cpu
 		discard_slab(this, s, slab);
 		slub_stat(this, FREE_SLAB);
 	} else if (new.freelist) {
-		unsigned long flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+		unsigned long flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 
 		add_partial(n, slab, tail);
 		spin_unlock_irqrestore(this, &n->list_lock, flags);
@@ -165,7 +165,7 @@ static inline struct slab *get_partial_node(struct pcb_cpu *this, struct kmem_ca
 
 	if (!n || !READ_ONCE(n->nr_partial))
 		return NULL;
-	flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+	flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 	if (!list_empty(&n->partial)) {
 		slab = slab_of(n->partial.next);
 		remove_partial(n, slab);

@@ -221,7 +221,7 @@ static inline void *get_from_partial_node(struct pcb_cpu *this, struct kmem_cach
 
 	if (!n || !READ_ONCE(n->nr_partial))
 		return NULL;
-	flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+	flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 	if (!list_empty(&n->partial)) {
 		slab = slab_of(n->partial.next);
 		do {

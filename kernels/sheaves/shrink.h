@@ -20,7 +20,7 @@ static inline void shrink_node(struct pcb_cpu *this, struct kmem_cache *s, int n
 	for (int i = 0; i < SHRINK_PROMOTE_MAX; i++)
 		INIT_LIST_HEAD(promote + i);
 	slub_barn_shrink(this, s, n);
-	flags = spin_lock_irqsave_cc(this, &n->list_lock, "__kmem_cache_do_shrink");
+	flags = spin_lock_irqsave(this, &n->list_lock, "__kmem_cache_do_shrink");
 	for (lh = n->partial.next; lh != &n->partial; lh = next) {
 		struct slab *slab = slab_of(lh);
 		unsigned long counters = READ_ONCE(slab->counters);

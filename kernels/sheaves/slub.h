@@ -70,7 +70,7 @@ static inline struct slab *alloc_slab_page(struct pcb_cpu *this, struct kmem_cac
 {
 	struct slab_pool *p = s->pages;
 	struct slab *slab = NULL;
-	unsigned long flags = spin_lock_irqsave_cc(this, &p->lock, __func__);
+	unsigned long flags = spin_lock_irqsave(this, &p->lock, __func__);
 
 	if (!list_empty(&p->free)) {
 		slab = slab_of(p->free.next);
@@ -91,7 +91,7 @@ static inline void __free_slab(struct pcb_cpu *this, struct kmem_cache *s, struc
 
 	WRITE_ONCE(slab->slab_cache, NULL);
 	WRITE_ONCE(slab->flags, 0);
-	flags = spin_lock_irqsave_cc(this, &p->lock, __func__);
+	flags = spin_lock_irqsave(this, &p->lock, __func__);
 	list_add(&slab->slab_list, &p->free);
 	p->nr_free++;
 	spin_unlock_irqrestore(this, &p->lock, flags);
@@ -221,7 +221,7 @@ __slab_free(struct pcb_cpu *this, struct kmem_cache *s, struct slab *slab, void 
 		if ((!fc_inuse(new.counters) || was_full) && !was_frozen) {
 			n = get_node(s, slab_nid(slab));
 			/* speculatively: a failed cmpxchg drops it */
-			flags = spin_lock_irqsave_cc(this, &n->list_lock, __func__);
+			flags = spin_lock_irqsave(this, &n->list_lock, __func__);
 			on_node_partial = slab_test_node_partial(slab);
 		}
 	} while (!slab_update_freelist(slab, &old, &new));

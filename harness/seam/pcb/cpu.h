@@ -51,8 +51,9 @@ static inline void pcb_tally_merge(struct pcb_tally *t, const struct pcb_tally *
 }
 
 /*
- * Contended locks taken on one CPU, as seed 000's spin_lock_irqsave_cc(),
- * and, where a model times it, how long the function held the lock
+ * Contended locks taken on one CPU, counted as seed 000's
+ * spin_lock_irqsave_cc() did, and, where a model times it, how long the
+ * function held the lock
  */
 struct pcb_contention {
 	const char *fn;			/* the kernel function that took the lock */

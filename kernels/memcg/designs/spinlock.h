@@ -4,11 +4,11 @@
  * (seed 000) as its cover letter measured it, patches 1-4 ("Performance
  * numbers below did not include patch 5/5", seed 000 line 8). stock_lock
  * becomes a spinlock_t (the qspinlock, kernels/locks/spinlock.h) taken
- * with spin_lock_irqsave(), an out-of-line call; drain_all_stock() drains
- * every CPU's stock from the calling CPU (drain_stock_from()), with no
- * work, each stock still claimed with test_and_set_bit() on
- * FLUSHING_CACHED_CHARGE and released with clear_bit(). spinlock_p5.h is
- * the series with patch 5.
+ * with spin_lock_irqsave(), an out-of-line call, as the seed's cycle
+ * table (2.2) ran it; drain_all_stock() drains every CPU's stock from the
+ * calling CPU (drain_stock_from()), with no work, each stock still
+ * claimed with test_and_set_bit() on FLUSHING_CACHED_CHARGE and released
+ * with clear_bit(). spinlock_p5.h is the series with patch 5.
  */
 #ifndef PCB_MEMCG_DESIGN_SPINLOCK_H
 #define PCB_MEMCG_DESIGN_SPINLOCK_H
@@ -28,7 +28,7 @@ typedef spinlock_t memcg_stock_lock_t;
 #define memcg_stock_lock_init(cpu, stock) \
 	do { (void)(cpu); spin_lock_init(&(stock)->stock_lock); } while (0)
 /* counted under the kernel function the macro expands in (__func__) */
-#define memcg_stock_lock(this, stock) spin_lock_irqsave_cc(this, &(stock)->stock_lock, __func__)
+#define memcg_stock_lock(this, stock) spin_lock_irqsave(this, &(stock)->stock_lock, __func__)
 #define memcg_stock_unlock(this, stock, flags) \
 	spin_unlock_irqrestore(this, &(stock)->stock_lock, flags)
 

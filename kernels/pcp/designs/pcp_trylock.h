@@ -54,7 +54,7 @@ static inline void pcp_spin_unlock(struct pcb_cpu *this, spinlock_t *lock)
 
 #define pcp_lock_init(cpu, pcp) do { (void)(cpu); spin_lock_init(&(pcp)->lock); } while (0)
 /* drain_pages_zone()'s spin_lock(&pcp->lock) */
-#define pcp_lock(this, pcp) (spin_lock_cc(this, &(pcp)->lock, __func__), 0UL)
+#define pcp_lock(this, pcp) (spin_lock(this, &(pcp)->lock, __func__), 0UL)
 #define pcp_unlock(this, pcp, flags) do { (void)(flags); spin_unlock(this, &(pcp)->lock); } while (0)
 #define pcp_trylock(this, pcp, flagsp) (*(flagsp) = 0, pcp_spin_trylock(this, &(pcp)->lock))
 #define pcp_tryunlock(this, pcp) pcp_spin_unlock(this, &(pcp)->lock)

@@ -19,7 +19,7 @@
 typedef spinlock_t pcp_lock_t;
 
 #define pcp_lock_init(cpu, pcp) do { (void)(cpu); spin_lock_init(&(pcp)->lock); } while (0)
-#define pcp_lock(this, pcp) spin_lock_irqsave_cc(this, &(pcp)->lock, __func__)
+#define pcp_lock(this, pcp) spin_lock_irqsave(this, &(pcp)->lock, __func__)
 #define pcp_unlock(this, pcp, flags) spin_unlock_irqrestore(this, &(pcp)->lock, flags)
 
 #endif

@@ -32,7 +32,7 @@ typedef spinlock_t pcs_lock_t;
 #define pcs_lock_init(cpu, pcs) do { (void)(cpu); spin_lock_init(&(pcs)->lock); } while (0)
 /* counted under the kernel function the macro expands in (__func__) */
 #define pcs_trylock(this, pcs) spin_trylock_cc(this, &(pcs)->lock, __func__)
-#define pcs_lock(this, pcs) spin_lock_cc(this, &(pcs)->lock, __func__)
+#define pcs_lock(this, pcs) spin_lock(this, &(pcs)->lock, __func__)
 #define pcs_unlock(this, pcs) spin_unlock(this, &(pcs)->lock)
 
 #endif
