@@ -24,6 +24,9 @@
  *   spin_lock(this, lock, fn), spin_unlock(this, lock)
  *   spin_trylock(this, lock)		1 if taken (with preemption off)
  *   spin_trylock_cc(this, lock, fn)	the same, a failure counted under fn
+ *   spin_lock_irqsave_cc(this, lock, fn)
+ *					seed 000's instrument (2.3): a trylock
+ *					first, then the wait timed and counted
  *   pcb_spin_lock(this, lock, fn), pcb_spin_unlock(lock)
  *					the lock word alone, where interrupts
  *					are already off (zone->lock under the pcp lock)
@@ -195,6 +198,31 @@ spin_lock_irqsave(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 
 	preempt_disable(this);
 	pcb_spin_lock(this, lock, fn);
+	return flags;
+}
+
+/*
+ * seed 000's spin_lock_irqsave_cc() (2.3): spin_trylock_irqsave() (the
+ * flags saved inline, then the out-of-line trylock, which reads the word
+ * first) and, where it fails, the flags restored and the cycles until
+ * spin_lock_irqsave() took the lock, counted under fn. Inline, as the
+ * seed's macro is.
+ */
+static __always_inline unsigned long
+spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+{
+	unsigned long flags = local_irq_save_model(this);
+	uint64_t t0;
+
+	if (likely(spin_trylock(this, lock)))
+		return flags;
+	local_irq_restore_model(this, flags);
+	t0 = pcb_tsc_now();
+	flags = local_irq_save_model(this);
+	preempt_disable(this);
+	arch_spin_lock_wait(lock);
+	pcb_tsan_acquire(lock);
+	pcb_contended(this, fn, pcb_tsc_now() - t0);
 	return flags;
 }
 

@@ -8,7 +8,8 @@
  * table (2.2) ran it; drain_all_stock() drains every CPU's stock from the
  * calling CPU (drain_stock_from()), with no work, each stock still
  * claimed with test_and_set_bit() on FLUSHING_CACHED_CHARGE and released
- * with clear_bit(). spinlock_p5.h is the series with patch 5.
+ * with clear_bit(). spinlock_p5.h is the series with patch 5,
+ * spinlock_cc.h the build its contention count (2.3) came from.
  */
 #ifndef PCB_MEMCG_DESIGN_SPINLOCK_H
 #define PCB_MEMCG_DESIGN_SPINLOCK_H
