@@ -119,6 +119,7 @@ struct pcb_krun {
 	/* the CPUs' areas: the workers' and the idle CPUs', the coordinator's apart */
 	void __percpu *areas;
 	void __percpu *coord_area;
+	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	size_t area_size;
 	long work_off;			/* work->data in a CPU's area, -1: no drain work */
 	struct pcb_cpu **cpus;		/* the workers', then the idle CPUs' */

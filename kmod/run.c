@@ -19,6 +19,7 @@
 #include <asm/tsc.h>
 
 #include "kmod.h"
+#include "pcb/area.h"
 
 /* the node of the page under a CPU area's address (alloc_percpu(): linear or vmalloc) */
 static int pcb_kmod_node_of(const void *p)
@@ -26,25 +27,22 @@ static int pcb_kmod_node_of(const void *p)
 	return page_to_nid(is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p));
 }
 
-static size_t round_line(size_t n)
-{
-	return ALIGN(n, PCB_CACHE_LINE);
-}
-
-/* an area set up as the harness's pcb_cpu_area_init() sets one up (run/cpu_area.c) */
+/* an area laid out as the harness lays one out (pcb/area.h, run/cpu_area.c) */
 static struct pcb_cpu *area_init(struct pcb_krun *r, void *area, unsigned int cpu)
 {
+	const struct pcb_area_layout l = pcb_area_layout(r->d, r->v, r->place);
 	struct pcb_cpu *c = area;
 
-	memset(area, 0, r->area_size);
+	memset(area, 0, l.size);
 	pcb_cpu_init(c);
 	c->cpu = cpu;
 	c->node = cpu_to_node((int)cpu);
 	c->isolated = cpu < PCB_PLAN_MAX_CPUS && r->plan->isolated[cpu];
-	c->stock = (char *)area + round_line(r->v->cpu_size);
+	c->stock = (char *)area + l.stock;
+	c->stock_next = (char *)area + l.next;
 	r->v->stock_init(c, c->stock);
-	if (r->d->drain.spare_stock) {
-		c->stock_spare = (char *)c->stock + round_line(r->v->stock_size);
+	if (l.spare) {
+		c->stock_spare = (char *)area + l.spare;
 		r->v->stock_init(c, c->stock_spare);
 	}
 	r->ops.cpu_setup(r->shared, r->d, c);
@@ -96,8 +94,8 @@ static int run_setup(struct pcb_krun *r)
 	if (!r->shared)
 		return fail(r, -EINVAL, err);
 	r->target = r->ops.drain_target(r->shared);
-	r->area_size = round_line(r->v->cpu_size) +
-		       (1 + r->d->drain.spare_stock) * round_line(r->v->stock_size);
+	r->place = r->ops.stock_place(r->shared, r->d);
+	r->area_size = pcb_area_layout(r->d, r->v, r->place).size;
 	if (r->fault != PCB_KFAULT_AREAS)
 		r->areas = pcb_alloc_percpu(r->area_size, PCB_CACHE_LINE);
 	if (p->coord_cpu >= 0)

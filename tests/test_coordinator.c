@@ -97,8 +97,9 @@ static unsigned long contended(const struct pcb_cpu *cpu, const char *fn)
 
 static struct pcb_cpu *new_cpu(const struct pcb_design *d, const struct pcb_variant *v, int id)
 {
-	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v) + 4095) & ~(size_t)4095);
-	struct pcb_cpu *cpu = pcb_cpu_area_init(area, d, v, (unsigned int)id, 0, false);
+	const struct pcb_stock_place place = { .packed = false };
+	void *area = aligned_alloc(4096, (pcb_cpu_area_size(d, v, place) + 4095) & ~(size_t)4095);
+	struct pcb_cpu *cpu = pcb_cpu_area_init(area, d, v, place, (unsigned int)id, 0, false);
 
 	return cpu;
 }

@@ -68,6 +68,7 @@ struct torture {
 	const struct torture_ops *o;
 	void *shared;
 	void *target;
+	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	struct pcb_worker *w[TORTURE_WORKERS];
 	struct pcb_cpu *cpu[TORTURE_WORKERS + 1];	/* the last is the drainer's */
 	struct pcb_workq wq[TORTURE_WORKERS];
@@ -193,11 +194,12 @@ static int torture_set_up(struct torture *t, const void *config)
 	t->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (t->ncpu < 1)
 		t->ncpu = 1;
+	t->place = t->ops.stock_place(t->shared, t->d);
 	for (int i = 0; i <= TORTURE_WORKERS; i++) {
-		size_t size = (pcb_cpu_area_size(t->d, t->v) + 4095) & ~(size_t)4095;
+		size_t size = (pcb_cpu_area_size(t->d, t->v, t->place) + 4095) & ~(size_t)4095;
 
 		/* a worker's CPU is the one it runs on (two to a CPU); the last worker's isolated */
-		t->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), t->d, t->v,
+		t->cpu[i] = pcb_cpu_area_init(aligned_alloc(4096, size), t->d, t->v, t->place,
 					      (unsigned int)(i < TORTURE_WORKERS ? i % t->ncpu : i),
 					      0, i == TORTURE_WORKERS - 1);
 		t->ops.cpu_setup(t->shared, t->d, t->cpu[i]);

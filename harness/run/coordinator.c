@@ -37,7 +37,8 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 	c->preempt_ticks = a->preempt_ticks;
 	c->target = c->ops.drain_target(a->shared);
 	c->nr_workers = a->nr_workers;
-	c->area_size = pcb_cpu_area_size(a->d, a->v);
+	c->place = c->ops.stock_place(a->shared, a->d);
+	c->area_size = pcb_cpu_area_size(a->d, a->v, c->place);
 	c->nr_virtual = online - a->nr_workers;
 	c->nr_charged = stocks - a->nr_workers;
 	c->nr_cpus = online;
@@ -48,7 +49,7 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	pcb_cpu_area_init(c->self, a->d, a->v, PCB_CPU_ID_COORDINATOR, -1, false);
+	pcb_cpu_area_init(c->self, a->d, a->v, c->place, PCB_CPU_ID_COORDINATOR, -1, false);
 	c->ops.cpu_setup(a->shared, a->d, c->self);
 	for (int i = 0; i < a->nr_workers; i++)
 		c->cpus[i] = a->workers[i];

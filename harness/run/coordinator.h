@@ -50,6 +50,7 @@ struct pcb_coord {
 	double tsc_hz;
 	uint64_t deadline;		/* the run's end: no drain waits past it */
 	struct pcb_cpu *self;		/* the coordinator's own CPU area */
+	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	size_t area_size;
 	struct pcb_cpu **cpus;		/* online CPUs: the workers', then virtual ones */
 	int nr_cpus, nr_workers;

@@ -5,12 +5,8 @@
 
 #include "../machine/topo.h"
 #include "cpu_area.h"
+#include "pcb/area.h"
 #include "pcb/preempt.h"
-
-static size_t round_line(size_t n)
-{
-	return (n + PCB_CACHE_LINE - 1) & ~(size_t)(PCB_CACHE_LINE - 1);
-}
 
 void *pcb_cpu_area_alloc(size_t size, int node)
 {
@@ -21,26 +17,29 @@ void *pcb_cpu_area_alloc(size_t size, int node)
 	return p;
 }
 
-size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v)
+size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v,
+			 struct pcb_stock_place place)
 {
-	return round_line(v->cpu_size) + (1 + d->drain.spare_stock) * round_line(v->stock_size);
+	return pcb_area_layout(d, v, place).size;
 }
 
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
-				  const struct pcb_variant *v, unsigned int os, int node,
-				  bool isolated)
+				  const struct pcb_variant *v, struct pcb_stock_place place,
+				  unsigned int os, int node, bool isolated)
 {
+	const struct pcb_area_layout l = pcb_area_layout(d, v, place);
 	struct pcb_cpu *cpu = area;
 
-	memset(area, 0, pcb_cpu_area_size(d, v));
+	memset(area, 0, l.size);
 	pcb_cpu_init(cpu);
 	cpu->cpu = os;
 	cpu->node = node;
 	cpu->isolated = isolated;
-	cpu->stock = (char *)area + round_line(v->cpu_size);
+	cpu->stock = (char *)area + l.stock;
+	cpu->stock_next = (char *)area + l.next;
 	v->stock_init(cpu, cpu->stock);
-	if (d->drain.spare_stock) {
-		cpu->stock_spare = (char *)cpu->stock + round_line(v->stock_size);
+	if (l.spare) {
+		cpu->stock_spare = (char *)area + l.spare;
 		v->stock_init(cpu, cpu->stock_spare);
 	}
 	return cpu;

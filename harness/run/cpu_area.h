@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One modeled CPU's area: the model's per-CPU struct (struct pcb_cpu
- * first), then its stock and, for designs whose drain swaps stocks, a spare,
- * each on its own cache lines.
+ * first), then its stock where the model places it and, for designs whose
+ * drain swaps stocks, a spare (pcb/area.h lays it out).
  */
 #ifndef PCB_RUN_CPU_AREA_H
 #define PCB_RUN_CPU_AREA_H
@@ -19,7 +19,9 @@
 /* at most this many threads stand in for the idle virtual CPUs (coordinator.h) */
 #define PCB_MAX_HELPERS		64
 
-size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v);
+/* with its stock placed as the model's ops.stock_place() says */
+size_t pcb_cpu_area_size(const struct pcb_design *d, const struct pcb_variant *v,
+			 struct pcb_stock_place place);
 /* size bytes on node, zeroed: an area, or what goes beside it; NULL without memory */
 void *pcb_cpu_area_alloc(size_t size, int node);
 /*
@@ -28,8 +30,8 @@ void *pcb_cpu_area_alloc(size_t size, int node);
  * depend on it
  */
 struct pcb_cpu *pcb_cpu_area_init(void *area, const struct pcb_design *d,
-				  const struct pcb_variant *v, unsigned int os, int node,
-				  bool isolated);
+				  const struct pcb_variant *v, struct pcb_stock_place place,
+				  unsigned int os, int node, bool isolated);
 /*
  * The CPUs pcb_ipi_cpu() gives for virtual CPUs this run: virtual CPU i's
  * is home[i % n] (its helper's), -1 or n 0: the caller's

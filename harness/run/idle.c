@@ -213,7 +213,7 @@ static int setup_virtual(struct pcb_coord *c, const struct pcb_coord_shape *shap
 			snprintf(err, errlen, "out of memory for virtual CPU %d", i);
 			return -1;
 		}
-		pcb_cpu_area_init(cpu, d, c->v, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
+		pcb_cpu_area_init(cpu, d, c->v, c->place, PCB_CPU_ID_VIRTUAL + (unsigned int)i, node,
 				  virtual_isolated(i, shape->isolated_pct));
 		c->ops.cpu_setup(c->shared, d, cpu);
 		c->cpus[k] = cpu;

@@ -315,6 +315,7 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 	pcb_prefer_node(-1);
 	if (!s->model_shared)
 		return -1;
+	s->place = s->ops.stock_place(s->model_shared, s->d);
 	res->target_node = pcb_node_of_addr(s->ops.drain_target(s->model_shared));
 	s->delivery = pick_delivery(sc, s->d, res);
 	s->duration_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->duration_ms / 1e3);

@@ -20,6 +20,7 @@ struct run_shared {
 	const struct pcb_variant *v;
 	const struct pcb_topo *topo;
 	void *model_shared;		/* the model's setup() */
+	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	int run;			/* which run of the design this is */
 	int delivery;			/* enum pcb_delivery in force; -1: no work delivered */
 	uint64_t duration_ticks, warmup_ticks;

@@ -64,7 +64,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	if (rc < 0)
 		t->error = rc;
 	/* allocated after pinning and touched first here: node-local pages */
-	t->area_size = pcb_cpu_area_size(s->d, v);
+	t->area_size = pcb_cpu_area_size(s->d, v, s->place);
 	t->area = pcb_alloc_on_node(t->area_size, t->node);
 	t->w_size = s->ops.worker_size;
 	t->w = pcb_alloc_on_node(t->w_size, t->node);
@@ -74,7 +74,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 		return -1;
 	}
 	memset(t->w, 0, t->w_size);
-	cpu = pcb_cpu_area_init(t->area, s->d, v, t->cpu, t->node,
+	cpu = pcb_cpu_area_init(t->area, s->d, v, s->place, t->cpu, t->node,
 				hwloc_bitmap_isset(s->sc->isolated, t->cpu));
 	s->ops.cpu_setup(s->model_shared, s->d, cpu);
 	cpu->h.dbg = &t->w->dbg;

@@ -14,6 +14,11 @@ static void free_shared(void *shared)
 	free(shared);
 }
 
+static struct pcb_stock_place stock_aligned(const void *shared, const struct pcb_design *d)
+{
+	return (struct pcb_stock_place){ .packed = false };
+}
+
 static void no_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
 }
@@ -46,6 +51,8 @@ struct pcb_model_ops pcb_model_ops_defaults(const struct pcb_model_ops *given)
 		ops.variant_index = first_variant;
 	if (!ops.teardown)
 		ops.teardown = free_shared;
+	if (!ops.stock_place)
+		ops.stock_place = stock_aligned;
 	if (!ops.cpu_setup)
 		ops.cpu_setup = no_cpu_setup;
 	if (!ops.worker_size)

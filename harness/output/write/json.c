@@ -124,7 +124,8 @@ static void design_head_json(json_t *dj, const struct pcb_design_result *r, json
 	const struct pcb_model *m = r->sc->model;
 	const struct pcb_model_output out = pcb_model_output(m);
 	struct pcb_model_figures fig = {
-		.model = m, .config = r->sc->config, .variant = r->variant, .ev = r->ev,
+		.model = m, .config = r->sc->config, .design = r->design, .variant = r->variant,
+		.ev = r->ev,
 		.overhead = r->overhead, .note = r->model_note, .tsc_hz = rj_ctx_tsc_hz(context),
 	};
 	struct pcb_stat totals[PCB_MAX_FN];

@@ -83,6 +83,7 @@ struct pcb_cpu {
 	bool isolated;			/* cpu_is_isolated() */
 	void *stock;			/* the design's per-CPU cache (RCU-protected where swapped) */
 	void *stock_spare;		/* swapped in by an RCU-style drain, else NULL */
+	void *stock_next;		/* the model's per-CPU variables after the stock */
 	/* the owner's */
 	unsigned int preempt_count __attribute__((aligned(PCB_CACHE_LINE)));	/* __preempt_count */
 	unsigned long ev[PCB_MAX_EV];	/* the model's vm_event-style counters */

@@ -34,6 +34,19 @@ struct pcb_drain_flavour {
 	bool spare_stock;		/* each CPU has a spare stock a drain swaps in */
 };
 
+/*
+ * Where a CPU's cache sits in its per-CPU area, as the kernel's per-CPU
+ * definition places it: DEFINE_PER_CPU_SHARED_ALIGNED (or _ALIGNED)
+ * starts it on a cache line with its lines to itself; DEFINE_PER_CPU
+ * packs it among the variables defined beside it, so it starts where the
+ * link put it and the model's per-CPU variables that follow it in the
+ * kernel share its last line (pcb_cpu.stock_next)
+ */
+struct pcb_stock_place {
+	bool packed;
+	unsigned int offset;		/* packed: the byte of its cache line it starts at */
+};
+
 /* one build of a design */
 struct pcb_variant {
 	const char *name;		/* each build axis's letter and value: s7_i1 */
@@ -170,6 +183,8 @@ struct pcb_model_ops {
 	void *(*setup)(const struct pcb_model_setup *s, char *err, size_t errlen);
 	/* NULL: free(shared) */
 	void (*teardown)(void *shared);
+	/* where each CPU's cache sits (struct pcb_stock_place); NULL: aligned */
+	struct pcb_stock_place (*stock_place)(const void *shared, const struct pcb_design *d);
 	/* a CPU's model data, after the harness set up its struct pcb_cpu; NULL: none */
 	void (*cpu_setup)(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
 	/* the model's worker: its size (struct pcb_worker first; 0: that alone) and set up */

@@ -78,6 +78,7 @@ struct pcb_model_plot {
 struct pcb_model_figures {
 	const struct pcb_model *model;
 	const void *config;		/* the model's settings of this configuration */
+	const struct pcb_design *design;
 	const struct pcb_variant *variant;
 	const uint64_t *ev;		/* the model's per-CPU events, summed */
 	const struct pcb_stat *fn_total;	/* each row's statistics, all runs */
