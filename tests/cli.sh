@@ -38,6 +38,15 @@ grep -q "run.designs: rseq: not on this machine: glibc registered no rseq area" 
 	bad "rseq without glibc's rseq area: $(cat "$tmp/err")"
 expect_rc 2 "$pcpbench" run --dry-run --set run.designs=rseq --set stock.slots=7
 grep -q "stock.slots: 7: rseq keeps one slot" "$tmp/err" && ok || bad "rseq with 7 slots: $(cat "$tmp/err")"
+# the stock's placement: where each design's kernel puts it, an offset only where packed
+expect_rc 0 "$pcpbench" list
+grep -q "^ *local_lock .*stock packed at byte 0 of its line" "$tmp/out" &&
+	grep -q "^ *spinlock .*stock aligned to a cache line" "$tmp/out" && ok ||
+	bad "list: the designs' stock placement"
+printf '[run]\ndesigns = local_lock\n[stock]\nplacement = aligned\noffset = 8\n' >"$tmp/place.scn"
+expect_rc 2 "$pcpbench" run --dry-run "$tmp/place.scn"
+grep -q "place.scn:5: stock.offset: 8: an aligned stock starts its cache line" "$tmp/err" && ok ||
+	bad "an offset for an aligned stock: $(cat "$tmp/err")"
 for word in rseq qpw; do
 	"$pcpbench" list | grep -q "^ *$word " && ok || bad "list lacks the design $word"
 done

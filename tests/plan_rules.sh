@@ -15,12 +15,14 @@ list=$tmp/list
 cp "$tmp/out" "$list"
 # sheaves' one rule (slab.pool_mib holds 64 slabs) no value in range breaks
 for want in \
-	"memcg call run.accounting" "memcg call stock.slots" "memcg call workload.burst" \
+	"memcg call run.accounting" "memcg call stock.offset" "memcg call stock.slots" \
+	"memcg call workload.burst" \
 	"memcg call workload.clear_pages" "memcg call workload.hold" \
 	"memcg call workload.memcgs" "memcg call workload.obj_share" \
 	"memcg call workload.queues" "memcg call workload.softirq_share" \
 	"memcg batch run.accounting" "memcg batch run.timing" "memcg batch run.workload" \
-	"memcg batch stock.slots" "memcg batch workload.between" "memcg batch workload.burst" \
+	"memcg batch stock.offset" "memcg batch stock.slots" "memcg batch workload.between" \
+	"memcg batch workload.burst" \
 	"memcg batch workload.clear_pages" "memcg batch workload.hold" \
 	"memcg batch workload.memcgs" "memcg batch workload.nr_pages" \
 	"memcg batch workload.obj_share" "memcg batch workload.queues" \

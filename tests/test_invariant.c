@@ -36,6 +36,7 @@
 #include "../kernels/locks/irq.h"
 #include "../kernels/locks/rseq.h"
 #include "../kernels/memcg/memcg_model.h"
+#include "pcb/area.h"
 
 /* a design built from a header in tests/models/memcg/, as a new design would be */
 extern const struct pcb_design memcg_design_test_xchg;
@@ -163,12 +164,17 @@ static const struct torture_ops memcg_torture = {
 /*
  * One design in one variant with one delivery: three levels, three leaves
  * (multi_memcg's tree); the rseq design in one slot runs by time, under
- * signals and migrations
+ * signals and migrations. offset: the stock packed at that byte of its
+ * line, or -1 where the design's kernel puts it.
  */
-static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery)
+static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_delivery delivery,
+		    int offset)
 {
 	struct memcg_config cfg = { .slots = multi ? 7 : 1, .irq_model = irq, .depth = 3,
-				    .workload = MEMCG_WL_MULTI_MEMCG, .memcgs = 3 };
+				    .workload = MEMCG_WL_MULTI_MEMCG, .memcgs = 3,
+				    .stock_placement = offset < 0 ? MEMCG_STOCK_PLACE_DESIGN :
+						       MEMCG_STOCK_PLACE_PACKED,
+				    .stock_offset = offset < 0 ? 0 : offset };
 	struct torture_ops o = memcg_torture;
 
 	if (!strcmp(d->drain.name, "rseq_fence") && !multi) {
@@ -185,13 +191,15 @@ static void torture(const struct pcb_design *d)
 {
 	for (int del = 0; del <= PCB_DELIVER_POLL; del++)
 		if (torture_delivers(d, del))
-			run_one(d, 0, 0, (enum pcb_delivery)del);
+			run_one(d, 0, 0, (enum pcb_delivery)del, -1);
 #if defined(__SANITIZE_THREAD__)
-	run_one(d, 1, 1, PCB_DELIVER_POLL);
+	run_one(d, 1, 1, PCB_DELIVER_POLL, -1);
 #else
-	run_one(d, 1, 1, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL);
+	run_one(d, 1, 1, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL, -1);
 #endif
-	run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL);
+	run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL, -1);
+	/* the stock over three lines, stats_updates right after it */
+	run_one(d, 0, 0, PCB_DELIVER_POLL, 56);
 }
 
 /*
@@ -277,6 +285,54 @@ static void rseq_restarts(void)
 	munmap(fault_page, 4096);
 }
 
+/*
+ * Where the stock sits: packed where the design's kernel defines it with
+ * DEFINE_PER_CPU (v6.2's), aligned where with _ALIGNED (seed 000's patch
+ * 1/5, seed 002); stock.placement over that; and the area's layout for
+ * each, stats_updates right after a packed stock and on a line of its own
+ * after an aligned one, nothing overlapping.
+ */
+static void stock_places(const struct pcb_design *d)
+{
+	const bool aligned = !strncmp(d->name, "spinlock", 8) || !strcmp(d->name, "local_trylock");
+	struct memcg_config cfg = { .stock_offset = 40 };
+	struct pcb_stock_place p = memcg_place(&cfg, d);
+
+	CHECK(p.packed == !aligned && p.offset == (aligned ? 0u : 40u),
+	      "%s: its kernel's placement: %s at %u", d->name, p.packed ? "packed" : "aligned",
+	      p.offset);
+	cfg.stock_placement = MEMCG_STOCK_PLACE_ALIGNED;
+	p = memcg_place(&cfg, d);
+	CHECK(!p.packed && !p.offset, "%s: stock.placement = aligned", d->name);
+	cfg.stock_placement = MEMCG_STOCK_PLACE_PACKED;
+	p = memcg_place(&cfg, d);
+	CHECK(p.packed && p.offset == 40, "%s: stock.placement = packed", d->name);
+	for (int i = 0; i < PCB_MAX_VARIANTS && d->variant[i]; i++) {
+		const struct pcb_variant *v = d->variant[i];
+
+		for (unsigned int off = 0; off <= PCB_CACHE_LINE; off += sizeof(void *)) {
+			/* off == PCB_CACHE_LINE: aligned */
+			const struct pcb_stock_place at = { .packed = off < PCB_CACHE_LINE,
+							    .offset = off % PCB_CACHE_LINE };
+			const struct pcb_area_layout l = pcb_area_layout(d, v, at);
+			const size_t end = l.stock + v->stock_size;
+			const size_t next_end = l.next + sizeof(unsigned int);
+			bool ok = l.stock >= v->cpu_size && l.stock % PCB_CACHE_LINE == at.offset &&
+				  l.next >= end && next_end <= l.size &&
+				  (!l.spare || (l.spare >= next_end && l.spare % PCB_CACHE_LINE == 0 &&
+						l.spare + v->stock_size <= l.size));
+
+			if (at.packed)
+				ok = ok && l.next - end < sizeof(long) && l.next % sizeof(long) == 0;
+			else
+				ok = ok && l.next % PCB_CACHE_LINE == 0 && l.next - end < PCB_CACHE_LINE;
+			CHECK(ok, "%s %s: %s at %u: stock %zu (%zu bytes), next %zu, spare %zu, "
+			      "size %zu", d->name, v->name, at.packed ? "packed" : "aligned",
+			      at.offset, l.stock, v->stock_size, l.next, l.spare, l.size);
+		}
+	}
+}
+
 /* the variant a configuration runs is the build meson named for it: both read variants.def */
 static void variant_names(const struct pcb_design *d)
 {
@@ -302,6 +358,7 @@ int main(void)
 	rseq_restarts();
 	for (int i = 0; memcg_model.designs[i]; i++) {
 		variant_names(memcg_model.designs[i]);
+		stock_places(memcg_model.designs[i]);
 		torture(memcg_model.designs[i]);
 	}
 	torture(&memcg_design_test_xchg);

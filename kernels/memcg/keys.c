@@ -19,6 +19,8 @@ static const char *const eviction[] = { "random", "round_robin", NULL };
 static const char *const nocache[] = { "all", "isolated", NULL };
 static const char *const targets[] = { "root", "leaf", NULL };
 static const char *const betweens[] = { "none", "syscall", NULL };
+/* enum memcg_stock_placement */
+static const char *const placements[] = { "design", "packed", "aligned", NULL };
 
 #define CFG struct memcg_config
 
@@ -26,7 +28,7 @@ enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
 	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_QUEUES, KEY_SOFTIRQ,
-	KEY_BETWEEN, KEY_CLEAR_PAGES, KEY_NR,
+	KEY_BETWEEN, KEY_CLEAR_PAGES, KEY_PLACEMENT, KEY_OFFSET, KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -73,6 +75,15 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 		"N pages in turn set where those stores land (0: none)"),
 	[KEY_QUEUES] = PCB_KEY_INT_FIELD("workload", "queues", "8", 1, 1024, CFG, queues,
 		"netperf: the CPUs taking the flows' receive interrupts; each worker is one of them"),
+	[KEY_PLACEMENT] = PCB_KEY_CHOICE_FIELD("stock", "placement", "design", placements, CFG,
+		stock_placement, "where each CPU's memcg_stock sits: packed among the per-CPU "
+		"variables beside it (DEFINE_PER_CPU, v6.2: the next, stats_updates, shares its "
+		"last line), aligned to a cache line with its lines to itself (seed 000's patch "
+		"1/5, seed 002), or design: as each design's kernel defines it"),
+	[KEY_OFFSET] = PCB_KEY_INT_FIELD("stock", "offset", "0", 0, 56, CFG, stock_offset,
+		"a packed stock: the byte of its cache line it starts at, as the link put it, "
+		"a multiple of its 8-byte alignment (0 in Debian's 6.1.192 cloud kernel; past "
+		"40, the 88-byte v6.2 stock spans three lines)"),
 	[KEY_SOFTIRQ] = PCB_KEY_INT_FIELD("workload", "softirq_share", "50", 0, 100, CFG,
 		softirq_share, "netperf: percent of a CPU's charges made in softirq, for a flow"),
 };
@@ -137,6 +148,14 @@ int memcg_rules(const void *config, int timing, const struct pcb_design *d,
 				  "empty and MEMCG_CHARGE_BATCH (%u) pages, so nr_pages must be "
 				  "at most %u (or use run.timing = call)", c->nr_pages,
 				  MEMCG_CHARGE_BATCH, MEMCG_CHARGE_BATCH);
+	if (c->stock_offset % (int)sizeof(void *))
+		return pcb_refuse(r, KEY_OFFSET, "%d: the linker places memcg_stock at its "
+				  "alignment, its pointers' %zu bytes", c->stock_offset,
+				  sizeof(void *));
+	if (c->stock_offset && c->stock_placement == MEMCG_STOCK_PLACE_ALIGNED)
+		return pcb_refuse(r, KEY_OFFSET, "%d: an aligned stock starts its cache line; the "
+				  "offset is a packed stock's (stock.placement = packed, or design "
+				  "for the designs whose kernel packs it)", c->stock_offset);
 	if (c->slots != 1 && c->slots != 7)
 		return pcb_refuse(r, KEY_SLOTS, "%d: 1 (one cached memcg) or 7 (seed 002's "
 				  "NR_MEMCG_STOCK, searched whole)", c->slots);
@@ -203,6 +222,24 @@ void memcg_describe(const void *config, char *buf, size_t len)
 	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s%s",
 		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear,
 		 pcb_irq_model_note(c->irq_model, c->in_kernel));
+}
+
+/* where design d's stock sits: the configuration's placement, or its kernel's */
+void memcg_describe_design(const void *config, const struct pcb_design *d, char *buf,
+			   size_t len)
+{
+	const struct memcg_config defaults = { .stock_placement = MEMCG_STOCK_PLACE_DESIGN };
+	const struct memcg_config *c = config ? config : &defaults;
+	const struct pcb_stock_place p = memcg_place(c, d);
+
+	if (p.packed)
+		snprintf(buf, len, "stock packed at byte %u of its line, stats_updates after it%s",
+			 p.offset, c->stock_placement == MEMCG_STOCK_PLACE_DESIGN ?
+			 ", as its kernel defines it (DEFINE_PER_CPU)" : "");
+	else
+		snprintf(buf, len, "stock aligned to a cache line%s",
+			 c->stock_placement == MEMCG_STOCK_PLACE_DESIGN ?
+			 ", as its kernel defines it" : "");
 }
 
 /* the kernel backend masks interrupts itself: irq_model kernel, its variant */

@@ -69,10 +69,37 @@ struct memcg_config {
 	int clear_pages;		/* pages zeroed in turn, one before each page charge */
 	int queues;			/* netperf: the CPUs taking the flows' receive interrupts */
 	int softirq_share;		/* netperf: percent of charges from softirq, for a flow */
+	int stock_placement;		/* enum memcg_stock_placement */
+	int stock_offset;		/* packed: the byte of its cache line the stock starts at */
 };
 
+/* stock.placement: where each CPU's memcg_stock sits */
+enum memcg_stock_placement {
+	MEMCG_STOCK_PLACE_DESIGN,	/* as the design's kernel defines it (memcg_design_info) */
+	MEMCG_STOCK_PLACE_PACKED,	/* DEFINE_PER_CPU: v6.2, and 6.1 */
+	MEMCG_STOCK_PLACE_ALIGNED,	/* DEFINE_PER_CPU_SHARED_ALIGNED: seed 000's patch 1/5 */
+};
+
+/* what the model knows of a design (pcb_design.info) */
+struct memcg_design_info {
+	int stock_aligned;		/* its kernel aligns memcg_stock to a cache line */
+};
+
+/* the placement design d runs with: the configuration's, or its kernel's */
+static inline struct pcb_stock_place memcg_place(const struct memcg_config *c,
+						 const struct pcb_design *d)
+{
+	const struct memcg_design_info *info = d->info;
+	bool aligned = c->stock_placement == MEMCG_STOCK_PLACE_DESIGN ?
+		       info && info->stock_aligned :
+		       c->stock_placement == MEMCG_STOCK_PLACE_ALIGNED;
+
+	return (struct pcb_stock_place){ .packed = !aligned,
+					 .offset = aligned ? 0 : (unsigned int)c->stock_offset };
+}
+
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 20
+#define MEMCG_NR_KEYS 22
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -168,6 +195,7 @@ extern int mem_cgroup_subsys_disabled;
 int memcg_variant_index(const void *config, const struct pcb_design *d);
 void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
 void memcg_teardown(void *shared);
+struct pcb_stock_place memcg_stock_place(const void *shared, const struct pcb_design *d);
 void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
 void memcg_worker_setup(void *shared, struct pcb_worker *pw);
 void *memcg_drain_target(void *shared);
@@ -180,6 +208,7 @@ bool memcg_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu
 	.variant_index = memcg_variant_index,				\
 	.setup = memcg_setup,						\
 	.teardown = memcg_teardown,					\
+	.stock_place = memcg_stock_place,				\
 	.cpu_setup = memcg_cpu_setup,					\
 	.worker_size = sizeof(struct memcg_worker),			\
 	.worker_setup = memcg_worker_setup,				\

@@ -17,6 +17,8 @@
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
  *   MEMCG_STOCK_TRYLOCK		a failed lock falls back to the page_counter
  *   MEMCG_STOCK_NOCACHE		CPUs with this->nocache bypass both stocks
+ *   MEMCG_STOCK_ALIGNED		its kernel aligns memcg_stock to a cache line
+ *					(stock.placement = design); else packed, v6.2's
  *   memcg_stock_lock(this, stock)	-> flags (bool trylock with MEMCG_STOCK_TRYLOCK)
  *   memcg_stock_unlock(this, stock, flags)
  *   memcg_stock_lock_init(cpu, stock)
@@ -63,6 +65,9 @@
 #endif
 #ifndef MEMCG_STOCK_BYPASS_STOPPED
 #define MEMCG_STOCK_BYPASS_STOPPED 0
+#endif
+#ifndef MEMCG_STOCK_ALIGNED
+#define MEMCG_STOCK_ALIGNED 0
 #endif
 
 enum memcg_fast { MEMCG_FAST_DONE, MEMCG_FAST_MISS, MEMCG_FAST_SLOW };
@@ -119,7 +124,10 @@ struct memcg_stock_pcp {
 #define FLUSHING_CACHED_CHARGE	0
 #endif
 };
-/* placed on its own cache line(s) per CPU: DEFINE_PER_CPU_SHARED_ALIGNED (patch 1) */
+/*
+ * placed per CPU by stock.placement: packed (v6.2's DEFINE_PER_CPU) or on
+ * cache lines of its own (DEFINE_PER_CPU_SHARED_ALIGNED, seed 000's patch 1/5)
+ */
 
 #if MEMCG_STOCK_SLOTS > 1
 _Static_assert(sizeof(memcg_stock_lock_t) > 1 ||

@@ -65,7 +65,6 @@ struct memcg_cpu {
 	long css_ref[PCB_MAX_MEMCG];
 	/* memcg->vmstats_percpu: this CPU's statistics deltas */
 	long vmstat[PCB_MAX_MEMCG][MEMCG_NR_STAT];
-	long stats_updates;		/* memcg_rstat_updated()'s per-CPU count */
 	/* memcg->vmstats_percpu events of the charge path: PGPGIN, PGPGOUT, nr_page_events */
 	long events[PCB_MAX_MEMCG][MEMCG_NR_EVENTS];
 	long targets[PCB_MAX_MEMCG];	/* memcg_check_events()'s next threshold */
@@ -186,19 +185,33 @@ static inline struct mem_cgroup *get_mem_cgroup_from_objcg(struct pcb_cpu *this,
 	return memcg;
 }
 
+/*
+ * stats_updates, memcg_rstat_updated()'s per-CPU count: an unsigned int
+ * DEFINE_PER_CPU'd right after memcg_stock in 6.1's memcontrol.c, so that
+ * where the stock is packed it shares the stock's last cache line (Debian's
+ * 6.1.192 cloud kernel, System.map: memcg_stock at 0x2e640, 88 bytes,
+ * stats_updates at 0x2e698), and where it is aligned it is on another
+ * line. It is the variable after the stock in the CPU's area.
+ */
+static inline unsigned int *memcg_stats_updates(struct pcb_cpu *this)
+{
+	return this->stock_next;
+}
+
 /* memcg_rstat_updated(): per-CPU update count, a shared atomic past a batch */
 static inline void memcg_rstat_updated(struct pcb_cpu *this, long val)
 {
-	long x;
+	unsigned int *updates = memcg_stats_updates(this);
+	unsigned int x;
 
 	if (!val)
 		return;
-	x = memcg_cpu(this)->stats_updates += val < 0 ? -val : val;
-	if (x > (long)MEMCG_CHARGE_BATCH) {
+	x = *updates += (unsigned int)(val < 0 ? -val : val);
+	if (x > MEMCG_CHARGE_BATCH) {
 		if (atomic_load_explicit(&stats_flush_threshold, memory_order_relaxed) <=
 		    pcb_nr_online_cpus)
 			atomic_fetch_add(&stats_flush_threshold, (int)(x / MEMCG_CHARGE_BATCH));
-		memcg_cpu(this)->stats_updates = 0;
+		*updates = 0;
 	}
 }
 

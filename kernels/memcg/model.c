@@ -66,6 +66,8 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
 void memcg_kernel(void *config, char *note, size_t len);
+void memcg_describe_design(const void *config, const struct pcb_design *d, char *buf,
+			   size_t len);
 
 /* the stock's size, its hit rate and atomics, the kmalloc burst */
 static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
@@ -78,6 +80,13 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	json_object_set_new(dj, "cache_bytes", json_integer((json_int_t)f->variant->stock_size));
 	json_object_set_new(dj, "cache_hot_bytes",
 			    json_integer((json_int_t)f->variant->stock_hot_bytes));
+	if (f->design) {
+		const struct pcb_stock_place p = memcg_place(c, f->design);
+
+		json_object_set_new(dj, "stock_placement", json_string(p.packed ? "packed" :
+								       "aligned"));
+		json_object_set_new(dj, "stock_offset", json_integer(p.offset));
+	}
 	json_object_set_new(dj, "slots", json_integer(c->slots));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	if (k->samples) {
@@ -110,6 +119,10 @@ static const struct pcb_model_column memcg_stock_columns[] = {
 };
 
 static const struct pcb_model_block memcg_blocks[] = {
+	/* where each CPU's stock sat: patch 1/5 of seed 000 is this line */
+	{ .when = "stock_placement",
+	  .line = "memcg_stock {stock_placement:s}, at byte {stock_offset} of its cache line, "
+		  "{cache_bytes} bytes" },
 	{ .title = "stock", .columns = memcg_stock_columns },
 	/* seed 000's kmalloc benchmark (1M kmalloc(8), min of 100): the best burst */
 	{ .when = "kmalloc_burst",
@@ -172,6 +185,7 @@ const struct pcb_model memcg_model = {
 		.finish = memcg_finish,
 		.rules = memcg_rules,
 		.describe = memcg_describe,
+		.describe_design = memcg_describe_design,
 		.kernel = memcg_kernel,
 	},
 	.ops = MEMCG_MODEL_OPS,

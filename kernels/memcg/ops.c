@@ -131,6 +131,11 @@ void memcg_teardown(void *shared)
 	free(s);
 }
 
+struct pcb_stock_place memcg_stock_place(const void *shared, const struct pcb_design *d)
+{
+	return memcg_place(&((const struct memcg_shared *)shared)->cfg, d);
+}
+
 void memcg_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu)
 {
 	struct memcg_shared *s = shared;

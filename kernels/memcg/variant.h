@@ -17,6 +17,10 @@
 #define MODEL_SKIPS_ISOLATED	MEMCG_STOCK_SKIP_ISOLATED
 #define MODEL_NOCACHE		MEMCG_STOCK_NOCACHE
 
+/* where the design's kernel defines memcg_stock: stock.placement = design */
+#define MODEL_DESIGN_INFO_TYPE	struct memcg_design_info
+#define MODEL_DESIGN_INFO	{ .stock_aligned = MEMCG_STOCK_ALIGNED }
+
 static void FN(run)(struct pcb_worker *pw)
 {
 	struct memcg_worker *w = memcg_worker(pw);

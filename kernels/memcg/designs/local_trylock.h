@@ -24,6 +24,8 @@
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_V6_2
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_work.h"
+/* seed 002: DEFINE_PER_CPU_ALIGNED(struct memcg_stock_pcp, memcg_stock) */
+#define MEMCG_STOCK_ALIGNED		1
 #define MEMCG_STOCK_SKIP_ISOLATED	1
 #define MEMCG_STOCK_TRYLOCK		1
 

@@ -23,6 +23,8 @@
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_REMOTE_FLAGS
 #define MEMCG_STOCK_DRAIN_HEADER	"drain_remote.h"
+/* patch 1/5: DEFINE_PER_CPU_SHARED_ALIGNED(struct memcg_stock_pcp, memcg_stock) */
+#define MEMCG_STOCK_ALIGNED		1
 
 typedef spinlock_t memcg_stock_lock_t;
 
