@@ -154,6 +154,10 @@ static void memcg_torture_end(struct torture *t)
 	CHECK(torture_check(t, msg, sizeof(msg)) < 0 && strstr(msg, "slab"), "%s: slab stat: %s",
 	      t->name, msg);
 	mc->vmstat[tree->leaf[2]->css.id][NR_SLAB_UNRECLAIMABLE_B] -= 8;
+	mc->lruvec_stat[tree->leaf[1]->css.id][NR_SLAB_RECLAIMABLE_B] += 8;
+	CHECK(torture_check(t, msg, sizeof(msg)) < 0 && strstr(msg, "in its lruvec"),
+	      "%s: lruvec stat: %s", t->name, msg);
+	mc->lruvec_stat[tree->leaf[1]->css.id][NR_SLAB_RECLAIMABLE_B] -= 8;
 }
 
 static const struct torture_ops memcg_torture = {

@@ -139,6 +139,18 @@ int memcg_check_charges(const struct memcg_tree *tree, const struct pcb_quiescen
 				 memcg_level(memcg), memcg->css.id, slab);
 			return -1;
 		}
+		/* __mod_memcg_lruvec_state() updates the memcg and its lruvec together */
+		for (int idx = NR_SLAB_RECLAIMABLE_B; idx <= NR_SLAB_UNRECLAIMABLE_B; idx++) {
+			long in_memcg = memcg_stat_sum(memcg, idx, q->cpus, q->nr_cpus);
+			long in_lruvec = memcg_lruvec_stat_sum(memcg, idx, q->cpus, q->nr_cpus);
+
+			if (in_memcg != in_lruvec) {
+				snprintf(msg, len, "memcg level %d (id %u): slab statistic %d is %ld in "
+					 "the memcg, %ld in its lruvec", memcg_level(memcg),
+					 memcg->css.id, idx, in_memcg, in_lruvec);
+				return -1;
+			}
+		}
 		/* usage counts the whole subtree */
 		expect = expected_usage(tree, q, memcg);
 		if (usage != expect) {

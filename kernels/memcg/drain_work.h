@@ -16,8 +16,7 @@
 #include "../drain/work.h"
 
 /*
- * drain_all_stock(): cpus[] are the online CPUs, `this` the caller's. The
- * memcgs of a run are never freed, so rcu_read_lock() is preempt_disable().
+ * drain_all_stock(): cpus[] are the online CPUs, `this` the caller's.
  */
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)

@@ -46,9 +46,9 @@ __mem_cgroup_charge(struct pcb_cpu *this, struct mem_cgroup *memcg, struct mem_c
 	int ret;
 
 	/* get_mem_cgroup_from_mm(): rcu_read_lock(), css_tryget() */
-	preempt_disable(this);
+	rcu_read_lock_model(this);
 	css_get(this, &memcg->css);
-	preempt_enable(this);
+	rcu_read_unlock_model(this);
 	ret = try_charge(this, memcg, 1);
 	if (ret == 0) {
 		css_get(this, &memcg->css);

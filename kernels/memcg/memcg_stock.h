@@ -309,7 +309,7 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 {
 	bool flush;
 
-	preempt_disable(this);			/* rcu_read_lock() */
+	rcu_read_lock_model(this);
 #if MEMCG_STOCK_SLOTS > 1
 	/* seed 002's is_drain_needed(): the object stock first */
 	flush = obj_stock_flush_required(stock, root_memcg) ||
@@ -319,7 +319,7 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 	flush = stock_flush_required(stock, root_memcg) ||
 		obj_stock_flush_required(stock, root_memcg);
 #endif
-	preempt_enable(this);
+	rcu_read_unlock_model(this);
 	return flush;
 }
 

@@ -36,6 +36,12 @@ static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent
 	memcg->objcg->ref_id = PCB_MAX_MEMCG_IDS + id;
 	memcg->objcg->memcg = memcg;
 	memcg->css.id = id;
+	memcg->css.flags = parent ? 0 : CSS_NO_REF;
+	memcg->css.refcnt.percpu_count_ptr = (unsigned long)id << PERCPU_REF_SLOT_SHIFT;
+	memcg->objcg->refcnt.percpu_count_ptr =
+		(unsigned long)memcg->objcg->ref_id << PERCPU_REF_SLOT_SHIFT;
+	memcg->pn.memcg = memcg;
+	memcg->nodeinfo[0] = &memcg->pn;
 	memcg->css.parent = parent ? &parent->css : NULL;
 	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
 	return memcg;
@@ -92,7 +98,7 @@ void memcg_tree_destroy(struct memcg_tree *tree)
 
 long memcg_css_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr)
 {
-	long sum = 0;
+	long sum = atomic_load(&memcg->css.refcnt.count);
 
 	for (int i = 0; i < nr; i++)
 		sum += memcg_cpu(cpus[i])->css_ref[memcg->css.id];
@@ -101,7 +107,7 @@ long memcg_css_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus,
 
 long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpus, int nr)
 {
-	long sum = 0;
+	long sum = atomic_load(&memcg->objcg->refcnt.count);
 
 	for (int i = 0; i < nr; i++)
 		sum += memcg_cpu(cpus[i])->css_ref[memcg->objcg->ref_id];
@@ -115,5 +121,15 @@ long memcg_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
 
 	for (int i = 0; i < nr; i++)
 		sum += memcg_cpu(cpus[i])->vmstat[memcg->css.id][idx];
+	return sum;
+}
+
+long memcg_lruvec_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
+			   struct pcb_cpu *const *cpus, int nr)
+{
+	long sum = 0;
+
+	for (int i = 0; i < nr; i++)
+		sum += memcg_cpu(cpus[i])->lruvec_stat[memcg->css.id][idx];
 	return sum;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "../locks/irq.h"
 #include "../mutex.h"
 #include "../percpu.h"
 #include "page_counter.h"
@@ -65,9 +66,20 @@ struct memcg_cpu {
 	long css_ref[PCB_MAX_MEMCG];
 	/* memcg->vmstats_percpu: this CPU's statistics deltas */
 	long vmstat[PCB_MAX_MEMCG][MEMCG_NR_STAT];
+	/* mem_cgroup_per_node->lruvec_stats_percpu of the one node: the same, per lruvec */
+	long lruvec_stat[PCB_MAX_MEMCG][MEMCG_NR_STAT];
+	/*
+	 * cgroup_rstat_cpu(cgrp, cpu)'s updated_next and updated_children:
+	 * this CPU's rstat tree, linked bottom-up by __cgroup_rstat_updated()
+	 */
+	const struct cgroup_subsys_state *rstat_next[PCB_MAX_MEMCG];
+	const struct cgroup_subsys_state *rstat_children[PCB_MAX_MEMCG];
 	/* memcg->vmstats_percpu events of the charge path: PGPGIN, PGPGOUT, nr_page_events */
 	long events[PCB_MAX_MEMCG][MEMCG_NR_EVENTS];
 	long targets[PCB_MAX_MEMCG];	/* memcg_check_events()'s next threshold */
+	/* the running task's (current's) PREEMPT_RCU read-side state */
+	int rcu_read_lock_nesting;
+	unsigned int rcu_read_unlock_special;
 } ____cacheline_aligned;
 
 /* this CPU's memcg data: the modeled CPU is its first member */
@@ -82,9 +94,28 @@ struct cgroup {
 	struct cgroup *ancestors[];	/* ancestors[level] is this cgroup */
 };
 
+/*
+ * struct percpu_ref: in percpu mode, percpu_count_ptr is the per-CPU
+ * counter's address with the two mode bits clear (__PERCPU_REF_ATOMIC,
+ * __PERCPU_REF_DEAD); the model's per-CPU counters are slots of each CPU's
+ * memcg_cpu.css_ref[], so the address is the slot, shifted past the bits.
+ * count is atomic mode's (percpu_ref_data.count), which no run enters.
+ */
+#define __PERCPU_REF_ATOMIC_DEAD	3UL
+#define PERCPU_REF_SLOT_SHIFT		2
+struct percpu_ref {
+	unsigned long percpu_count_ptr;
+	atomic_long count;
+};
+
+/* CSS_NO_REF: the root's css is not reference counted */
+#define CSS_NO_REF	(1U << 0)
+
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
-	unsigned int id;		/* index into pcb_cpu.css_ref[] */
+	struct percpu_ref refcnt;
+	unsigned int flags;
+	unsigned int id;		/* its slot in memcg_cpu.css_ref[] */
 	struct cgroup_subsys_state *parent;
 };
 
@@ -92,7 +123,8 @@ struct mem_cgroup;
 
 /* struct obj_cgroup, include/linux/memcontrol.h (v6.2) */
 struct obj_cgroup {
-	unsigned int ref_id;		/* its percpu_ref's slot in pcb_cpu.css_ref[] */
+	struct percpu_ref refcnt;
+	unsigned int ref_id;		/* its percpu_ref's slot in memcg_cpu.css_ref[] */
 	struct mem_cgroup *memcg;
 	atomic_int nr_charged_bytes;
 } ____cacheline_aligned;
@@ -102,10 +134,28 @@ struct pglist_data {
 	int node_id;
 };
 
+/*
+ * struct lruvec, reduced to the node mem_cgroup_lruvec() checks it is on
+ * (named apart from the pcp model's struct lruvec, the LRU its faults fill,
+ * which includes this header)
+ */
+struct memcg_lruvec {
+	struct pglist_data *pgdat;
+};
+
+/* struct mem_cgroup_per_node: a memcg's lruvec on one node */
+struct mem_cgroup_per_node {
+	struct memcg_lruvec lruvec;
+	struct mem_cgroup *memcg;	/* back pointer */
+};
+
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct obj_cgroup *objcg;
 	struct page_counter memory;
+	/* nodeinfo[]: a pointer per node (one modeled), each to its own allocation there */
+	struct mem_cgroup_per_node *nodeinfo[1];
+	struct mem_cgroup_per_node pn;	/* node 0's */
 };
 
 /* drain_all_stock()'s "If someone's already draining" mutex */
@@ -130,41 +180,75 @@ static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
 	return mem_cgroup_from_css(memcg->css.parent);
 }
 
+#ifdef __KERNEL__
+/* the kernel backend: the running kernel's own */
+#define rcu_read_lock_model(this)	((void)(this), rcu_read_lock())
+#define rcu_read_unlock_model(this)	((void)(this), rcu_read_unlock())
+#else
 /*
- * css_get()/css_put(): percpu_ref_get_many()/percpu_ref_put_many() in percpu
- * mode, a this_cpu_add() under rcu_read_lock(). The root css is CSS_NO_REF.
+ * rcu_read_lock() of a PREEMPT_RCU kernel, as Debian's PREEMPT_DYNAMIC
+ * kernels are built: __rcu_read_lock(), an out-of-line call that adds one
+ * to current->rcu_read_lock_nesting, and __rcu_read_unlock(), one that
+ * takes it off and, where it reaches 0, tests rcu_read_unlock_special
+ * (set when the reader was preempted or a grace period waits on it, never
+ * here). Debian's 6.1.192 build calls both from mod_objcg_state().
  */
+static __attribute__((__noinline__, unused)) void rcu_read_lock_model(struct pcb_cpu *this)
+{
+	memcg_cpu(this)->rcu_read_lock_nesting++;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static __attribute__((__noinline__, unused)) void rcu_read_unlock_model(struct pcb_cpu *this)
+{
+	struct memcg_cpu *mc = memcg_cpu(this);
+
+	__asm__ __volatile__("" ::: "memory");
+	if (--mc->rcu_read_lock_nesting == 0 && unlikely(READ_ONCE(mc->rcu_read_unlock_special)))
+		mc->rcu_read_unlock_special = 0;	/* rcu_read_unlock_special() */
+}
+#endif
+
+/*
+ * percpu_ref_get_many()/percpu_ref_put_many(): under rcu_read_lock(), the
+ * mode word read and tested, then this CPU's counter added to
+ * (this_cpu_add()), or the shared count in atomic mode
+ */
+static inline void percpu_ref_add(struct pcb_cpu *this, struct percpu_ref *ref, long nr)
+{
+	unsigned long ptr;
+
+	rcu_read_lock_model(this);
+	ptr = READ_ONCE(ref->percpu_count_ptr);
+	if (likely(!(ptr & __PERCPU_REF_ATOMIC_DEAD)))
+		memcg_cpu(this)->css_ref[ptr >> PERCPU_REF_SLOT_SHIFT] += nr;
+	else
+		atomic_fetch_add(&ref->count, nr);
+	rcu_read_unlock_model(this);
+}
+
+/* css_get()/css_put(): percpu_ref_get()/percpu_ref_put() unless CSS_NO_REF (the root) */
 static inline void css_get(struct pcb_cpu *this, struct cgroup_subsys_state *css)
 {
-	if (!css->parent)
-		return;
-	preempt_disable(this);
-	memcg_cpu(this)->css_ref[css->id]++;
-	preempt_enable(this);
+	if (!(css->flags & CSS_NO_REF))
+		percpu_ref_add(this, &css->refcnt, 1);
 }
 
 static inline void css_put(struct pcb_cpu *this, struct cgroup_subsys_state *css)
 {
-	if (!css->parent)
-		return;
-	preempt_disable(this);
-	memcg_cpu(this)->css_ref[css->id]--;
-	preempt_enable(this);
+	if (!(css->flags & CSS_NO_REF))
+		percpu_ref_add(this, &css->refcnt, -1);
 }
 
-/* obj_cgroup_get()/obj_cgroup_put(): percpu_ref in percpu mode */
+/* obj_cgroup_get()/obj_cgroup_put(): percpu_ref_get()/percpu_ref_put() */
 static inline void obj_cgroup_get(struct pcb_cpu *this, struct obj_cgroup *objcg)
 {
-	preempt_disable(this);
-	memcg_cpu(this)->css_ref[objcg->ref_id]++;
-	preempt_enable(this);
+	percpu_ref_add(this, &objcg->refcnt, 1);
 }
 
 static inline void obj_cgroup_put(struct pcb_cpu *this, struct obj_cgroup *objcg)
 {
-	preempt_disable(this);
-	memcg_cpu(this)->css_ref[objcg->ref_id]--;
-	preempt_enable(this);
+	percpu_ref_add(this, &objcg->refcnt, -1);
 }
 
 static inline struct mem_cgroup *obj_cgroup_memcg(struct obj_cgroup *objcg)
@@ -178,10 +262,10 @@ static inline struct mem_cgroup *get_mem_cgroup_from_objcg(struct pcb_cpu *this,
 {
 	struct mem_cgroup *memcg;
 
-	preempt_disable(this);			/* rcu_read_lock() */
+	rcu_read_lock_model(this);
 	memcg = obj_cgroup_memcg(objcg);
 	css_get(this, &memcg->css);
-	preempt_enable(this);			/* rcu_read_unlock() */
+	rcu_read_unlock_model(this);
 	return memcg;
 }
 
@@ -198,14 +282,54 @@ static inline unsigned int *memcg_stats_updates(struct pcb_cpu *this)
 	return this->stock_next;
 }
 
-/* memcg_rstat_updated(): per-CPU update count, a shared atomic past a batch */
-static inline void memcg_rstat_updated(struct pcb_cpu *this, long val)
+/*
+ * __cgroup_rstat_updated() (kernel/cgroup/rstat.c), out of line: the
+ * speculative test that the cgroup is on this CPU's updated list already,
+ * which holds from the first update after a flush to the next flush; else
+ * the cgroup and its ancestors linked bottom-up under the per-CPU lock
+ * (its raw_spin_lock_irqsave(): interrupts masked, the lock per CPU and
+ * uncontended here). Nothing flushes the lists during a run (the kernel's
+ * flush_memcg_stats_dwork does every 2 s), so the test is what each update
+ * pays. The kernel reaches the per-CPU rstat data through cgrp->rstat_cpu
+ * and __per_cpu_offset[cpu]; the model through the CPU's area by css id.
+ */
+static __attribute__((__noinline__, unused)) void
+__cgroup_rstat_updated(struct pcb_cpu *this, const struct cgroup_subsys_state *css)
+{
+	struct memcg_cpu *mc = memcg_cpu(this);
+	unsigned long flags;
+
+	if (READ_ONCE(mc->rstat_next[css->id]))
+		return;
+	flags = local_irq_save_model(this);
+	for (;;) {
+		const struct cgroup_subsys_state *parent = css->parent;
+
+		if (mc->rstat_next[css->id])
+			break;
+		/* the root has no parent to link it to: marked busy */
+		if (!parent) {
+			mc->rstat_next[css->id] = css;
+			break;
+		}
+		mc->rstat_next[css->id] = mc->rstat_children[parent->id];
+		mc->rstat_children[parent->id] = css;
+		css = parent;
+	}
+	local_irq_restore_model(this, flags);
+}
+
+/*
+ * memcg_rstat_updated(): the cgroup on this CPU's rstat list, then the
+ * per-CPU update count, a shared atomic past a batch (6.1.192's, which has
+ * no early return for a zero val)
+ */
+static inline void memcg_rstat_updated(struct pcb_cpu *this, struct mem_cgroup *memcg, long val)
 {
 	unsigned int *updates = memcg_stats_updates(this);
 	unsigned int x;
 
-	if (!val)
-		return;
+	__cgroup_rstat_updated(this, &memcg->css);
 	x = *updates += (unsigned int)(val < 0 ? -val : val);
 	if (x > MEMCG_CHARGE_BATCH) {
 		if (atomic_load_explicit(&stats_flush_threshold, memory_order_relaxed) <=
@@ -215,33 +339,91 @@ static inline void memcg_rstat_updated(struct pcb_cpu *this, long val)
 	}
 }
 
-/* __mod_memcg_state() and __mod_memcg_lruvec_state(): this CPU's delta */
-static inline void __mod_memcg_state(struct pcb_cpu *this, struct mem_cgroup *memcg,
+/*
+ * The statistics functions below are calls where Debian's 6.1.192 build
+ * has them out of line (vmlinux: __mod_memcg_state, mod_memcg_state,
+ * memcg_account_kmem, mod_memcg_lruvec_state, __mod_memcg_lruvec_state,
+ * __cgroup_rstat_updated), memcg_rstat_updated() inlined into each.
+ */
+
+/* __mod_memcg_state(): this CPU's delta, with interrupts off */
+static __attribute__((__noinline__, unused)) void __mod_memcg_state(struct pcb_cpu *this, struct mem_cgroup *memcg,
 				     enum memcg_stat_item idx, long val)
 {
 	memcg_cpu(this)->vmstat[memcg->css.id][idx] += val;
-	memcg_rstat_updated(this, val);
+	memcg_rstat_updated(this, memcg, val);
 }
 
-/* mod_memcg_state(): local_irq_save() around it in the kernel */
-static inline void memcg_account_kmem(struct pcb_cpu *this, struct mem_cgroup *memcg, long nr_pages)
+/*
+ * memcg_account_kmem(): mod_memcg_state(), which saves and restores
+ * interrupts around __mod_memcg_state(); then cgroup_subsys_on_dfl(), a
+ * static branch, true on the cgroup v2 modeled, so no kmem page_counter
+ */
+static __attribute__((__noinline__, unused)) void
+mod_memcg_state(struct pcb_cpu *this, struct mem_cgroup *memcg, enum memcg_stat_item idx, long val)
 {
-	preempt_disable(this);
-	__mod_memcg_state(this, memcg, MEMCG_KMEM, nr_pages);
-	preempt_enable(this);
+	unsigned long flags = local_irq_save_model(this);
+
+	__mod_memcg_state(this, memcg, idx, val);
+	local_irq_restore_model(this, flags);
 }
 
-/* mod_objcg_mlstate(): the lruvec of the objcg's memcg on pgdat */
+static __attribute__((__noinline__, unused)) void
+memcg_account_kmem(struct pcb_cpu *this, struct mem_cgroup *memcg, long nr_pages)
+{
+	mod_memcg_state(this, memcg, MEMCG_KMEM, nr_pages);
+}
+
+/* mem_cgroup_lruvec(): the memcg's lruvec on pgdat, its pgdat set if it moved */
+static inline struct memcg_lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct pglist_data *pgdat)
+{
+	struct memcg_lruvec *lruvec = &memcg->nodeinfo[pgdat->node_id]->lruvec;
+
+	if (unlikely(lruvec->pgdat != pgdat))
+		lruvec->pgdat = pgdat;
+	return lruvec;
+}
+
+/*
+ * __mod_memcg_lruvec_state(): the memcg's and the lruvec's per-CPU deltas
+ * (__memcg_stats_lock() is preempt_disable_nested(), nothing on !RT)
+ */
+static __attribute__((__noinline__, unused)) void
+__mod_memcg_lruvec_state(struct pcb_cpu *this, struct memcg_lruvec *lruvec,
+			 enum memcg_stat_item idx, long val)
+{
+	struct mem_cgroup_per_node *pn = (struct mem_cgroup_per_node *)
+		((char *)lruvec - offsetof(struct mem_cgroup_per_node, lruvec));
+	struct mem_cgroup *memcg = pn->memcg;
+
+	memcg_cpu(this)->vmstat[memcg->css.id][idx] += val;
+	memcg_cpu(this)->lruvec_stat[memcg->css.id][idx] += val;
+	memcg_rstat_updated(this, memcg, val);
+}
+
+/* mod_memcg_lruvec_state(): local_irq_save() around it */
+static __attribute__((__noinline__, unused)) void
+mod_memcg_lruvec_state(struct pcb_cpu *this, struct memcg_lruvec *lruvec,
+		       enum memcg_stat_item idx, long val)
+{
+	unsigned long flags = local_irq_save_model(this);
+
+	__mod_memcg_lruvec_state(this, lruvec, idx, val);
+	local_irq_restore_model(this, flags);
+}
+
+/* mod_objcg_mlstate() (6.1.192, memcontrol.c 2867): the objcg's memcg's lruvec on pgdat */
 static inline void mod_objcg_mlstate(struct pcb_cpu *this, struct obj_cgroup *objcg,
 				     struct pglist_data *pgdat, enum memcg_stat_item idx, int nr)
 {
 	struct mem_cgroup *memcg;
+	struct memcg_lruvec *lruvec;
 
-	(void)pgdat;
-	preempt_disable(this);			/* rcu_read_lock() */
+	rcu_read_lock_model(this);
 	memcg = obj_cgroup_memcg(objcg);
-	__mod_memcg_state(this, memcg, idx, nr);
-	preempt_enable(this);
+	lruvec = mem_cgroup_lruvec(memcg, pgdat);
+	mod_memcg_lruvec_state(this, lruvec, idx, nr);
+	rcu_read_unlock_model(this);
 }
 
 /* mem_cgroup_is_descendant(): cgroup_is_descendant(), one level test and one load (v6.2) */
@@ -282,5 +464,8 @@ long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpu
 /* sum of a statistic's per-CPU deltas */
 long memcg_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
 		    struct pcb_cpu *const *cpus, int nr);
+/* the same of the memcg's lruvec on the one node */
+long memcg_lruvec_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
+			   struct pcb_cpu *const *cpus, int nr);
 
 #endif

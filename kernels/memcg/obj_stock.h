@@ -9,11 +9,11 @@
 /*
  * drain_obj_stock(): whole pages back to the page stock, the rest to the
  * objcg's shared remainder, cached vmstat deltas flushed. Returns the objcg
- * whose reference the caller drops outside the lock.
+ * whose reference the caller drops outside the lock. Out of line, as
+ * Debian's 6.1.192 build has it.
  */
-static inline struct obj_cgroup *drain_obj_stock(struct pcb_cpu *this,
-						 struct memcg_stock_pcp *stock,
-						 struct memcg_stock_pcp *mine)
+static __attribute__((__noinline__, unused)) struct obj_cgroup *
+drain_obj_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock, struct memcg_stock_pcp *mine)
 {
 	struct obj_cgroup *old = stock->cached_objcg;
 
@@ -196,9 +196,9 @@ static __always_inline bool consume_obj_stock(struct pcb_cpu *this, struct obj_c
 	return ret;
 }
 
-/* obj_cgroup_uncharge_pages(): pages the object stock gives back */
-static inline void obj_cgroup_uncharge_pages(struct pcb_cpu *this, struct obj_cgroup *objcg,
-					     unsigned int nr_pages)
+/* obj_cgroup_uncharge_pages(): pages the object stock gives back; out of line, as built */
+static __attribute__((__noinline__, unused)) void
+obj_cgroup_uncharge_pages(struct pcb_cpu *this, struct obj_cgroup *objcg, unsigned int nr_pages)
 {
 	struct mem_cgroup *memcg;
 

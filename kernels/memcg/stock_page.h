@@ -39,9 +39,10 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
  * drain_stock(): return the stocked pages to the page_counter and drop the
  * css reference. Called with the stock lock held (or the stock private);
  * `this` is the CPU running it (css_put() is per-CPU), which for remote
- * draining is not the owner.
+ * draining is not the owner. Out of line, as Debian's 6.1.192 build has it.
  */
-static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
+static __attribute__((__noinline__, unused)) void
+drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
 {
 	struct mem_cgroup *old = READ_ONCE(stock->cached);
 
