@@ -374,13 +374,17 @@ memcg_account_kmem(struct pcb_cpu *this, struct mem_cgroup *memcg, long nr_pages
 	mod_memcg_state(this, memcg, MEMCG_KMEM, nr_pages);
 }
 
-/* mem_cgroup_lruvec(): the memcg's lruvec on pgdat, its pgdat set if it moved */
+/*
+ * mem_cgroup_lruvec(): the memcg's lruvec on pgdat, its pgdat set where it
+ * is not yet (the first call after the memcg was created, on any CPU: a
+ * race between CPUs storing the same pointer, plain accesses in the kernel)
+ */
 static inline struct memcg_lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct pglist_data *pgdat)
 {
 	struct memcg_lruvec *lruvec = &memcg->nodeinfo[pgdat->node_id]->lruvec;
 
-	if (unlikely(lruvec->pgdat != pgdat))
-		lruvec->pgdat = pgdat;
+	if (unlikely(READ_ONCE(lruvec->pgdat) != pgdat))
+		WRITE_ONCE(lruvec->pgdat, pgdat);
 	return lruvec;
 }
 
