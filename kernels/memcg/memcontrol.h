@@ -210,6 +210,16 @@ static __attribute__((__noinline__, unused)) void rcu_read_unlock_model(struct p
 #endif
 
 /*
+ * this_cpu_add() on x86: one add to the per-CPU word, which nothing that
+ * preempts or interrupts the CPU can split (a C += may be a load, an add
+ * and a store, and the drain work delivered between them would be lost)
+ */
+static __always_inline void this_cpu_add_model(long *counter, long nr)
+{
+	__asm__ __volatile__("addq %1, %0" : "+m"(*counter) : "er"(nr) : "cc");
+}
+
+/*
  * percpu_ref_get_many()/percpu_ref_put_many(): under rcu_read_lock(), the
  * mode word read and tested, then this CPU's counter added to
  * (this_cpu_add()), or the shared count in atomic mode
@@ -221,7 +231,7 @@ static inline void percpu_ref_add(struct pcb_cpu *this, struct percpu_ref *ref, 
 	rcu_read_lock_model(this);
 	ptr = READ_ONCE(ref->percpu_count_ptr);
 	if (likely(!(ptr & __PERCPU_REF_ATOMIC_DEAD)))
-		memcg_cpu(this)->css_ref[ptr >> PERCPU_REF_SLOT_SHIFT] += nr;
+		this_cpu_add_model(&memcg_cpu(this)->css_ref[ptr >> PERCPU_REF_SLOT_SHIFT], nr);
 	else
 		atomic_fetch_add(&ref->count, nr);
 	rcu_read_unlock_model(this);
@@ -302,6 +312,7 @@ __cgroup_rstat_updated(struct pcb_cpu *this, const struct cgroup_subsys_state *c
 	if (READ_ONCE(mc->rstat_next[css->id]))
 		return;
 	flags = local_irq_save_model(this);
+	irq_standin_disable(this);
 	for (;;) {
 		const struct cgroup_subsys_state *parent = css->parent;
 
@@ -316,6 +327,7 @@ __cgroup_rstat_updated(struct pcb_cpu *this, const struct cgroup_subsys_state *c
 		mc->rstat_children[parent->id] = css;
 		css = parent;
 	}
+	irq_standin_enable(this);
 	local_irq_restore_model(this, flags);
 }
 
@@ -364,7 +376,9 @@ mod_memcg_state(struct pcb_cpu *this, struct mem_cgroup *memcg, enum memcg_stat_
 {
 	unsigned long flags = local_irq_save_model(this);
 
+	irq_standin_disable(this);
 	__mod_memcg_state(this, memcg, idx, val);
+	irq_standin_enable(this);
 	local_irq_restore_model(this, flags);
 }
 
@@ -412,7 +426,9 @@ mod_memcg_lruvec_state(struct pcb_cpu *this, struct memcg_lruvec *lruvec,
 {
 	unsigned long flags = local_irq_save_model(this);
 
+	irq_standin_disable(this);
 	__mod_memcg_lruvec_state(this, lruvec, idx, val);
+	irq_standin_enable(this);
 	local_irq_restore_model(this, flags);
 }
 
