@@ -114,22 +114,28 @@ long memcg_objcg_refs(const struct mem_cgroup *memcg, struct pcb_cpu *const *cpu
 	return sum;
 }
 
-long memcg_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
-		    struct pcb_cpu *const *cpus, int nr)
+/* Sums one item over the CPUs, from the memcg's counters or its lruvec's. */
+static long stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
+		     struct pcb_cpu *const *cpus, int nr, bool lruvec)
 {
 	long sum = 0;
 
-	for (int i = 0; i < nr; i++)
-		sum += memcg_cpu(cpus[i])->vmstat[memcg->css.id][idx];
+	for (int i = 0; i < nr; i++) {
+		const struct memcg_cpu *mc = memcg_cpu(cpus[i]);
+
+		sum += (lruvec ? mc->lruvec_stat : mc->vmstat)[memcg->css.id][idx];
+	}
 	return sum;
+}
+
+long memcg_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
+		    struct pcb_cpu *const *cpus, int nr)
+{
+	return stat_sum(memcg, idx, cpus, nr, false);
 }
 
 long memcg_lruvec_stat_sum(const struct mem_cgroup *memcg, enum memcg_stat_item idx,
 			   struct pcb_cpu *const *cpus, int nr)
 {
-	long sum = 0;
-
-	for (int i = 0; i < nr; i++)
-		sum += memcg_cpu(cpus[i])->lruvec_stat[memcg->css.id][idx];
-	return sum;
+	return stat_sum(memcg, idx, cpus, nr, true);
 }
