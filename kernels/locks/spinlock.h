@@ -147,16 +147,14 @@ static inline void arch_spin_lock_wait(spinlock_t *lock)
 }
 
 /*
- * queued_spin_lock()'s slow path, with the contention and the cycles until
- * the lock was taken counted under the calling function: exact, no
- * sampling. A call of its own, as queued_spin_lock_slowpath() is, so that
- * what it keeps in registers costs the fast path no saves.
+ * queued_spin_lock()'s slow path, with the contention and the cycles from
+ * t0 until the lock was taken counted under the calling function: exact,
+ * no sampling. A call of its own, as queued_spin_lock_slowpath() is, so
+ * that what it keeps in registers costs the fast path no saves.
  */
 static __attribute__((__noinline__, __cold__, unused)) void
-pcb_spin_lock_contended(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
+pcb_spin_lock_contended(struct pcb_cpu *this, spinlock_t *lock, const char *fn, uint64_t t0)
 {
-	uint64_t t0 = pcb_tsc_now();
-
 	arch_spin_lock_wait(lock);
 	pcb_contended(this, fn, pcb_tsc_now() - t0);
 }
@@ -165,7 +163,7 @@ pcb_spin_lock_contended(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 static inline void pcb_spin_lock(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 {
 	if (unlikely(!arch_spin_lock_fast(lock)))
-		pcb_spin_lock_contended(this, lock, fn);
+		pcb_spin_lock_contended(this, lock, fn, pcb_tsc_now());
 	pcb_tsan_acquire(lock);
 }
 
@@ -220,9 +218,8 @@ spin_lock_irqsave_cc(struct pcb_cpu *this, spinlock_t *lock, const char *fn)
 	t0 = pcb_tsc_now();
 	flags = local_irq_save_model(this);
 	preempt_disable(this);
-	arch_spin_lock_wait(lock);
+	pcb_spin_lock_contended(this, lock, fn, t0);
 	pcb_tsan_acquire(lock);
-	pcb_contended(this, fn, pcb_tsc_now() - t0);
 	return flags;
 }
 
