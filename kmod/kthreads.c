@@ -257,12 +257,16 @@ static void coord_prepare(struct pcb_krun *r)
 }
 
 /* the workers' drain windows, outside the timed call (for designs without work) */
-static void workers_window(struct pcb_krun *r)
+static void workers_window(struct pcb_krun *r, bool open)
 {
 	if (r->d->drain.queues_work)
 		return;
-	for (int i = 0; i < r->nr_workers; i++)
-		pcb_drain_window(r->cpus[i]);
+	for (int i = 0; i < r->nr_workers; i++) {
+		if (open)
+			pcb_drain_window_open(r->cpus[i]);
+		else
+			pcb_drain_window_close(r->cpus[i]);
+	}
 }
 
 static uint64_t drainer_waited(const struct pcb_cpu *self)
@@ -325,7 +329,7 @@ static void drain_once(struct pcb_krun *r)
 	struct pcb_plan_coord *c = &r->res->coord;
 	uint64_t t0, t1, waited;
 
-	workers_window(r);
+	workers_window(r, true);
 	r->wake_ticks = 0;
 	waited = drainer_waited(r->self);
 	t0 = pcb_tsc_start();
@@ -338,7 +342,7 @@ static void drain_once(struct pcb_krun *r)
 		c->waited_preempted++;
 	pcb_stat_record(&c->drain, t1 - t0, c->overhead, 1, PCB_NO_LIMIT);
 	c->wake_sum += r->wake_ticks;
-	workers_window(r);
+	workers_window(r, false);
 	completion(r, t0);
 	stranded(r);
 	idle_walk(r);

@@ -29,33 +29,45 @@
 static void scripted_gaps(void)
 {
 	struct pcb_gaps g;
-	atomic_uint seq = 0;
+	struct pcb_drain_window win;
 
 	memset(&g, 0, sizeof(g));
+	memset(&win, 0, sizeof(win));
 	g.threshold = 100;
 	g.period = 10;
 	/* steady operations every 10 ticks: nothing */
 	for (uint64_t t = 1000; t <= 1100; t += 10)
-		pcb_gap_watch(&g, &seq, t);
+		pcb_gap_watch(&g, &win, t);
 	CHECK(g.count == 0 && g.checks == 11, "steady: %lu gaps", (unsigned long)g.count);
 	/* a 480-tick gap with no drain: the machine's own */
-	pcb_gap_watch(&g, &seq, 1580);
+	pcb_gap_watch(&g, &win, 1580);
 	CHECK(g.count == 1 && g.attributed == 0, "noise");
 	/* a drain window opens and closes inside the next gap */
-	atomic_store(&seq, 2);
-	pcb_gap_watch(&g, &seq, 1880);
+	atomic_store(&win.open, 1600);
+	atomic_store(&win.close, 1700);
+	pcb_gap_watch(&g, &win, 1880);
 	CHECK(g.count == 2 && g.attributed == 1, "drain inside the gap");
 	/* a drain still open when the gap ends */
-	atomic_store(&seq, 3);
-	pcb_gap_watch(&g, &seq, 1890);		/* 10 ticks: not a gap */
-	pcb_gap_watch(&g, &seq, 2890);
+	atomic_store(&win.open, 1885);
+	pcb_gap_watch(&g, &win, 1890);		/* 10 ticks: not a gap */
+	pcb_gap_watch(&g, &win, 2890);
 	CHECK(g.count == 3 && g.attributed == 2, "drain open at the end");
 	/* a gap just at the threshold is not one */
-	pcb_gap_watch(&g, &seq, 2990);
+	pcb_gap_watch(&g, &win, 2990);
 	CHECK(g.count == 3, "threshold is exclusive");
+	/* a window that closed before the gap began is not this gap's */
+	atomic_store(&win.close, 2900);
+	pcb_gap_watch(&g, &win, 3200);
+	CHECK(g.count == 4 && g.attributed == 2, "an earlier drain");
 	CHECK(g.max == 1000, "max %lu", (unsigned long)g.max);
-	CHECK(g.stolen == (480 - 10) + (300 - 10) + (1000 - 10), "stolen %lu", (unsigned long)g.stolen);
+	CHECK(g.stolen == (480 - 10) + (300 - 10) + (1000 - 10) + (210 - 10), "stolen %lu",
+	      (unsigned long)g.stolen);
 	CHECK(pcb_hist_quantile(&g.hist, 1.0) == pcb_hist_lower(pcb_hist_index(1000)), "histogram");
+	/* the overlap rule at its edges: a window opening after the gap, one ending at its start */
+	CHECK(!pcb_gap_drained(500, 400, 100, 450), "opened after the gap");
+	CHECK(!pcb_gap_drained(50, 100, 100, 450), "closed as the gap began");
+	CHECK(pcb_gap_drained(50, 101, 100, 450), "closed inside the gap");
+	CHECK(pcb_gap_drained(50, 40, 100, 450), "open across the gap");
 }
 
 struct hold {

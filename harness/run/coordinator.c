@@ -86,12 +86,16 @@ void pcb_coord_reset(struct pcb_coord *c)
 }
 
 /* the workers' drain windows (for the interruption classifier), outside the timed call */
-static void workers_window(struct pcb_coord *c)
+static void workers_window(struct pcb_coord *c, bool open)
 {
 	if (c->d->drain.queues_work)
 		return;
-	for (int i = 0; i < c->nr_workers; i++)
-		pcb_drain_window(c->cpus[i]);
+	for (int i = 0; i < c->nr_workers; i++) {
+		if (open)
+			pcb_drain_window_open(c->cpus[i]);
+		else
+			pcb_drain_window_close(c->cpus[i]);
+	}
 }
 
 /* ticks the drainer has waited on contended locks, over the run */
@@ -121,7 +125,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1, waited;
 
-	workers_window(c);
+	workers_window(c, true);
 	pcb_wake_ticks_take();
 	waited = drainer_waited(c);
 	/* a flushing drain's idle CPUs' work: on their helpers, watching before the call */
@@ -141,7 +145,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 
 	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1, PCB_NO_LIMIT);
 	c->wake_sum += pcb_wake_ticks_take();
-	workers_window(c);
+	workers_window(c, false);
 
 	if (c->d->drain.queues_work) {
 		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);

@@ -36,9 +36,9 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			} else if (PCB_DRAIN_QPW && cpu->isolated) {
 				/* queue_percpu_work_on(): the work runs here, under cpu's lock */
 				this->h.remote_drains++;
-				pcb_drain_window(cpu);
+				pcb_drain_window_open(cpu);
 				drain_stock_from(this, stock, this_cpu_stock(this));
-				pcb_drain_window(cpu);
+				pcb_drain_window_close(cpu);
 			} else if (!(MEMCG_STOCK_SKIP_ISOLATED && cpu->isolated)) {
 				pcb_schedule_work_on(cpu);
 			}

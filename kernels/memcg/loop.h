@@ -226,7 +226,7 @@ pcb_loop_call_wl(struct memcg_worker *w, const enum memcg_workload wl)
 				memcg_think(w);
 			if (w->between)
 				memcg_between();
-			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
+			pcb_gap_watch(&w->w.gaps, &this->win, pcb_tsc_now());
 		}
 		w->w.ops += PCB_CHUNK;
 		pcb_dbg_time_empty(this->h.dbg);
@@ -308,7 +308,7 @@ static inline void pcb_loop_batch_charge(struct memcg_worker *w)
 			}
 			w->w.ops += 2 * n;
 			pcb_drain_between_ops(this);
-			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
+			pcb_gap_watch(&w->w.gaps, &this->win, pcb_tsc_now());
 		}
 		pcb_dbg_time_empty(dbg);
 	} while (!pcb_loop_done(&w->w));

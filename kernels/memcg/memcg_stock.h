@@ -298,9 +298,9 @@ static inline void drain_local_stock(struct pcb_cpu *this)
 {
 	struct memcg_stock_pcp *stock = this_cpu_stock(this);
 
-	pcb_drain_window(this);
+	pcb_drain_window_open(this);
 	drain_stock_from(this, stock, stock);
-	pcb_drain_window(this);
+	pcb_drain_window_close(this);
 }
 
 /* is_drain_needed() (seed 002) / the v6.2 test under rcu_read_lock() */

@@ -35,9 +35,9 @@ static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 		if (PCB_DRAIN_QPW && cpus[i]->isolated && cpus[i] != this) {
 			/* queue_percpu_work_on(): the work runs here, under the CPU's lock */
 			this->h.remote_drains++;
-			pcb_drain_window(cpus[i]);
+			pcb_drain_window_open(cpus[i]);
 			drain_pages_zone(this, cpus[i], zone);
-			pcb_drain_window(cpus[i]);
+			pcb_drain_window_close(cpus[i]);
 			continue;
 		}
 		with_pcps[n++] = cpus[i];

@@ -27,7 +27,7 @@
 static __always_inline void pcp_between_ops(struct pcp_worker *w, struct pcb_cpu *this)
 {
 	pcb_drain_between_ops(this);
-	pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
+	pcb_gap_watch(&w->w.gaps, &this->win, pcb_tsc_now());
 }
 
 static inline void pcp_loop_alloc_free(struct pcp_worker *w)

@@ -742,9 +742,9 @@ static inline void drain_pages_zone(struct pcb_cpu *this, struct pcb_cpu *cpu, s
 /* drain_local_pages(zone): this CPU's lists of the one zone */
 static inline void drain_local_pages(struct pcb_cpu *this, struct zone *zone)
 {
-	pcb_drain_window(this);
+	pcb_drain_window_open(this);
 	drain_pages_zone(this, this, zone);
-	pcb_drain_window(this);
+	pcb_drain_window_close(this);
 }
 
 /* the pages the list holds, each marked; and how many were already marked */

@@ -383,10 +383,10 @@ static inline void slub_flush_cpu(struct pcb_cpu *this, struct kmem_cache *s)
 {
 	struct kmem_cache_cpu *c = this_cpu_kcc(this);
 
-	pcb_drain_window(this);
+	pcb_drain_window_open(this);
 	if (READ_ONCE(c->slab))
 		flush_slab(this, s, c);
-	pcb_drain_window(this);
+	pcb_drain_window_close(this);
 }
 
 /* has_cpu_slab() */

@@ -20,9 +20,9 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 		if (!slub_cpu_used(cpu))
 			continue;
 		this->h.remote_drains++;
-		pcb_drain_window(cpu);
+		pcb_drain_window_open(cpu);
 		pcs_flush_all(this, s, cpu);
-		pcb_drain_window(cpu);
+		pcb_drain_window_close(cpu);
 	}
 	pcs_mutex_unlock(this, &s->flush_lock);
 }

@@ -49,9 +49,9 @@ static inline void flush_all_cpus_locked(struct pcb_cpu *this, struct kmem_cache
 			/* pw_queue_on(): flush_cpu_sheaves() here, under the CPU's lock */
 			WRITE_ONCE(sfw->skip, true);
 			this->h.remote_drains++;
-			pcb_drain_window(cpu);
+			pcb_drain_window_open(cpu);
 			pcs_flush_all(this, s, cpu);
-			pcb_drain_window(cpu);
+			pcb_drain_window_close(cpu);
 			continue;
 		}
 #endif

@@ -31,7 +31,7 @@
 static __always_inline void sheaves_between_ops(struct sheaves_worker *w, struct pcb_cpu *this)
 {
 	pcb_drain_between_ops(this);
-	pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
+	pcb_gap_watch(&w->w.gaps, &this->win, pcb_tsc_now());
 }
 
 /* k objects allocated into held[], each call timed (call) or the k as one (batch) */

@@ -557,9 +557,9 @@ static inline void __pcs_flush_all_cpu(struct pcb_cpu *this, struct kmem_cache *
 /* the flush work's function on its CPU (flush_cpu_sheaves()), inside a drain's window */
 static inline void slub_flush_cpu(struct pcb_cpu *this, struct kmem_cache *s)
 {
-	pcb_drain_window(this);
+	pcb_drain_window_open(this);
 	pcs_flush_all(this, s, this);
-	pcb_drain_window(this);
+	pcb_drain_window_close(this);
 }
 
 /* an idle CPU's sheaves as its owner left them: the main sheaf full */

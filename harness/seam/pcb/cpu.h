@@ -20,6 +20,7 @@
 #define PCB_SEAM_CPU_H
 
 #include "pcb/base.h"
+#include "pcb/clock.h"
 
 /* event counters a model can keep per CPU */
 #define PCB_MAX_EV		16
@@ -67,9 +68,21 @@ struct pcb_cpu_harness {
 	struct pcb_workq *wq;		/* schedule_work_on() to this CPU, NULL without */
 	atomic_long *poll;		/* poll delivery: the work->data to look at */
 	unsigned long remote_drains;	/* stocks this CPU drained for others */
-	/* odd while a drain works on this CPU's stock: the drain's window */
-	atomic_uint drain_seq;
 	struct pcb_contention cc[PCB_MAX_CONTENDED_FNS];
+};
+
+/*
+ * A drain's window on a CPU's caches, as TSC stamps: written by whoever
+ * drains them (its kworker, the drainer, the coordinator around a remote
+ * drain), read by the owner only when it has seen a gap. The owner's
+ * operations read nothing a drain writes, so the window costs them no
+ * coherence miss the kernel would not have. The stamps of another CPU's
+ * TSC are compared with the owner's: the TSCs are taken to be in sync, as
+ * the kernel's TSC clocksource takes them.
+ */
+struct pcb_drain_window {
+	_Atomic uint64_t open;		/* where the last drain began */
+	_Atomic uint64_t close;		/* where the last one ended: below open while one runs */
 };
 
 struct pcb_cpu {
@@ -88,15 +101,22 @@ struct pcb_cpu {
 	unsigned int preempt_count __attribute__((aligned(PCB_CACHE_LINE)));	/* __preempt_count */
 	unsigned long ev[PCB_MAX_EV];	/* the model's vm_event-style counters */
 	struct pcb_cpu_harness h;	/* the harness's: timing, contention, work */
+	/* the drainers': on a line of its own */
+	struct pcb_drain_window win __attribute__((aligned(PCB_CACHE_LINE)));
 } __attribute__((aligned(PCB_CACHE_LINE)));
 
 /* ---- drains and contention ---- */
 
-/* a drain begins or ends on cpu's stock (any design, any drainer) */
-static inline void pcb_drain_window(struct pcb_cpu *cpu)
+/* a drain begins on cpu's caches (any design, any drainer): plain stores, no atomic */
+static inline void pcb_drain_window_open(struct pcb_cpu *cpu)
 {
-	/* release: what the drain wrote is seen by whoever reads the window */
-	atomic_fetch_add_explicit(&cpu->h.drain_seq, 1, memory_order_release);
+	atomic_store_explicit(&cpu->win.open, pcb_tsc_now(), memory_order_relaxed);
+}
+
+/* ... and ends */
+static inline void pcb_drain_window_close(struct pcb_cpu *cpu)
+{
+	atomic_store_explicit(&cpu->win.close, pcb_tsc_now(), memory_order_release);
 }
 
 /* fn's row of the CPU's contention counts, taken on first use; NULL when all are taken */

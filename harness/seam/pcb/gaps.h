@@ -3,8 +3,8 @@
  * The gap watch (the model interface, base.h): interruptions, as rt-tests'
  * oslat sees them. Each worker looks at the TSC after every operation (or
  * batch); a gap above the threshold is an interruption, attributed to a
- * drain when a drain's window on that CPU (cpu->h.drain_seq odd, or
- * changed) overlaps it. The rest is the machine's own noise, and stays
+ * drain when the last drain's window on that CPU (cpu->win, read only
+ * then) overlaps it. The rest is the machine's own noise, and stays
  * visible as such. The harness sets the threshold and reads the figures
  * (measure/interrupts.h).
  */
@@ -12,13 +12,13 @@
 #define PCB_SEAM_GAPS_H
 
 #include "pcb/base.h"
+#include "pcb/cpu.h"
 #include "pcb/stat.h"
 
 struct pcb_gaps {
 	uint64_t threshold;		/* ticks */
 	uint64_t period;		/* an operation's usual span, ticks */
 	uint64_t last;			/* TSC at the end of the last operation */
-	unsigned int seq;		/* the CPU's drain_seq then */
 	uint64_t checks;		/* operations (or batches) watched */
 	uint64_t count, attributed;
 	uint64_t stolen;		/* ticks beyond the usual span */
@@ -26,12 +26,22 @@ struct pcb_gaps {
 	struct pcb_hist hist;		/* gap lengths, ticks */
 };
 
-/* one gap past the threshold: pure, so a scripted timeline can test it */
-static inline void pcb_gap_record(struct pcb_gaps *g, uint64_t gap, unsigned int seq_before,
-				  unsigned int seq_after)
+/*
+ * Did a drain's window [open, close] overlap the gap (from, to]? Only the
+ * last window is kept: one still open when it is read (close below open)
+ * overlaps if it began by the gap's end; a closed one if it ended after
+ * the gap began. Pure, so a scripted timeline can test it.
+ */
+static inline bool pcb_gap_drained(uint64_t open, uint64_t close, uint64_t from, uint64_t to)
+{
+	return open <= to && (close < open || close > from);
+}
+
+/* one gap past the threshold */
+static inline void pcb_gap_record(struct pcb_gaps *g, uint64_t gap, bool drained)
 {
 	g->count++;
-	if (seq_before != seq_after || (seq_after & 1))
+	if (drained)
 		g->attributed++;
 	g->stolen += gap > g->period ? gap - g->period : 0;
 	if (gap > g->max)
@@ -39,16 +49,23 @@ static inline void pcb_gap_record(struct pcb_gaps *g, uint64_t gap, unsigned int
 	g->hist.count[pcb_hist_index(gap)]++;
 }
 
-/* after each operation */
-static inline void pcb_gap_watch(struct pcb_gaps *g, const atomic_uint *drain_seq, uint64_t now)
+/* a gap seen: the CPU's drain window read now, and only now */
+static __attribute__((__noinline__, __cold__, unused)) void
+pcb_gap_seen(struct pcb_gaps *g, const struct pcb_drain_window *win, uint64_t now)
 {
-	unsigned int seq = atomic_load_explicit(drain_seq, memory_order_relaxed);
+	uint64_t close = atomic_load_explicit(&win->close, memory_order_acquire);
+	uint64_t open = atomic_load_explicit(&win->open, memory_order_relaxed);
 
+	pcb_gap_record(g, now - g->last, pcb_gap_drained(open, close, g->last, now));
+}
+
+/* after each operation: the worker's own TSC and nothing shared */
+static inline void pcb_gap_watch(struct pcb_gaps *g, const struct pcb_drain_window *win, uint64_t now)
+{
 	g->checks++;
 	if (__builtin_expect(now - g->last > g->threshold, 0) && g->last)
-		pcb_gap_record(g, now - g->last, g->seq, seq);
+		pcb_gap_seen(g, win, now);
 	g->last = now;
-	g->seq = seq;
 }
 
 #endif

@@ -63,7 +63,7 @@ static inline void cpu_vm_stats_fold(struct pcb_cpu *this, struct pcb_cpu *cpu, 
 	struct per_cpu_zonestat *pzstats = this_cpu_zonestat(cpu);
 	unsigned long flags;
 
-	pcb_drain_window(cpu);
+	pcb_drain_window_open(cpu);
 	flags = vmstat_lock(this, pzstats);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 		int v = pzstats->vm_stat_diff[i];
@@ -74,7 +74,7 @@ static inline void cpu_vm_stats_fold(struct pcb_cpu *this, struct pcb_cpu *cpu, 
 		}
 	}
 	vmstat_unlock(this, pzstats, flags);
-	pcb_drain_window(cpu);
+	pcb_drain_window_close(cpu);
 }
 
 /* refresh_cpu_vm_stats(): the owner folds its own, as vmstat_update() does */
@@ -101,7 +101,7 @@ static inline void vmstat_loop(struct vmstat_worker *w)
 				       mod_zone_page_state(this, w->zone, item, delta));
 			w->added[item] += delta;
 			pcb_drain_between_ops(this);
-			pcb_gap_watch(&w->w.gaps, &this->h.drain_seq, pcb_tsc_now());
+			pcb_gap_watch(&w->w.gaps, &this->win, pcb_tsc_now());
 		}
 		w->w.ops += PCB_CHUNK;
 		pcb_dbg_time_empty(this->h.dbg);
