@@ -107,6 +107,18 @@ enum pcb_kphase {
 };
 
 /* one run, from its plan to its figures */
+/*
+ * Where a CPU's drain work ran, written by the work itself: a work item
+ * never runs on two CPUs at once, and it runs on its own CPU, so the
+ * counts are plain stores to memory of that CPU's, which no other CPU
+ * writes. Every work queued has run once the run's work is flushed, so
+ * the queued count is their sum: queueing counts nothing inside the drain.
+ */
+struct pcb_kwork_ran {
+	unsigned long here, elsewhere;
+	int elsewhere_cpu;		/* the last CPU not its own it ran on */
+};
+
 struct pcb_krun {
 	const struct pcb_plan *plan;
 	const struct pcb_model_run *m;
@@ -139,9 +151,8 @@ struct pcb_krun {
 	int phase_done[PCB_KPHASE_NR];
 	bool stop;			/* the threads give back what they hold and end */
 
-	/* drain work, by CPU number: queued, and where it ran */
-	atomic_long_t *work_queued, *work_here, *work_elsewhere;
-	atomic_t *work_elsewhere_cpu;
+	/* where each CPU's drain work ran, in that CPU's own per-CPU memory */
+	struct pcb_kwork_ran __percpu *work_ran;
 	uint64_t wake_ticks;		/* inside queue_work_on(), this drain */
 
 	struct pcb_plan_result *res;

@@ -102,12 +102,9 @@ static int run_setup(struct pcb_krun *r)
 		r->coord_area = pcb_alloc_percpu(r->area_size, PCB_CACHE_LINE);
 	r->cpus = pcb_kvcalloc(r->nr_cpus, sizeof(*r->cpus));
 	r->kw = pcb_kvcalloc(r->nr_workers, sizeof(*r->kw));
-	r->work_queued = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_queued));
-	r->work_here = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_here));
-	r->work_elsewhere = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere));
-	r->work_elsewhere_cpu = pcb_kvcalloc(nr_cpu_ids, sizeof(*r->work_elsewhere_cpu));
+	r->work_ran = pcb_alloc_percpu(sizeof(*r->work_ran), __alignof__(*r->work_ran));
 	if (!r->areas || (p->coord_cpu >= 0 && !r->coord_area) || !r->cpus || !r->kw ||
-	    !r->work_queued || !r->work_here || !r->work_elsewhere || !r->work_elsewhere_cpu)
+	    !r->work_ran)
 		return fail(r, -ENOMEM, "out of memory for the CPUs' areas");
 	return 0;
 }
@@ -239,10 +236,10 @@ static void collect_work(struct pcb_krun *r)
 	struct pcb_plan_coord *c = &r->res->coord;
 
 	for (int i = 0; i < r->nr_cpus; i++) {
-		unsigned int cpu = r->cpus[i]->cpu;
-		uint64_t q = atomic_long_read(&r->work_queued[cpu]);
-		uint64_t here = atomic_long_read(&r->work_here[cpu]);
-		uint64_t there = atomic_long_read(&r->work_elsewhere[cpu]);
+		const struct pcb_kwork_ran *ran = per_cpu_ptr(r->work_ran, r->cpus[i]->cpu);
+		uint64_t here = ran->here;
+		uint64_t there = ran->elsewhere;
+		uint64_t q = here + there;
 
 		if (i < r->nr_workers) {
 			struct pcb_plan_worker *o = r->kw[i].out;
@@ -250,7 +247,7 @@ static void collect_work(struct pcb_krun *r)
 			o->work_queued = q;
 			o->work_ran_here = here;
 			o->work_ran_elsewhere = there;
-			o->work_elsewhere_cpu = there ? atomic_read(&r->work_elsewhere_cpu[cpu]) : -1;
+			o->work_elsewhere_cpu = there ? ran->elsewhere_cpu : -1;
 		} else {
 			c->idle_work_queued += q;
 			c->idle_work_ran_here += here;
@@ -333,10 +330,7 @@ static void run_teardown(struct pcb_krun *r)
 	pcb_free_percpu(r->coord_area);
 	pcb_kvfree(r->cpus);
 	pcb_kvfree(r->kw);
-	pcb_kvfree(r->work_queued);
-	pcb_kvfree(r->work_here);
-	pcb_kvfree(r->work_elsewhere);
-	pcb_kvfree(r->work_elsewhere_cpu);
+	pcb_free_percpu(r->work_ran);
 }
 
 int pcb_kmod_run(const struct pcb_plan *p, struct pcb_plan_result *res)

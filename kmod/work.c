@@ -28,13 +28,14 @@ static void pcb_kwork_fn(struct work_struct *work)
 	struct pcb_krun *r = READ_ONCE(cur);
 	/* the work item is in its CPU's area (its stock, or its per-CPU struct) */
 	struct pcb_cpu *cpu = (struct pcb_cpu *)((char *)&work->data - r->work_off);
+	struct pcb_kwork_ran *ran = per_cpu_ptr(r->work_ran, cpu->cpu);
 	unsigned int here = raw_smp_processor_id();
 
 	if (here == cpu->cpu) {
-		atomic_long_inc(&r->work_here[cpu->cpu]);
+		WRITE_ONCE(ran->here, ran->here + 1);
 	} else {
-		atomic_long_inc(&r->work_elsewhere[cpu->cpu]);
-		atomic_set(&r->work_elsewhere_cpu[cpu->cpu], (int)here);
+		WRITE_ONCE(ran->elsewhere, ran->elsewhere + 1);
+		WRITE_ONCE(ran->elsewhere_cpu, (int)here);
 	}
 	r->v->drain_local(cpu);
 }
@@ -74,8 +75,6 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 	bool queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
 
 	r->wake_ticks += pcb_tsc_now() - t0;
-	if (queued)
-		atomic_long_inc(&r->work_queued[cpu->cpu]);
 	return queued;
 }
 
