@@ -56,12 +56,24 @@ done_restock:
 	if (batch > nr_pages)
 		MEMCG_TIMED_VOID(refill_stock, refill_stock(this, memcg, batch - nr_pages));
 
-	/* the memory.high walk after done_restock reads usage at each level */
+	/*
+	 * The memory.high walk after done_restock: memory and swap usage
+	 * against their high at each level, and in_task() on the preempt
+	 * count. Nothing runs here from an interrupt, and the throttling
+	 * (schedule_work(&memcg->high_work), set_notify_resume()) is not
+	 * modeled: the walk stops where the kernel's would.
+	 */
 	do {
 		bool mem_high = page_counter_read(&memcg->memory) > READ_ONCE(memcg->memory.high);
+		bool swap_high = page_counter_read(&memcg->swap) > READ_ONCE(memcg->swap.high);
 
-		if (unlikely(mem_high))
-			break;	/* set_notify_resume(): not modeled */
+		if (unlikely(!memcg_in_task(this))) {
+			if (mem_high)
+				break;
+			continue;
+		}
+		if (unlikely(mem_high || swap_high))
+			break;
 	} while ((memcg = parent_mem_cgroup(memcg)));
 
 	return 0;

@@ -44,6 +44,7 @@ static struct mem_cgroup *memcg_alloc(unsigned int id, struct mem_cgroup *parent
 	memcg->nodeinfo[0] = &memcg->pn;
 	memcg->css.parent = parent ? &parent->css : NULL;
 	page_counter_init(&memcg->memory, parent ? &parent->memory : NULL);
+	page_counter_init(&memcg->swap, parent ? &parent->swap : NULL);
 	return memcg;
 }
 

@@ -153,6 +153,7 @@ struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct obj_cgroup *objcg;
 	struct page_counter memory;
+	struct page_counter swap;	/* v2's; try_charge_memcg() reads its usage and high */
 	/* nodeinfo[]: a pointer per node (one modeled), each to its own allocation there */
 	struct mem_cgroup_per_node *nodeinfo[1];
 	struct mem_cgroup_per_node pn;	/* node 0's */
@@ -164,6 +165,15 @@ extern struct mutex percpu_charge_mutex;
 /* memcg_rstat_updated()'s shared threshold */
 extern atomic_int stats_flush_threshold;
 extern int pcb_nr_online_cpus;
+
+/*
+ * in_task(): no NMI, hard interrupt or served softirq in the preempt count
+ * (include/linux/preempt.h's masks, read once)
+ */
+static __always_inline bool memcg_in_task(const struct pcb_cpu *this)
+{
+	return !(preempt_nesting(this) & (0x00f00000u | 0x000f0000u | 0x00000100u));
+}
 
 static inline bool mem_cgroup_is_root(const struct mem_cgroup *memcg)
 {
