@@ -36,25 +36,33 @@ struct pcb_tsc_site {
 	".quad 1b, " #kind "\n\t"						\
 	".popsection"
 
-/* start of a timed region */
+/*
+ * start of a timed region: the read's constraints are the kernel's
+ * rdtsc_ordered()'s (the counter in %eax:%edx, %ecx clobbered, no memory
+ * clobber), then a compiler barrier, which emits nothing: no load or store
+ * of the region is moved above the read, as the kernel build's is not
+ * (kmod/seam/pcb/clock.h; tests/model_regions.py checks both)
+ */
 static inline uint64_t pcb_tsc_start(void)
 {
 	uint32_t lo, hi;
 
 	/* nop; lfence; rdtsc */
 	__asm__ __volatile__(PCB_TSC_SITE(0, ".byte 0x90, 0x0f, 0xae, 0xe8, 0x0f, 0x31")
-			     : "=a"(lo), "=d"(hi) :: "ecx", "memory");
+			     : "=a"(lo), "=d"(hi) :: "ecx");
+	__asm__ __volatile__("" ::: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* end of a timed region */
+/* end of a timed region: a compiler barrier, then the read */
 static inline uint64_t pcb_tsc_end(void)
 {
 	uint32_t lo, hi;
 
+	__asm__ __volatile__("" ::: "memory");
 	/* rdtscp; lfence */
 	__asm__ __volatile__(PCB_TSC_SITE(1, ".byte 0x0f, 0x01, 0xf9, 0x0f, 0xae, 0xe8")
-			     : "=a"(lo), "=d"(hi) :: "ecx", "memory");
+			     : "=a"(lo), "=d"(hi) :: "ecx");
 	return ((uint64_t)hi << 32) | lo;
 }
 

@@ -16,15 +16,25 @@ enum pcb_timing {
 	PCB_TIMING_BATCH,	/* N calls between two reads, divided by N */
 };
 
-/* start of a timed region */
+/*
+ * start of a timed region: rdtsc_ordered(), then barrier(), which emits
+ * nothing: rdtsc_ordered() has no memory clobber, so without it the
+ * compiler may hoist the region's loads and stores above the read (out of
+ * a worker's loop, say) where the seed's instrument, at a function's entry,
+ * had nothing to hoist them out of (tests/model_regions.py checks)
+ */
 static __always_inline uint64_t pcb_tsc_start(void)
 {
-	return rdtsc_ordered();
+	uint64_t t = rdtsc_ordered();
+
+	barrier();
+	return t;
 }
 
-/* end of a timed region */
+/* end of a timed region: barrier(), then rdtsc_ordered() */
 static __always_inline uint64_t pcb_tsc_end(void)
 {
+	barrier();
 	return rdtsc_ordered();
 }
 
