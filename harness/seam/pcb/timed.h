@@ -85,10 +85,17 @@ static inline void pcb_dbg_time_empty(struct pcb_dbg *d)
 	d->empty_n += PCB_EMPTY_PER_CHUNK;
 }
 
-/* around a timed call, outside its TSC reads: the counters, where per-call reads are on */
+/*
+ * around a timed call, outside its TSC reads: the counters, where per-call
+ * reads are on. The pointer is read anew before each region (READ_ONCE()),
+ * not kept from the last region's end in a register a call of the model
+ * clobbers and then reloaded on that path, a reload the compiler charges to
+ * the model's line (tests/model_regions.py would see a load of the model
+ * outside its region).
+ */
 static inline void pcb_dbg_pmc_begin(const struct pcb_dbg *d, uint64_t *c0)
 {
-	pcb_pmc_begin(d->pmc, c0);
+	pcb_pmc_begin(__atomic_load_n(&d->pmc, __ATOMIC_RELAXED), c0);
 }
 
 static inline void pcb_dbg_pmc_end(struct pcb_dbg *d, int fn, const uint64_t *c0)
