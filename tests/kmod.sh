@@ -43,6 +43,13 @@ else
 	exit
 fi
 if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build warns"; else ok; fi
+# every timed region of the module holds its calls' loads, stores and calls
+# (tests/model_regions.py): rdtsc_ordered() alone is no compiler barrier
+if python3 "$src/tests/model_regions.py" "$tmp/kmod/pcpbench.ko" >"$tmp/regions.out" 2>&1; then
+	ok
+else
+	bad "pcpbench.ko's timed regions: $(head -n 20 "$tmp/regions.out")"
+fi
 
 # the plans the models' rules refuse (tests/plan_rules.c), and plans whose
 # own fields are past the harness's bounds, which the guest hands the
