@@ -154,6 +154,8 @@ struct pcb_krun {
 	/* where each CPU's drain work ran, in that CPU's own per-CPU memory */
 	struct pcb_kwork_ran __percpu *work_ran;
 	uint64_t wake_ticks;		/* inside queue_work_on(), this drain */
+	uint64_t nr_drains;		/* this run's drains */
+	bool wake_timed;		/* this drain times them (pcb_wake_sampled()) */
 
 	struct pcb_plan_result *res;
 	struct pcb_plan_worker *wres;

@@ -331,6 +331,7 @@ static void drain_once(struct pcb_krun *r)
 
 	workers_window(r, true);
 	r->wake_ticks = 0;
+	r->wake_timed = pcb_wake_sampled(r->d->drain.queues_work, ++r->nr_drains);
 	waited = drainer_waited(r->self);
 	t0 = pcb_tsc_start();
 	r->v->drain_all(r->self, r->target, r->cpus, r->nr_cpus);
@@ -340,8 +341,14 @@ static void drain_once(struct pcb_krun *r)
 							 r->plan->gap_threshold_ns :
 							 r->plan->gap_floor_ns))
 		c->waited_preempted++;
-	pcb_stat_record(&c->drain, t1 - t0, c->overhead, 1, PCB_NO_LIMIT);
-	c->wake_sum += r->wake_ticks;
+	/* a drain that timed its wakes is their figure, not the drain's */
+	if (r->wake_timed) {
+		c->wake_sum += r->wake_ticks;
+		c->wake_n++;
+	} else {
+		pcb_stat_record(&c->drain, t1 - t0, c->overhead, 1, PCB_NO_LIMIT);
+	}
+	r->wake_timed = false;
 	workers_window(r, false);
 	completion(r, t0);
 	stranded(r);
@@ -370,6 +377,7 @@ static void coord_reset(struct pcb_krun *r)
 	c->overhead = overhead;
 	c->cpu = r->plan->coord_cpu;
 	c->nr_cpus = (uint32_t)r->nr_cpus;
+	r->nr_drains = 0;
 	memset(r->self->h.cc, 0, sizeof(r->self->h.cc));
 	memset(r->self->ev, 0, sizeof(r->self->ev));
 	r->self->h.remote_drains = 0;

@@ -67,13 +67,20 @@ void pcb_kwork_end(struct pcb_krun *r)
 	WRITE_ONCE(cur, NULL);
 }
 
-/* schedule_work_on(): queue_work_on(cpu, system_wq, &stock->work) */
+/*
+ * schedule_work_on(): queue_work_on(cpu, system_wq, &stock->work), timed
+ * in the drains sampled for it alone
+ */
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
 	struct pcb_krun *r = cur;
-	uint64_t t0 = pcb_tsc_now();
-	bool queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
+	uint64_t t0;
+	bool queued;
 
+	if (!r->wake_timed)
+		return schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
+	t0 = pcb_tsc_now();
+	queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
 	r->wake_ticks += pcb_tsc_now() - t0;
 	return queued;
 }

@@ -82,7 +82,9 @@ if [ "$(id -u)" = 0 ]; then
 	refused not-pcpbench "run.module: $tmp/dummy.ko is the module 'dummy', not pcpbench" \
 		"$pcpbench" run --backend kernel --set run.module="$tmp/dummy.ko" $short
 	fake "$tmp/old.ko" pcpbench 1
-	refused old-plan "run.module: $tmp/old.ko speaks plan version 1, this pcpbench 2" \
+	plan=$(sed -n 's/^#define PCB_PLAN_VERSION[[:space:]]*\([0-9]*\)$/\1/p' \
+		"$src/harness/seam/pcb/plan.h")
+	refused old-plan "run.module: $tmp/old.ko speaks plan version 1, this pcpbench $plan" \
 		"$pcpbench" run --backend kernel --set run.module="$tmp/old.ko" $short
 	fake "$tmp/none.ko" pcpbench ""
 	refused no-plan "run.module: $tmp/none.ko speaks plan version none" \

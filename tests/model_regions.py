@@ -40,6 +40,8 @@ import re
 import subprocess
 import sys
 
+# the checker shares kernel_regions.py's parsing; no bytecode left in the source tree
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_regions import HEAD, INSN, RELOC, show  # noqa: E402
 

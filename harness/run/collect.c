@@ -4,6 +4,7 @@
  * run's figures collected into it from the workers and the coordinator,
  * and given back.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,7 +242,9 @@ void pcb_collect_coord(struct pcb_design_result *res, struct run_shared *s, int 
 	struct pcb_drain_result *dr = &res->drain;
 
 	dr->run_mean[run] = pcb_stat_mean(&c->drain, c->overhead);
-	dr->run_wake[run] = c->drain.samples ? (double)c->wake_sum / (double)c->drain.samples : 0;
+	/* a run whose drains sampled none of its wakes has no wake figure */
+	dr->run_wake[run] = c->wake_n ? (double)c->wake_sum / (double)c->wake_n :
+			    res->design->drain.queues_work ? NAN : 0;
 	dr->count += s->fired;
 	pcb_stat_merge(&dr->total, &c->drain);
 	pcb_hist_merge(&dr->completion, &c->completion);
@@ -257,6 +260,7 @@ void pcb_collect_coord(struct pcb_design_result *res, struct run_shared *s, int 
 	dr->nr_online = c->nr_cpus;
 	dr->walk_sum += c->walk_sum;
 	dr->wake_sum += c->wake_sum;
+	dr->wake_n += c->wake_n;
 	dr->helpers_flush = c->helpers_serve;
 	dr->helper_ran += atomic_load(&c->helper_ran);
 	pcb_merge_contention(res, c->self->h.cc, 1);

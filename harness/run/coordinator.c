@@ -16,6 +16,7 @@
 #include "coordinator.h"
 #include "cpu_area.h"
 #include "idle.h"
+#include "pcb/plan.h"
 #include "pcb/registry.h"
 #include "threads.h"
 
@@ -77,6 +78,7 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->completed = c->incomplete = 0;
 	c->stranded_sum = c->stranded_max = c->stranded_n = 0;
 	c->walk_sum = c->wake_sum = 0;
+	c->nr_drains = c->wake_n = 0;
 	c->waited_preempted = 0;
 	atomic_store(&c->helper_ran, 0);
 	atomic_store(&c->ran_after, 0);
@@ -124,9 +126,11 @@ static void coord_prepare(struct pcb_coord *c)
 void pcb_coord_drain_once(struct pcb_coord *c)
 {
 	uint64_t t0, t1, waited;
+	bool wake_timed = pcb_wake_sampled(c->d->drain.queues_work, ++c->nr_drains);
 
 	workers_window(c, true);
 	pcb_wake_ticks_take();
+	pcb_wake_time(wake_timed);
 	waited = drainer_waited(c);
 	/* a flushing drain's idle CPUs' work: on their helpers, watching before the call */
 	if (c->helpers_serve)
@@ -143,8 +147,15 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	if (drainer_waited(c) - waited > c->preempt_ticks)
 		c->waited_preempted++;
 
-	pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1, PCB_NO_LIMIT);
-	c->wake_sum += pcb_wake_ticks_take();
+	/* a drain that timed its wakes is their figure, not the drain's */
+	if (wake_timed) {
+		c->wake_sum += pcb_wake_ticks_take();
+		c->wake_n++;
+	} else {
+		pcb_stat_record(&c->drain, t1 - t0, (uint64_t)(c->overhead + 0.5), 1,
+				PCB_NO_LIMIT);
+	}
+	pcb_wake_time(false);
 	workers_window(c, false);
 
 	if (c->d->drain.queues_work) {

@@ -75,6 +75,7 @@ struct pcb_coord {
 	/* figures, reset per run */
 	struct pcb_stat drain;		/* ticks inside the model's drain */
 	uint64_t walk_sum, wake_sum;	/* ticks: walking empty caches, waking real workers */
+	uint64_t nr_drains, wake_n;	/* drains, and those whose wakes were timed */
 	struct pcb_hist completion;	/* ticks until all queued work ran */
 	uint64_t completed, incomplete;
 	uint64_t stranded_sum, stranded_max, stranded_n;	/* pages left on isolated CPUs */

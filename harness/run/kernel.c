@@ -268,6 +268,7 @@ static void collect_coord(struct pcb_design_result *res, const struct pcb_plan_r
 	s.coord.drain = c->drain;
 	s.coord.overhead = (double)c->overhead;
 	s.coord.wake_sum = c->wake_sum;
+	s.coord.wake_n = c->wake_n;
 	s.coord.walk_sum = c->walk_sum;
 	s.coord.completion = c->completion;
 	s.coord.completed = c->completed;

@@ -84,12 +84,13 @@ struct pcb_drain_result {
 	int helpers_share;		/* ... on a worker's CPU: refills alone */
 	int helpers_flush;		/* ... running a flushing drain's idle work, in parallel */
 	uint64_t helper_ran;		/* ... so many work items, inside the timed drains */
-	uint64_t walk_sum, wake_sum;	/* ticks over all drains */
+	uint64_t walk_sum, wake_sum;	/* ticks over all drains, the sampled drains' wakes */
+	uint64_t wake_n;		/* drains whose wakes were timed */
 	uint64_t count;			/* drains fired */
 	uint64_t remote;		/* stocks drained from the coordinator's CPU */
 	double *run_mean;		/* [runs], cycles inside the drain */
 	double *run_line;		/* [runs], ticks a line takes from the first worker, -1 none */
-	double *run_wake;		/* [runs], cycles a drain spent waking real workers */
+	double *run_wake;		/* [runs], cycles a drain spent waking real workers, NaN unsampled */
 	struct pcb_stat total;
 	struct pcb_hist completion;	/* queued work: ticks until it all ran */
 	uint64_t completed, incomplete;

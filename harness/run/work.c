@@ -15,8 +15,17 @@ const char *const pcb_delivery_name[5] = {
 	"kworker", "signal", "poll", "idle", "workqueue",
 };
 
-/* the calling drainer's ticks in the wake system calls of queue_work_on(), for the drain table */
+/*
+ * the calling drainer's ticks in the wake system calls of queue_work_on(),
+ * for the drain table: read in the drains pcb_wake_time() samples alone
+ */
 static __thread uint64_t wake_ticks;
+static __thread bool wake_timed;
+
+void pcb_wake_time(bool on)
+{
+	wake_timed = on;
+}
 
 uint64_t pcb_wake_ticks_take(void)
 {
@@ -397,7 +406,9 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 	/* queue_work_on(): test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) */
 	if (atomic_fetch_or(wq->data, WORK_STRUCT_PENDING) & WORK_STRUCT_PENDING)
 		return false;
-	atomic_fetch_add_explicit(&wq->queued, 1, memory_order_relaxed);
+	atomic_store_explicit(&wq->queued,
+			      atomic_load_explicit(&wq->queued, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
 	/* __queue_work(): the work onto the target pool's worklist */
 	pool_insert(&wq->pool);
 	switch (wq->mode) {
@@ -405,21 +416,27 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 		/* wake_up_worker() of an idle, polling CPU: a store to its idle task's flags */
 		atomic_store_explicit(&wq->wake, 1, memory_order_release);
 		break;
-	case PCB_DELIVER_SIGNAL: {
-		uint64_t t0 = pcb_tsc_now();
+	case PCB_DELIVER_SIGNAL:
+		if (!wake_timed) {
+			pthread_kill(wq->owner, SIGUSR1);
+		} else {
+			uint64_t t0 = pcb_tsc_now();
 
-		pthread_kill(wq->owner, SIGUSR1);
-		wake_ticks += pcb_tsc_now() - t0;
+			pthread_kill(wq->owner, SIGUSR1);
+			wake_ticks += pcb_tsc_now() - t0;
+		}
 		break;
-	}
-	case PCB_DELIVER_KWORKER: {
+	case PCB_DELIVER_KWORKER:
 		/* a real worker must be preempted: a system call, its own figure */
-		uint64_t t0 = pcb_tsc_now();
+		if (!wake_timed) {
+			futex_wake(&wq->futex);
+		} else {
+			uint64_t t0 = pcb_tsc_now();
 
-		futex_wake(&wq->futex);
-		wake_ticks += pcb_tsc_now() - t0;
+			futex_wake(&wq->futex);
+			wake_ticks += pcb_tsc_now() - t0;
+		}
 		break;
-	}
 	case PCB_DELIVER_POLL:
 	case PCB_DELIVER_WORKQUEUE:	/* the kernel backend's: the module queues it */
 		break;

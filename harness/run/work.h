@@ -77,7 +77,14 @@ struct pcb_workq {
 	atomic_uint futex;		/* bumped to wake the helper */
 	atomic_int stop;
 	/* what happened */
-	atomic_long queued, ran, deferred;
+	atomic_long ran, deferred;
+	/*
+	 * work queued, counted by the drainer alone (the coordinator's thread,
+	 * the one caller of drain_all()) on a line of its own, with no lock:
+	 * no bookkeeping of the harness's inside a timed drain takes a locked
+	 * instruction or a line the target's owner writes
+	 */
+	atomic_long queued __attribute__((aligned(PCB_CACHE_LINE)));
 };
 
 /* the work item a queue delivers: to its CPU, work->func run on work->data */
@@ -119,6 +126,8 @@ static inline bool pcb_virtual_served(const struct pcb_cpu *cpu)
 }
 /* ticks the drainer spent waking real CPUs' workers (futex, signal), since the last call */
 uint64_t pcb_wake_ticks_take(void);
+/* whether the calling drainer's next wakes are timed (pcb_wake_sampled()) */
+void pcb_wake_time(bool on);
 /* stop the helper; pending work is run by the caller (the owner) */
 void pcb_workq_stop(struct pcb_workq *wq);
 static inline int pcb_work_pending(const struct pcb_workq *wq)

@@ -6,6 +6,7 @@
  * by drain.stocks, drains that ran late, a line that moved between runs).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,9 +39,27 @@ static double without_wake(const struct pcb_drain_result *dr, int runs)
 	return runs ? sum / runs : 0;
 }
 
-/* each run's figures, for a claim's test over the run means */
-static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int runs)
+/*
+ * every run's wake is known (run_wake[] not NaN): sampled in each, or none,
+ * its design queuing no work
+ */
+static bool has_wake(const struct pcb_design_result *r)
 {
+	const struct pcb_drain_result *dr = &r->drain;
+
+	if (!dr->count || !dr->run_wake)
+		return false;
+	for (int i = 0; i < r->runs; i++)
+		if (isnan(dr->run_wake[i]))
+			return false;
+	return true;
+}
+
+/* each run's figures, for a claim's test over the run means */
+static void drain_runs_json(json_t *o, const struct pcb_design_result *r)
+{
+	const struct pcb_drain_result *dr = &r->drain;
+	int runs = r->runs;
 	json_t *a;
 
 	if (!dr->run_line || !dr->run_wake)
@@ -50,7 +69,8 @@ static void drain_runs_json(json_t *o, const struct pcb_drain_result *dr, int ru
 		json_t *x = json_object();
 
 		rj_set_drainrun_avg_cycles(x, dr->run_mean[r]);
-		rj_set_drainrun_avg_cycles_without_wake(x, dr->run_mean[r] - dr->run_wake[r]);
+		if (!isnan(dr->run_wake[r]))
+			rj_set_drainrun_avg_cycles_without_wake(x, dr->run_mean[r] - dr->run_wake[r]);
 		if (dr->run_line[r] > 0)
 			rj_set_drainrun_line_cycles(x, dr->run_line[r]);
 		json_array_append_new(a, x);
@@ -70,9 +90,14 @@ json_t *pcb_drain_json(const struct pcb_design_result *r)
 	rj_set_drain_caches(o, dr->nr_caches);
 	rj_set_drain_virtual_cpus(o, dr->nr_virtual);
 	rj_set_drain_online(o, dr->nr_online);
-	/* per drain: the wake system calls inside it, and a walk over the idle CPUs' empty caches */
-	if (!instrumented)
-		rj_set_drain_wake_cycles(o, dr->count ? (double)dr->wake_sum / (double)dr->count : 0);
+	/*
+	 * per drain: the wake system calls inside it, read in the drains
+	 * sampled for them (none where the design queues no work), and a walk
+	 * over the idle CPUs' empty caches
+	 */
+	if (!instrumented && (dr->wake_n || !r->design->drain.queues_work))
+		rj_set_drain_wake_cycles(o, dr->wake_n ? (double)dr->wake_sum /
+					 (double)dr->wake_n : 0);
 	if (dr->nr_virtual)
 		rj_set_drain_walk_cycles_per_cpu(o, dr->count ? (double)dr->walk_sum /
 						 (double)dr->count / (double)dr->nr_virtual : 0);
@@ -86,10 +111,13 @@ json_t *pcb_drain_json(const struct pcb_design_result *r)
 				       dr->helpers_flush ? "helpers" : "drainer");
 	rj_set_drain_count(o, (json_int_t)dr->count);
 	rj_set_drain_avg_cycles(o, pcb_mean(dr->run_mean, r->runs));
-	/* the drain less the system calls that woke real workers: what a claim may read apart */
-	if (dr->count && dr->run_wake)
+	/*
+	 * the drain less the system calls that woke real workers: what a claim
+	 * may read apart, where every run sampled its wakes (or has none)
+	 */
+	if (has_wake(r))
 		rj_set_drain_avg_cycles_without_wake(o, without_wake(dr, r->runs));
-	drain_runs_json(o, dr, r->runs);
+	drain_runs_json(o, r);
 	rj_set_drain_stddev(o, pcb_stddev(dr->run_mean, r->runs));
 	pcb_noise_json(o, RJ_F_drain_cv_pct, RJ_F_drain_unstable, dr->run_mean, r);
 	/* the instrument sums a drain's cycles: no distribution, no completion of its work */

@@ -20,7 +20,7 @@
 #include "pcb/stat.h"
 #include "pcb/timed.h"
 
-#define PCB_PLAN_VERSION	2
+#define PCB_PLAN_VERSION	3
 
 /* the bounds of a plan: CPUs named, workers, a name, a model's settings */
 #define PCB_PLAN_MAX_CPUS	256
@@ -143,7 +143,8 @@ struct pcb_plan_coord {
 	uint64_t overhead;		/* its empty region, ticks */
 	struct pcb_stat drain;		/* ticks inside the model's drain */
 	uint64_t walk_sum;		/* ticks walking the idle CPUs' empty caches */
-	uint64_t wake_sum;		/* ticks inside queue_work_on() */
+	uint64_t wake_sum;		/* ticks inside queue_work_on(), the sampled drains' */
+	uint64_t wake_n;		/* drains sampled (pcb_wake_sampled()) */
 	struct pcb_hist completion;	/* queued work: ticks until it all ran */
 	uint64_t completed, incomplete;
 	uint64_t waited_preempted;
@@ -154,6 +155,20 @@ struct pcb_plan_coord {
 	uint64_t idle_work_queued, idle_work_ran_here, idle_work_ran_elsewhere;
 	struct pcb_plan_counter ctr[PCB_PLAN_MAX_EVENTS];	/* the plan's events */
 };
+
+/*
+ * Which drains time their queue_work_on() wakes, two TSC reads and an add
+ * around each: one in PCB_WAKE_SAMPLE of a design that queues work (the
+ * second, tenth, ... of a run, n counting from 1), left out of the drain
+ * figure, so that no drain it reports holds the harness's reads, and the
+ * wake is read from those alone. Both backends' coordinators ask this.
+ */
+#define PCB_WAKE_SAMPLE		8
+
+static inline bool pcb_wake_sampled(bool queues_work, uint64_t n)
+{
+	return queues_work && n % PCB_WAKE_SAMPLE == 2;
+}
 
 /* the configuration of the kernel the module was built for (and runs in), bits */
 #define PCB_KCONFIG_PREEMPT_DYNAMIC	(1u << 0)
