@@ -33,6 +33,16 @@ expect_rc 125 env PCPBENCH_VM_CACHE="$tmp/cache" PCPBENCH_VM_ABI=broken TMPDIR="
 grep -q "the guest did not boot: qemu exit 1" "$tmp/err" && ok ||
 	bad "a broken kernel: $(cat "$tmp/err")"
 
+# a guest whose init is not up by the boot limit is stopped and booted once
+# more; stuck again, it did not boot
+expect_rc 125 env PCPBENCH_VM_BOOT_LIMIT=1 TMPDIR="$tmp/vmtmp" "$vm" --pcpbench "$pcpbench" \
+	--timeout 60 -- true
+[ "$(grep -c "the guest did not reach its init in 1 s; its console's last lines:" "$tmp/err")" = 2 ] &&
+	grep -q "booting the guest once more" "$tmp/err" &&
+	grep -q "the guest did not boot: .* before its init ran" "$tmp/err" && ok ||
+	bad "a boot stuck twice: $(cat "$tmp/err")"
+expect_rc 2 env PCPBENCH_VM_BOOT_LIMIT=soon "$vm" --pcpbench "$pcpbench" -- true
+
 # a guest that runs past its timeout is stopped; nothing of it is left.
 # Which stops it depends on how fast it boots: its own watchdog (10 s
 # after init starts, the command's threads printed) or the rig's (20 s)
