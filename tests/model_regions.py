@@ -21,7 +21,8 @@ is an rseq critical section's abort path (entered by the kernel, from its
 own section) that comes back into the region.
 
 The model's accesses are the instructions with a memory operand (not
-lea, a nop or a stack slot, a register spilled) and the calls whose
+lea, a nop, a stack slot, a register spilled, or a slot of a linked
+program's global offset table, a symbol's address) and the calls whose
 inline chain passes through a region's lines into a function of the
 model (a file under DIR/, kernels/ unless --model says otherwise): the
 timed call's own body. Each must be inside
@@ -58,6 +59,9 @@ NO_ACCESS = ('lea', 'nop', 'endbr', 'prefetch')
 STACK_SLOT = re.compile(r'\(%rsp\)')
 # a nop behind prefixes (data16 cs nopw): padding
 PADDING = re.compile(r'\bnop')
+COMMENT_ADDR = re.compile(r'#\s*([0-9a-f]+)\b')
+# the sections of a linked program's global offset table
+GOT = ('.got', '.got.plt')
 
 
 def listing(path):
@@ -69,11 +73,11 @@ def listing(path):
 
 
 class Insn:
-    __slots__ = ('key', 'mn', 'ops', 'relocs', 'frames', 'next')
+    __slots__ = ('key', 'mn', 'ops', 'relocs', 'frames', 'next', 'addr')
 
-    def __init__(self, key, mn, ops, frames):
+    def __init__(self, key, mn, ops, frames, addr):
         self.key, self.mn, self.ops, self.relocs, self.frames = key, mn, ops, [], frames
-        self.next = None
+        self.next, self.addr = None, addr
 
 
 def parse(text):
@@ -99,7 +103,10 @@ def parse(text):
         if m and section:
             ops = re.sub(r'\s*#.*$', '', m.group(3)).strip()
             frames = [(func, loc[0], loc[1])] + inlined
-            code.append(Insn((section, int(m.group(1), 16)), m.group(2), ops, frames))
+            # a %rip-relative operand's address, as objdump's comment gives it
+            a = COMMENT_ADDR.search(m.group(3))
+            code.append(Insn((section, int(m.group(1), 16)), m.group(2), ops, frames,
+                             int(a.group(1), 16) if a else None))
             inlined = []
             continue
         m = INLINED.match(line)
@@ -167,9 +174,27 @@ def read_kind(insn):
     return None, None
 
 
-def is_access(insn):
-    """a load, store or call; a stack slot's is a register spilled or reloaded"""
+def got_ranges(path):
+    """[(start, end)] of a linked program's global offset table, from its
+    section headers (none for a listing)"""
+    if path.endswith('.txt'):
+        return []
+    out = subprocess.run(['objdump', '-h', path], check=True, capture_output=True,
+                         text=True).stdout
+    return [(int(m.group(2), 16), int(m.group(2), 16) + int(m.group(1), 16))
+            for m in re.finditer(r'^\s*\d+\s+(?:%s)\s+([0-9a-f]+)\s+([0-9a-f]+)' %
+                                 '|'.join(re.escape(g) for g in GOT), out, re.M)]
+
+
+def is_access(insn, got=()):
+    """a load, store or call; a stack slot's is a register spilled or
+    reloaded, and a load from the global offset table is a symbol's address
+    (a constant once the program is loaded, which the compiler may hoist as
+    it would a lea: the kernel has none)"""
     if insn.mn.startswith(NO_ACCESS) or PADDING.search(insn.ops) or STACK_SLOT.search(insn.ops):
+        return False
+    if insn.addr is not None and '(%rip)' in insn.ops and \
+            any(a <= insn.addr < b for a, b in got):
         return False
     return insn.mn.startswith('call') or '(' in insn.ops or insn.mn.startswith('lock')
 
@@ -266,9 +291,10 @@ def check(path, model, verbose):
     if not nstarts:
         print('%s: no timer read with its inline chain (built without -g?)' % path)
         return 2
+    got = got_ranges(path)
     bad, inside, by_region = [], 0, {}
     for i, insn in enumerate(code):
-        if not is_access(insn) or read_kind(insn)[0]:
+        if not is_access(insn, got) or read_kind(insn)[0]:
             continue
         region = owner(insn, spans, model)
         if region is None:
