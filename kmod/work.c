@@ -74,14 +74,11 @@ void pcb_kwork_end(struct pcb_krun *r)
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
 	struct pcb_krun *r = cur;
-	uint64_t t0;
-	bool queued;
+	uint64_t t0 = r->wake_timed ? pcb_tsc_now() : 0;
+	bool queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
 
-	if (!r->wake_timed)
-		return schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
-	t0 = pcb_tsc_now();
-	queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
-	r->wake_ticks += pcb_tsc_now() - t0;
+	if (r->wake_timed)
+		r->wake_ticks += pcb_tsc_now() - t0;
 	return queued;
 }
 

@@ -417,26 +417,18 @@ bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 		atomic_store_explicit(&wq->wake, 1, memory_order_release);
 		break;
 	case PCB_DELIVER_SIGNAL:
-		if (!wake_timed) {
-			pthread_kill(wq->owner, SIGUSR1);
-		} else {
-			uint64_t t0 = pcb_tsc_now();
-
-			pthread_kill(wq->owner, SIGUSR1);
-			wake_ticks += pcb_tsc_now() - t0;
-		}
-		break;
-	case PCB_DELIVER_KWORKER:
+	case PCB_DELIVER_KWORKER: {
 		/* a real worker must be preempted: a system call, its own figure */
-		if (!wake_timed) {
-			futex_wake(&wq->futex);
-		} else {
-			uint64_t t0 = pcb_tsc_now();
+		uint64_t t0 = wake_timed ? pcb_tsc_now() : 0;
 
+		if (wq->mode == PCB_DELIVER_SIGNAL)
+			pthread_kill(wq->owner, SIGUSR1);
+		else
 			futex_wake(&wq->futex);
+		if (wake_timed)
 			wake_ticks += pcb_tsc_now() - t0;
-		}
 		break;
+	}
 	case PCB_DELIVER_POLL:
 	case PCB_DELIVER_WORKQUEUE:	/* the kernel backend's: the module queues it */
 		break;
