@@ -138,6 +138,9 @@ struct pcb_krun {
 	int nr_cpus, nr_workers;
 	struct pcb_kworker *kw;
 	struct pcb_cpu *self;		/* the coordinator's */
+	/* what a drain walks: cpus[] and self, in for_each_online_cpu() order (pcb_drain_walk()) */
+	struct pcb_cpu **walk;
+	int nr_online;
 	struct task_struct *coord;
 	struct pcb_kctr coord_ctr;	/* the coordinator's perf events */
 

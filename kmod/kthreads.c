@@ -254,6 +254,12 @@ static void coord_prepare(struct pcb_krun *r)
 
 		smp_call_function_single((int)f.cpu->cpu, prefill_on_cpu, &f, 1);
 	}
+	/* the coordinator's own, charged: on its CPU, this one */
+	if (p->coord_charged) {
+		struct prefill f = { r->v, r->self, r->shared };
+
+		smp_call_function_single((int)r->self->cpu, prefill_on_cpu, &f, 1);
+	}
 }
 
 /* the workers' drain windows, outside the timed call (for designs without work) */
@@ -334,7 +340,7 @@ static void drain_once(struct pcb_krun *r)
 	r->wake_timed = pcb_wake_sampled(r->d->drain.queues_work, ++r->nr_drains);
 	waited = drainer_waited(r->self);
 	t0 = pcb_tsc_start();
-	r->v->drain_all(r->self, r->target, r->cpus, r->nr_cpus);
+	r->v->drain_all(r->self, r->target, r->walk, r->nr_online);
 	t1 = pcb_tsc_end();
 	/* a lock's section is far shorter than an interruption: its holder was preempted */
 	if (drainer_waited(r->self) - waited > ns_ticks(r, r->plan->gap_threshold_ns ?
@@ -376,7 +382,7 @@ static void coord_reset(struct pcb_krun *r)
 	memset(c, 0, sizeof(*c));
 	c->overhead = overhead;
 	c->cpu = r->plan->coord_cpu;
-	c->nr_cpus = (uint32_t)r->nr_cpus;
+	c->nr_cpus = (uint32_t)r->nr_online;
 	r->nr_drains = 0;
 	memset(r->self->h.cc, 0, sizeof(r->self->h.cc));
 	memset(r->self->ev, 0, sizeof(r->self->ev));

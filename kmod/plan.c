@@ -111,8 +111,9 @@ static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
 		return p->nr_idle ? FAIL("idle CPUs without drains") : 0;
 	if (!cpu_ok((uint32_t)p->coord_cpu))
 		return FAIL("coordinator CPU %d: not an online CPU", p->coord_cpu);
-	if (p->nr_idle > PCB_PLAN_MAX_CPUS || p->nr_charged > p->nr_idle)
-		return FAIL("%u idle CPUs, %u charged", p->nr_idle, p->nr_charged);
+	if (p->nr_idle > PCB_PLAN_MAX_CPUS || p->nr_charged > p->nr_idle || p->coord_charged > 1)
+		return FAIL("%u idle CPUs, %u charged, the coordinator's %u", p->nr_idle,
+			    p->nr_charged, p->coord_charged);
 	for (uint32_t i = 0; i < p->nr_idle; i++) {
 		if (!cpu_ok(p->idle_cpu[i]) || test_and_set_bit(p->idle_cpu[i], seen) ||
 		    p->idle_cpu[i] == (uint32_t)p->coord_cpu)

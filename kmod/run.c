@@ -101,10 +101,11 @@ static int run_setup(struct pcb_krun *r)
 	if (p->coord_cpu >= 0)
 		r->coord_area = pcb_alloc_percpu(r->area_size, PCB_CACHE_LINE);
 	r->cpus = pcb_kvcalloc(r->nr_cpus, sizeof(*r->cpus));
+	r->walk = pcb_kvcalloc(r->nr_cpus + 1, sizeof(*r->walk));
 	r->kw = pcb_kvcalloc(r->nr_workers, sizeof(*r->kw));
 	r->work_ran = pcb_alloc_percpu(sizeof(*r->work_ran), __alignof__(*r->work_ran));
-	if (!r->areas || (p->coord_cpu >= 0 && !r->coord_area) || !r->cpus || !r->kw ||
-	    !r->work_ran)
+	if (!r->areas || (p->coord_cpu >= 0 && !r->coord_area) || !r->cpus || !r->walk ||
+	    !r->kw || !r->work_ran)
 		return fail(r, -ENOMEM, "out of memory for the CPUs' areas");
 	return 0;
 }
@@ -132,9 +133,12 @@ static int areas_setup(struct pcb_krun *r)
 	for (uint32_t i = 0; i < p->nr_idle; i++)
 		r->cpus[r->nr_workers + i] = area_init(r, per_cpu_ptr(r->areas, p->idle_cpu[i]),
 						       p->idle_cpu[i]);
-	if (p->coord_cpu >= 0)
+	if (p->coord_cpu >= 0) {
 		r->self = area_init(r, per_cpu_ptr(r->coord_area, (unsigned int)p->coord_cpu),
 				    (unsigned int)p->coord_cpu);
+		r->nr_online = pcb_drain_walk(r->walk, r->self, r->cpus, r->nr_workers,
+					      r->nr_cpus);
+	}
 	return 0;
 }
 
@@ -329,6 +333,7 @@ static void run_teardown(struct pcb_krun *r)
 	pcb_free_percpu(r->areas);
 	pcb_free_percpu(r->coord_area);
 	pcb_kvfree(r->cpus);
+	pcb_kvfree(r->walk);
 	pcb_kvfree(r->kw);
 	pcb_free_percpu(r->work_ran);
 }

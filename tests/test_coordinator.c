@@ -167,6 +167,34 @@ static void exact_contention(void)
 	}
 }
 
+/*
+ * The walk as for_each_online_cpu() meets the drainer: workers on CPUs 1,
+ * 3 and 6, the drainer on 4, two idle CPUs after them; a drainer below
+ * every worker first, above every one after them
+ */
+static void walk_order(void)
+{
+	struct pcb_cpu c[6] = { { .cpu = 1 }, { .cpu = 3 }, { .cpu = 6 }, { .cpu = 10000 },
+				{ .cpu = 10001 }, { .cpu = 4 } };
+	struct pcb_cpu *cpus[5] = { &c[0], &c[1], &c[2], &c[3], &c[4] }, *walk[6];
+	const unsigned int want[3][6] = { { 1, 3, 4, 6, 10000, 10001 },
+					  { 0, 1, 3, 6, 10000, 10001 },
+					  { 1, 3, 6, 7, 10000, 10001 } };
+	const unsigned int self[3] = { 4, 0, 7 };
+
+	for (int k = 0; k < 3; k++) {
+		int n, ok;
+
+		c[5].cpu = self[k];
+		n = pcb_drain_walk(walk, &c[5], cpus, 3, 5);
+		ok = n == 6;
+		for (int i = 0; ok && i < n; i++)
+			ok = walk[i]->cpu == want[k][i];
+		CHECK(ok, "the drainer on CPU %u: walked %d, in CPU order among the workers",
+		      self[k], n);
+	}
+}
+
 /* the work queued to idle virtual CPUs that a helper ran inside a timed drain, expected */
 static unsigned long helper_work(const struct pcb_design *d, const struct pcb_coord *c,
 				 int helpers_share, uint64_t drains)
@@ -216,8 +244,10 @@ static void isolated_left_alone(const struct pcb_model_ops *ops, const struct pc
 
 /*
  * Seed 000's drain shape, for every design of the three models, on a
- * synthetic two-node machine: 16 CPUs online, 12 holding charges, a
- * quarter isolated, stood in for by `helpers` threads (unpinned: the
+ * synthetic two-node machine: 16 CPUs online, the drainer's among them,
+ * `stocks` of them holding charges (16: the drainer's too, which its own
+ * drain empties in place), a quarter of the idle ones isolated, stood in
+ * for by `helpers` threads (unpinned: the
  * machine is synthetic), which refill them before each drain and, where
  * the drain flushes its work and they are on no worker's CPU, run it
  * inside the drain, in parallel. No charge, page or object may be lost or
@@ -226,14 +256,14 @@ static void isolated_left_alone(const struct pcb_model_ops *ops, const struct pc
  * worker's CPU, on the drainer.
  */
 static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, const void *cfg,
-			const struct pcb_clock *clk, int helpers, int helpers_share)
+			const struct pcb_clock *clk, int stocks, int helpers, int helpers_share)
 {
 	const struct pcb_model_ops ops = pcb_model_ops(m);
 	const struct pcb_variant *v = d->variant[ops.variant_index(cfg, d)];
 	struct pcb_topo topo;
 	struct pcb_coord_args args = {
 		.model = m, .d = d, .v = v, .topo = &topo, .tsc_hz = clk->tsc_hz,
-		.shape = { .stocks = 12, .online = PCB_COORD_TEST_CPUS, .isolated_pct = 25,
+		.shape = { .stocks = stocks, .online = PCB_COORD_TEST_CPUS, .isolated_pct = 25,
 			   .helper_cpu = { 1, 2, 3, 4, 5, 6, 7, 8 }, .nr_helpers = helpers,
 			   .helpers_share = helpers_share },
 	};
@@ -244,7 +274,7 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	struct pcb_cpu *all[1 + PCB_COORD_TEST_CPUS];
 	uint64_t start, fired, sampled;
 	unsigned long want, ran;
-	int isolated = 0;
+	int isolated = 0, walked_self = 0;
 
 	if (d->unavailable && d->unavailable()) {
 		printf("%s: skipped: %s\n", d->name, d->unavailable());
@@ -260,8 +290,13 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	args.shared = shared;
 	CHECK(pcb_coord_setup(&c, &args, err, sizeof(err)) == 0, "%s: %s", d->name, err);
 	CHECK(c.target == ops.drain_target(shared), "%s: the model's target is drained", d->name);
-	CHECK(c.nr_cpus == 16 && c.nr_virtual == 16 && c.nr_charged == 12,
-	      "%s: %d online, %d charged", d->name, c.nr_cpus, c.nr_charged);
+	CHECK(c.nr_online == 16 && c.nr_cpus == 15 && c.nr_virtual == 15 &&
+	      c.nr_charged == (stocks < 15 ? stocks : 15) && c.self_charged == (stocks == 16),
+	      "%s: %d online, %d idle, %d charged, the drainer's %s", d->name, c.nr_online,
+	      c.nr_virtual, c.nr_charged, c.self_charged ? "too" : "not");
+	for (int i = 0; i < c.nr_online; i++)
+		walked_self += c.walk[i] == c.self;
+	CHECK(walked_self == 1, "%s: the drainer's cache walked %d times", d->name, walked_self);
 	CHECK(c.nr_helpers == helpers, "%s: the refills run on %d threads of their own, asked %d",
 	      d->name, c.nr_helpers, helpers);
 	CHECK(c.helpers_serve == (d->drain.flushes && !helpers_share),
@@ -272,7 +307,7 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		CHECK(c.cpus[i]->node == topo.cpu[i % topo.nr_cpus].node,
 		      "%s: virtual CPU %d placed on node %d", d->name, i, c.cpus[i]->node);
 	}
-	CHECK(isolated == 4, "%s: %d of 16 isolated, asked for 25%%", d->name, isolated);
+	CHECK(isolated == 3, "%s: %d of 15 isolated, asked for 25%%", d->name, isolated);
 	pcb_coord_reset(&c);
 
 	/*
@@ -320,6 +355,8 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 		if (!(d->skips_isolated && c.cpus[i]->isolated && i < c.nr_charged))
 			CHECK(ops.cache_empty(shared, v, c.cpus[i]),
 			      "%s: cache %d still holds pages after the drains", d->name, i);
+	CHECK(ops.cache_empty(shared, v, c.self), "%s: the drainer's cache still holds pages",
+	      d->name);
 
 	/* every page charged is in a page counter's usage and a stock, once */
 	all[0] = c.self;
@@ -347,18 +384,25 @@ int main(void)
 
 	scripted_gaps();
 	exact_contention();
+	walk_order();
 	pcb_clock_calibrate(&clk, 20);
-	/* one helper sharing a worker's CPU (the serial path), then four on CPUs of their own */
+	/*
+	 * one helper sharing a worker's CPU (the serial path), 12 caches
+	 * charged; then four on CPUs of their own, every cache charged, the
+	 * drainer's too
+	 */
 	for (int share = 1; share >= 0; share--) {
+		int stocks = share ? 12 : PCB_COORD_TEST_CPUS, helpers = share ? 1 : 4;
+
 		for (int i = 0; memcg_model.designs[i]; i++)
 			fixed_count(&memcg_model, memcg_model.designs[i], &memcg_cfg, &clk,
-				    share ? 1 : 4, share);
+				    stocks, helpers, share);
 		for (int i = 0; pcp_model.designs[i]; i++)
 			fixed_count(&pcp_model, pcp_model.designs[i], &pcp_cfg, &clk,
-				    share ? 1 : 4, share);
+				    stocks, helpers, share);
 		for (int i = 0; sheaves_model.designs[i]; i++)
 			fixed_count(&sheaves_model, sheaves_model.designs[i], &sheaves_cfg, &clk,
-				    share ? 1 : 4, share);
+				    stocks, helpers, share);
 	}
 	return check_summary();
 }

@@ -256,8 +256,8 @@ void pcb_collect_coord(struct pcb_design_result *res, struct run_shared *s, int 
 	if (c->stranded_max > dr->stranded_max)
 		dr->stranded_max = c->stranded_max;
 	dr->nr_virtual = c->nr_virtual;
-	dr->nr_caches = c->nr_workers + c->nr_charged;
-	dr->nr_online = c->nr_cpus;
+	dr->nr_caches = c->nr_workers + c->nr_charged + c->self_charged;
+	dr->nr_online = c->nr_online;
 	dr->walk_sum += c->walk_sum;
 	dr->wake_sum += c->wake_sum;
 	dr->wake_n += c->wake_n;

@@ -24,8 +24,9 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 		    size_t errlen)
 {
 	const struct pcb_coord_shape *shape = &a->shape;
-	int stocks = shape->stocks > a->nr_workers ? shape->stocks : a->nr_workers;
-	int online = pcb_coord_online(shape->stocks, shape->online, a->nr_workers);
+	int cpu = sched_getcpu();
+	const struct pcb_topo_cpu *tc = cpu >= 0 ? pcb_topo_cpu(a->topo, (unsigned int)cpu) : NULL;
+	int node = tc ? tc->node : -1;
 
 	memset(c, 0, sizeof(*c));
 	c->model = a->model;
@@ -40,22 +41,26 @@ int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *e
 	c->nr_workers = a->nr_workers;
 	c->place = c->ops.stock_place(a->shared, a->d);
 	c->area_size = pcb_cpu_area_size(a->d, a->v, c->place);
-	c->nr_virtual = online - a->nr_workers;
-	c->nr_charged = stocks - a->nr_workers;
-	c->nr_cpus = online;
+	c->nr_virtual = pcb_coord_idle(shape->stocks, shape->online, a->nr_workers,
+				       &c->nr_charged, &c->self_charged);
+	c->nr_cpus = a->nr_workers + c->nr_virtual;
 	pcb_idle_plan(c, a);
 	c->cpus = calloc((size_t)c->nr_cpus, sizeof(*c->cpus));
-	c->self = pcb_cpu_area_alloc(c->area_size, -1);
-	if (!c->cpus || !c->self) {
+	c->walk = calloc((size_t)c->nr_cpus + 1, sizeof(*c->walk));
+	c->self = pcb_cpu_area_alloc(c->area_size, node);
+	if (!c->cpus || !c->walk || !c->self) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	pcb_cpu_area_init(c->self, a->d, a->v, c->place, PCB_CPU_ID_COORDINATOR, -1, false);
+	/* on its CPU's node, by its number: the walk meets it there, a fence from it needs none */
+	pcb_cpu_area_init(c->self, a->d, a->v, c->place,
+			  cpu >= 0 ? (unsigned int)cpu : PCB_CPU_ID_COORDINATOR, node, false);
 	c->ops.cpu_setup(a->shared, a->d, c->self);
 	for (int i = 0; i < a->nr_workers; i++)
 		c->cpus[i] = a->workers[i];
 	if (pcb_idle_start(c, a, err, errlen) < 0)
 		return -1;
+	c->nr_online = pcb_drain_walk(c->walk, c->self, c->cpus, c->nr_workers, c->nr_cpus);
 	c->overhead = pcb_clock_overhead(PCB_TIMING_BATCH);
 	return 0;
 }
@@ -68,6 +73,7 @@ void pcb_coord_teardown(struct pcb_coord *c)
 	if (c->self)
 		pcb_free_on_node(c->self, c->area_size);
 	free(c->cpus);
+	free(c->walk);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -121,6 +127,9 @@ static void coord_prepare(struct pcb_coord *c)
 {
 	if (c->nr_virtual)
 		pcb_idle_refill(c);
+	/* the drainer's own cache, charged: by itself, its owner */
+	if (c->self_charged)
+		c->v->prefill(c->self, c->shared);
 }
 
 void pcb_coord_drain_once(struct pcb_coord *c)
@@ -137,7 +146,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 		pcb_idle_serve(c);
 
 	t0 = pcb_tsc_start();
-	c->v->drain_all(c->self, c->target, c->cpus, c->nr_cpus);
+	c->v->drain_all(c->self, c->target, c->walk, c->nr_online);
 	t1 = pcb_tsc_end();
 
 	if (c->helpers_serve)

@@ -19,6 +19,7 @@
 #define PCB_COORDINATOR_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -52,8 +53,12 @@ struct pcb_coord {
 	struct pcb_cpu *self;		/* the coordinator's own CPU area */
 	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	size_t area_size;
-	struct pcb_cpu **cpus;		/* online CPUs: the workers', then virtual ones */
+	struct pcb_cpu **cpus;		/* the other online CPUs: the workers', then virtual ones */
 	int nr_cpus, nr_workers;
+	/* what a drain walks: cpus[] and self, in for_each_online_cpu() order (pcb_drain_walk()) */
+	struct pcb_cpu **walk;
+	int nr_online;
+	bool self_charged;		/* self refilled before each drain, as the charged ones */
 	void *target;			/* what the model's drain is asked to drain */
 	/* virtual CPUs: nr_virtual walked, the first nr_charged refilled before each drain */
 	int nr_virtual, nr_charged;
@@ -94,7 +99,7 @@ struct pcb_coord_plan {
 /* the shape of the machine a drain walks (seed 000, 2.2: charges on some of 128 online CPUs) */
 struct pcb_coord_shape {
 	int stocks;			/* caches holding charges, workers' included (0: workers') */
-	int online;			/* caches walked, as for_each_online_cpu() (0: as stocks) */
+	int online;			/* caches walked, the drainer's own included (0: as stocks) */
 	int isolated_pct;		/* percent of the virtual CPUs that are isolated */
 	/* the machine's CPUs of the helpers (none: the coordinator does their part) */
 	int helper_cpu[PCB_MAX_HELPERS];
@@ -102,12 +107,32 @@ struct pcb_coord_shape {
 	int helpers_share;		/* they are workers' CPUs */
 };
 
-/* the caches a drain walks: shape's online, at least its stocks, at least the workers' */
+/*
+ * The caches a drain walks, the drainer's own among them as curcpu is
+ * among drain_all_stock()'s online CPUs: shape's online, at least its
+ * stocks, at least the workers' and the drainer's
+ */
 static inline int pcb_coord_online(int stocks, int online, int nr_workers)
 {
-	if (stocks < nr_workers)
-		stocks = nr_workers;
-	return online > stocks ? online : stocks;
+	int least = stocks > nr_workers ? stocks : nr_workers + 1;
+
+	return online > least ? online : least;
+}
+
+/*
+ * Of them, the idle virtual CPUs': all but the workers' and the
+ * drainer's; the first *charged of them hold charges, and the drainer's
+ * too where stocks asks for every cache walked (*self_charged)
+ */
+static inline int pcb_coord_idle(int stocks, int online, int nr_workers, int *charged,
+				 bool *self_charged)
+{
+	int idle = pcb_coord_online(stocks, online, nr_workers) - nr_workers - 1;
+	int extra = stocks > nr_workers ? stocks - nr_workers : 0;
+
+	*charged = extra < idle ? extra : idle;
+	*self_charged = extra > idle;
+	return idle;
 }
 
 /* what the coordinator drains, and the machine it walks */

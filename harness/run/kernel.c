@@ -49,9 +49,9 @@ static void note(struct pcb_design_result *res, const char *fmt, const char *a, 
 static void plan_idle(struct pcb_plan *p, const struct pcb_topo *topo,
 		      const struct pcb_scenario *sc, struct pcb_design_result *res)
 {
-	int nr = (int)p->nr_workers;
-	int want = pcb_coord_online(sc->drain_stocks, sc->drain_online, nr) - nr;
-	int charged = (sc->drain_stocks > nr ? sc->drain_stocks : nr) - nr;
+	int nr = (int)p->nr_workers, charged;
+	bool self_charged;
+	int want = pcb_coord_idle(sc->drain_stocks, sc->drain_online, nr, &charged, &self_charged);
 	unsigned int cpu;
 
 	hwloc_bitmap_foreach_begin(cpu, topo->all) {
@@ -60,10 +60,11 @@ static void plan_idle(struct pcb_plan *p, const struct pcb_topo *topo,
 			p->idle_cpu[p->nr_idle++] = cpu;
 	} hwloc_bitmap_foreach_end();
 	p->nr_charged = (uint32_t)(charged < (int)p->nr_idle ? charged : (int)p->nr_idle);
+	p->coord_charged = self_charged;
 	if ((int)p->nr_idle < want)
 		note(res, "%s: the kernel backend walks this machine's online CPUs: %ld of the %ld "
 		     "a drain walks (drain.online, drain.stocks) are here", res->label,
-		     (long)(nr + (int)p->nr_idle), (long)(nr + want));
+		     (long)(nr + 1 + (int)p->nr_idle), (long)(nr + 1 + want));
 	res->drain.nr_virtual = (int)p->nr_idle;
 }
 
@@ -280,7 +281,9 @@ static void collect_coord(struct pcb_design_result *res, const struct pcb_plan_r
 	s.coord.nr_workers = (int)p->nr_workers;
 	s.coord.nr_virtual = (int)p->nr_idle;
 	s.coord.nr_charged = (int)p->nr_charged;
-	s.coord.nr_cpus = (int)c->nr_cpus;
+	s.coord.self_charged = p->coord_charged;
+	s.coord.nr_cpus = (int)p->nr_workers + (int)p->nr_idle;
+	s.coord.nr_online = (int)c->nr_cpus;
 	s.fired = c->fired;
 	counters_from(s.coord_ctr, c->ctr);
 	pcb_collect_coord(res, &s, run);

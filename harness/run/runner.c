@@ -328,7 +328,10 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 		res->drain.cpu = s->coord_cpu;
 		memset(&s->shape, 0, sizeof(s->shape));
 		/* every idle CPU's cache is left by a helper, charged or not */
-		int idle = pcb_coord_online(sc->drain_stocks, sc->drain_online, s->nr) - s->nr;
+		int charged;
+		bool self_charged;
+		int idle = pcb_coord_idle(sc->drain_stocks, sc->drain_online, s->nr, &charged,
+					  &self_charged);
 
 		if (idle > 0)
 			pick_helpers(s->topo, sc, s->coord_cpu, idle, &s->shape, res);

@@ -102,10 +102,12 @@ const struct pcb_key pcb_harness_keys[K_NR] = {
 		"the coordinator's CPU: auto (a housekeeping CPU without a worker, if any) or N"),
 	[K_DRAIN_CACHES] = PCB_KEY_INT_FIELD("drain", "stocks", "0", 0, 1024, SC, drain_stocks,
 		"caches holding charges at a drain, exactly: fewer than the workers runs the "
-		"first this many of them, more adds charged idle virtual CPUs (0: the workers')"),
+		"first this many of them, more adds charged idle virtual CPUs, and the "
+		"drainer's own at drain.online (0: the workers')"),
 	[K_DRAIN_ONLINE] = PCB_KEY_INT_FIELD("drain", "online", "128", 0, 1024, SC, drain_online,
-		"caches a drain walks, as for_each_online_cpu(), at least the workers' and "
-		"drain.stocks: those beyond are idle and empty (default seed 000's 128 CPUs)"),
+		"caches a drain walks, as for_each_online_cpu(), the drainer's own included: "
+		"at least the workers' and one, and drain.stocks; those beyond are idle and "
+		"empty (default seed 000's 128 CPUs)"),
 	[K_DRAIN_ISOLATED] = PCB_KEY_INT_FIELD("drain", "isolated", "12", 0, 100, SC,
 		drain_isolated_pct, "percent of the virtual CPUs that are isolated, spread evenly "
 		"(default seed 000's 16 of 128)"),

@@ -121,7 +121,7 @@ static inline void qsbr_wait_swapped(struct pcb_cpu *this, struct pcb_cpu *const
 	synchronize_rcu();
 	for (int i = 0; i < n; i++) {
 		qsbr_take_old(swapped[i]);
-		this->h.remote_drains++;
+		this->h.remote_drains += swapped[i] != this;
 	}
 }
 

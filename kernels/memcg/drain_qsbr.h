@@ -21,6 +21,8 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 
 	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
+	/* curcpu stays `this` over the walk */
+	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -35,6 +37,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		drain_stock_from(this, old[i], this_cpu_stock(this));
 		swapped[i]->stock_spare = old[i];
 	}
+	migrate_enable_model(this);
 	mutex_unlock(&percpu_charge_mutex);
 }
 

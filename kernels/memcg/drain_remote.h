@@ -21,16 +21,19 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 {
 	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
+	/* curcpu stays `this` over the walk */
+	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
 		struct memcg_stock_pcp *stock = this_cpu_stock(cpu);
 
 		if (is_drain_needed(this, stock, root_memcg) && stock_claim_flush(stock)) {
-			this->h.remote_drains++;
+			this->h.remote_drains += cpu != this;
 			drain_stock_from(this, stock, this_cpu_stock(this));
 		}
 	}
+	migrate_enable_model(this);
 	mutex_unlock(&percpu_charge_mutex);
 }
 

@@ -24,6 +24,8 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 	/* If someone's already draining, avoid adding running more workers. */
 	if (!mutex_trylock(&percpu_charge_mutex))
 		return;
+	/* curcpu stays `this` over the walk */
+	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -44,6 +46,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			}
 		}
 	}
+	migrate_enable_model(this);
 	mutex_unlock(&percpu_charge_mutex);
 }
 

@@ -80,6 +80,9 @@ struct memcg_cpu {
 	/* the running task's (current's) PREEMPT_RCU read-side state */
 	int rcu_read_lock_nesting;
 	unsigned int rcu_read_unlock_special;
+	/* current->migration_disabled, and this_rq()->nr_pinned */
+	unsigned short migration_disabled;
+	unsigned int nr_pinned;
 } ____cacheline_aligned;
 
 /* this CPU's memcg data: the modeled CPU is its first member */
@@ -194,6 +197,8 @@ static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
 /* the kernel backend: the running kernel's own */
 #define rcu_read_lock_model(this)	((void)(this), rcu_read_lock())
 #define rcu_read_unlock_model(this)	((void)(this), rcu_read_unlock())
+#define migrate_disable_model(this)	((void)(this), migrate_disable())
+#define migrate_enable_model(this)	((void)(this), migrate_enable())
 #else
 /*
  * rcu_read_lock() of a PREEMPT_RCU kernel, as Debian's PREEMPT_DYNAMIC
@@ -216,6 +221,42 @@ static __attribute__((__noinline__, unused)) void rcu_read_unlock_model(struct p
 	__asm__ __volatile__("" ::: "memory");
 	if (--mc->rcu_read_lock_nesting == 0 && unlikely(READ_ONCE(mc->rcu_read_unlock_special)))
 		mc->rcu_read_unlock_special = 0;	/* rcu_read_unlock_special() */
+}
+
+/*
+ * migrate_disable() and migrate_enable() of kernel/sched/core.c (6.1,
+ * !PREEMPT_RT): out-of-line calls that, outermost, count the task's
+ * pin and the runqueue's inside a preempt_disable() pair; migrate_enable()
+ * tests cpus_ptr against cpus_mask first, which only a migration
+ * attempted meanwhile changes (never here)
+ */
+static __attribute__((__noinline__, unused)) void migrate_disable_model(struct pcb_cpu *this)
+{
+	struct memcg_cpu *mc = memcg_cpu(this);
+
+	if (mc->migration_disabled) {
+		mc->migration_disabled++;
+		return;
+	}
+	preempt_disable(this);
+	mc->nr_pinned++;
+	mc->migration_disabled = 1;
+	preempt_enable(this);
+}
+
+static __attribute__((__noinline__, unused)) void migrate_enable_model(struct pcb_cpu *this)
+{
+	struct memcg_cpu *mc = memcg_cpu(this);
+
+	if (mc->migration_disabled > 1) {
+		mc->migration_disabled--;
+		return;
+	}
+	preempt_disable(this);
+	__asm__ __volatile__("" ::: "memory");
+	mc->migration_disabled = 0;
+	mc->nr_pinned--;
+	preempt_enable(this);
 }
 #endif
 

@@ -161,4 +161,26 @@ static inline void pcb_lock_held(struct pcb_cpu *this, const char *fn, unsigned 
 		pcb_tally_add(&c->held, ticks);
 }
 
+/* ---- the drain's walk ---- */
+
+/*
+ * for_each_online_cpu() as a drain walks it, into walk[nr + 1]: the
+ * drainer's own CPU among the workers' by its number, as the kernel's
+ * walk meets curcpu, then the idle CPUs (cpus[nr_workers..nr - 1]),
+ * after them whatever their numbers (the kernel backend's are real CPUs).
+ * Returns the CPUs walked, nr + 1.
+ */
+static inline int pcb_drain_walk(struct pcb_cpu **walk, struct pcb_cpu *self,
+				 struct pcb_cpu *const *cpus, int nr_workers, int nr)
+{
+	int k = 0, i = 0;
+
+	for (; i < nr_workers && cpus[i]->cpu < self->cpu; i++)
+		walk[k++] = cpus[i];
+	walk[k++] = self;
+	for (; i < nr; i++)
+		walk[k++] = cpus[i];
+	return k;
+}
+
 #endif

@@ -20,7 +20,7 @@
 #include "pcb/stat.h"
 #include "pcb/timed.h"
 
-#define PCB_PLAN_VERSION	3
+#define PCB_PLAN_VERSION	4
 
 /* the bounds of a plan: CPUs named, workers, a name, a model's settings */
 #define PCB_PLAN_MAX_CPUS	256
@@ -96,8 +96,12 @@ struct pcb_plan {
 
 	/* drains: none where coord_cpu is -1 */
 	int32_t coord_cpu;
-	/* idle CPUs walked after the workers' (for_each_online_cpu()), the first nr_charged refilled */
-	uint32_t nr_idle, nr_charged;
+	/*
+	 * idle CPUs walked after the workers' and the coordinator's
+	 * (for_each_online_cpu(), pcb_drain_walk()), the first nr_charged
+	 * refilled, and the coordinator's own where coord_charged
+	 */
+	uint32_t nr_idle, nr_charged, coord_charged;
 	uint32_t idle_cpu[PCB_PLAN_MAX_CPUS];
 	uint64_t drain_period_ns;	/* between two arrivals, or 0 with drain_count */
 	uint64_t drain_count;		/* > 0: exactly this many a run, evenly spread */
@@ -138,7 +142,7 @@ struct pcb_plan_worker {
 /* the coordinator's figures of the run */
 struct pcb_plan_coord {
 	int32_t cpu;
-	uint32_t nr_cpus;		/* caches a drain walks */
+	uint32_t nr_cpus;		/* caches a drain walks, the coordinator's included */
 	uint64_t fired;			/* drains */
 	uint64_t overhead;		/* its empty region, ticks */
 	struct pcb_stat drain;		/* ticks inside the model's drain */
