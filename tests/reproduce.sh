@@ -82,6 +82,7 @@ grep -qF "$tmp/long.ini:1: [xxxxxxxxxxxxxxxxxxxx...]: a claim's name of 56 chara
 	"$tmp/err" && ok || bad "long name: $(cat "$tmp/err")"
 check_bad bad-size.ini "tests/claims/bad-size.ini:13: [000-consume_stock] size: 'roughly': same, or not: why"
 check_bad bad-mechanism.ini "tests/claims/bad-mechanism.ini:14: [000-consume_stock] mechanism: a mechanism goes with size = same"
+check_bad bad-mechanism-field.ini "tests/claims/bad-mechanism-field.ini:14: [000-consume_stock] mechanism: {guest}: not one of {cpus}, {nodes}, {host}, {line}, {online}, {virtual}, {wake}"
 expect_rc 2 "$pcpbench" reproduce --claims "$tmp/none.ini" --out "$tmp/bad"
 [ ! -e "$tmp/bad" ] && ok || bad "a missing data file wrote $tmp/bad"
 expect_rc 2 "$pcpbench" --topology "numa:8 core:16 pu:1" reproduce --claims tests/claims/one.ini --out "$tmp/bad"

@@ -55,7 +55,8 @@ static void check_size(const struct pcb_claim *c, int ok, double here, const cha
 {
 	char buf[64];
 	const char *why = (const char *)1;
-	const struct pcb_claim_here h = { .ok = ok, .settled = 1, .here = here };
+	const struct pcb_claim_here h = { .ok = ok, .settled = 1, .here = here,
+					  .mechanism = c->v[CK_MECHANISM] };
 	const char *got = pcb_claim_size(c, &h, buf, sizeof(buf), &why);
 
 	CHECK(!strcmp(got, want), "%s at %g: '%s', not '%s'", c->id, here, got, want);
@@ -104,6 +105,28 @@ int main(void)
 	CHECK_NEAR(c->seed_figure, 100.0 * (99918 - 81341) / 81341, 1e-9);
 	check_size(c, 1, 404.42, "17.7x off", NULL);
 	check_size(c, 1, 30, "within 2x", NULL);
+
+	/* a mechanism's fields, as a result fills them in; an unknown one named */
+	{
+		const char *value[PCB_MECH_NR] = { [PCB_MECH_CPUS] = "16 CPUs",
+						   [PCB_MECH_HOST] = "bare metal",
+						   [PCB_MECH_LINE] = "212 cycles" };
+		char buf[160];
+
+		CHECK(pcb_mechanism_fill("a line move between {cpus} ({line} a line, on {host})",
+					 value, buf, sizeof(buf)) == 0 &&
+		      !strcmp(buf, "a line move between 16 CPUs (212 cycles a line, on bare metal)"),
+		      "filled: '%s'", buf);
+		CHECK(pcb_mechanism_fill("{wake}, no {", value, buf, sizeof(buf)) < 0 &&
+		      !strcmp(buf, "{"), "an unclosed field: '%s'", buf);
+		CHECK(pcb_mechanism_fill("woken by {wake}", value, buf, sizeof(buf)) == 0 &&
+		      !strcmp(buf, "woken by (unknown here)"), "a field the result lacks: '%s'", buf);
+		CHECK(pcb_mechanism_fill("on {guest}'s {cpus}", value, buf, sizeof(buf)) < 0 &&
+		      !strcmp(buf, "{guest}"), "an unknown field: '%s'", buf);
+		CHECK(pcb_mechanism_fill("{cpus} {cpus}", value, buf, 9) == 0 &&
+		      !strcmp(buf, "16 CPUs "), "cut to the buffer: '%s'", buf);
+		CHECK(pcb_mechanism_fill("", value, buf, sizeof(buf)) == 0 && !buf[0], "empty");
+	}
 
 	c = find(&cl, "cycles");
 	CHECK(c->value == PCB_CLAIM_DIFF, "value = diff");

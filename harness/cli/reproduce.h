@@ -39,6 +39,7 @@ struct outcome {
 	int welch;
 	struct pcb_diff_fig f;
 	char why[1024];		/* what is missing when !ok */
+	char mechanism[768];	/* the claim's, filled in from the result; "" for none */
 };
 
 /* what reproduce holds from reading the claims to writing the table */

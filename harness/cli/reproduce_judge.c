@@ -15,6 +15,7 @@
 #include "../measure/stats.h"
 #include "../output/read/figures.h"
 #include "../output/read/load.h"
+#include "../schema/schema.h"
 #include "reproduce.h"
 
 /* sel's run means, count x each, added into sum (n runs); the runs, 0 where they differ */
@@ -81,6 +82,100 @@ static void evaluate_share(const struct pcb_claim *c, json_t *result,
 		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
 }
 
+/* the row of rows (drains[], designs[]) whose design is the one sel names, else NULL */
+static json_t *design_row(json_t *rows, enum rj_field design, const char *sel)
+{
+	char want[128];
+	size_t i;
+	json_t *row;
+
+	if (!sel)
+		return NULL;
+	pcb_selector_design(sel, want, sizeof(want));
+	json_array_foreach(rows, i, row)
+		if (!strcmp(rj_get_str(row, design), want))
+			return row;
+	return NULL;
+}
+
+/* the host as the result's machine state names it: bare metal, or a guest of what */
+static void host_text(json_t *context, char *buf, size_t len)
+{
+	json_t *rows = rj_ctx_machine_state(context), *row;
+	const char *v = NULL, *open;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+		if (!strcmp(rj_mst_setting(row), "hypervisor"))
+			v = rj_mst_value(row);
+	open = v ? strchr(v, '(') : NULL;
+	if (!v)
+		snprintf(buf, len, "a host it did not describe");
+	else if (!strcmp(v, "none"))
+		snprintf(buf, len, "bare metal");
+	else if (open && strchr(open, ')'))
+		snprintf(buf, len, "a guest of %.*s", (int)(strchr(open, ')') - open - 1), open + 1);
+	else
+		snprintf(buf, len, "a guest of hypervisor '%s'", v);
+}
+
+/* how queue_work_on() woke a real worker's kworker in this run */
+static const char *wake_text(const char *delivery)
+{
+	static const char *const how[][2] = {
+		{ "kworker", "a futex wake of the worker's kworker thread (a system call)" },
+		{ "signal", "a signal to the worker's thread (a system call)" },
+		{ "poll", "a store the worker polls for, no system call" },
+		{ "workqueue", "the kernel's own queue_work_on()" },
+	};
+
+	for (size_t i = 0; delivery && i < sizeof(how) / sizeof(how[0]); i++)
+		if (!strcmp(delivery, how[i][0]))
+			return how[i][1];
+	return NULL;
+}
+
+/*
+ * The claim's mechanism with its {FIELD}s from this result: the machine's
+ * CPUs, nodes and host, and the drains of the design a (else b) names
+ */
+static void mechanism_fill(const struct pcb_claim *c, json_t *result, struct outcome *o)
+{
+	json_t *ctx = rj_top_context(result), *drains = rj_top_drains(result);
+	json_t *dr = design_row(drains, RJ_F_drain_design, c->v[CK_A]);
+	json_t *da = design_row(rj_top_designs(result), RJ_F_design_design, c->v[CK_A]);
+	json_t *db = design_row(rj_top_designs(result), RJ_F_design_design, c->v[CK_B]);
+	char cpus[32], nodes[32], host[96], line[48] = "", online[32] = "", virt[32] = "";
+	const char *value[PCB_MECH_NR] = { 0 };
+	json_int_t n = rj_ctx_numa_nodes(ctx);
+
+	if (!c->v[CK_MECHANISM])
+		return;
+	if (!dr)
+		dr = design_row(drains, RJ_F_drain_design, c->v[CK_B]);
+	snprintf(cpus, sizeof(cpus), "%" JSON_INTEGER_FORMAT " CPUs", rj_ctx_cpus(ctx));
+	snprintf(nodes, sizeof(nodes), "%" JSON_INTEGER_FORMAT " NUMA node%s", n,
+		 n == 1 ? "" : "s");
+	host_text(ctx, host, sizeof(host));
+	value[PCB_MECH_CPUS] = rj_ctx_has_cpus(ctx) ? cpus : NULL;
+	value[PCB_MECH_NODES] = rj_ctx_has_numa_nodes(ctx) ? nodes : NULL;
+	value[PCB_MECH_HOST] = host;
+	if (dr && rj_drain_has_line_cycles(dr))
+		snprintf(line, sizeof(line), "%.0f cycles", rj_drain_line_cycles(dr));
+	if (dr && rj_drain_has_online(dr))
+		snprintf(online, sizeof(online), "%" JSON_INTEGER_FORMAT, rj_drain_online(dr));
+	if (dr && rj_drain_has_virtual_cpus(dr))
+		snprintf(virt, sizeof(virt), "%" JSON_INTEGER_FORMAT, rj_drain_virtual_cpus(dr));
+	value[PCB_MECH_LINE] = *line ? line : NULL;
+	value[PCB_MECH_ONLINE] = *online ? online : NULL;
+	value[PCB_MECH_VIRTUAL] = *virt ? virt : NULL;
+	value[PCB_MECH_WAKE] = wake_text(da && rj_design_has_work_delivery(da) ?
+					 rj_design_work_delivery(da) : db &&
+					 rj_design_has_work_delivery(db) ?
+					 rj_design_work_delivery(db) : NULL);
+	pcb_mechanism_fill(c->v[CK_MECHANISM], value, o->mechanism, sizeof(o->mechanism));
+}
+
 void reproduce_evaluate(const struct pcb_claim *c, json_t *result, const struct repro *rp,
 			struct outcome *o)
 {
@@ -91,6 +186,7 @@ void reproduce_evaluate(const struct pcb_claim *c, json_t *result, const struct 
 		snprintf(o->why, sizeof(o->why), "no result");
 		return;
 	}
+	mechanism_fill(c, result, o);
 	if (pcb_result_interrupted(result)) {
 		snprintf(o->why, sizeof(o->why), "the scenario was interrupted (complete: false)");
 		return;

@@ -79,6 +79,7 @@ static const char *size_text(const struct pcb_claim *c, const struct outcome *o,
 {
 	const struct pcb_claim_here h = {
 		.ok = o->ok, .settled = !o->tested || o->significant, .here = o->here,
+		.mechanism = o->mechanism[0] ? o->mechanism : NULL,
 	};
 
 	return pcb_claim_size(c, &h, buf, len, why);

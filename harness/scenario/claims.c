@@ -431,6 +431,14 @@ static int check_size(struct pcb_claim *c, struct claim_fault *f)
 		return fault(f, CK_SIZE, "'%s': same, or not: why", v);
 	if (c->v[CK_MECHANISM] && !c->same_quantity)
 		return fault(f, CK_MECHANISM, "a mechanism goes with size = same, and only with it");
+	if (c->v[CK_MECHANISM]) {
+		const char *none[PCB_MECH_NR] = { 0 };
+		char field[64];
+
+		if (pcb_mechanism_fill(c->v[CK_MECHANISM], none, field, sizeof(field)) < 0)
+			return fault(f, CK_MECHANISM, "%s: not one of {cpus}, {nodes}, {host}, {line}, "
+				     "{online}, {virtual}, {wake}", field);
+	}
 	if (c->same_quantity && c->expect == PCB_EXPECT_BELOW)
 		return fault(f, CK_SIZE, "a bound (expect = below) has no size to judge: not: why");
 	return 0;
@@ -519,6 +527,46 @@ void pcb_claims_free(struct pcb_claims *cl)
 	cl->n = 0;
 }
 
+const char *const pcb_mechanism_field[PCB_MECH_NR] = {
+	[PCB_MECH_CPUS] = "cpus", [PCB_MECH_NODES] = "nodes", [PCB_MECH_HOST] = "host",
+	[PCB_MECH_LINE] = "line", [PCB_MECH_ONLINE] = "online", [PCB_MECH_VIRTUAL] = "virtual",
+	[PCB_MECH_WAKE] = "wake",
+};
+
+int pcb_mechanism_fill(const char *mechanism, const char *const value[PCB_MECH_NR], char *buf,
+		       size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = mechanism; *s; ) {
+		const char *end = *s == '{' ? strchr(s, '}') : NULL;
+		int k = 0;
+
+		if (*s != '{') {
+			size_t run = strcspn(s, "{");
+
+			n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+					      "%.*s", (int)run, s);
+			s += run;
+			continue;
+		}
+		while (end && k < PCB_MECH_NR && (strlen(pcb_mechanism_field[k]) !=
+		       (size_t)(end - s - 1) || strncmp(s + 1, pcb_mechanism_field[k],
+							(size_t)(end - s - 1))))
+			k++;
+		if (!end || k == PCB_MECH_NR) {
+			snprintf(buf, len, "%.*s", end ? (int)(end - s + 1) : (int)strlen(s), s);
+			return -1;
+		}
+		n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s",
+				      value[k] ? value[k] : "(unknown here)");
+		s = end + 1;
+	}
+	if (!n && len)
+		buf[0] = 0;
+	return 0;
+}
+
 /*
  * The size of this machine's figure against the seed's, where they are the
  * same quantity: within 2x (a factor of 2 either way), Nx off, or of the
@@ -543,14 +591,14 @@ const char *pcb_claim_size(const struct pcb_claim *c, const struct pcb_claim_her
 	if (!isfinite(c->seed_figure))
 		return "n/a";
 	if (c->seed_figure == 0 || here == 0 || (c->seed_figure < 0) != (here < 0)) {
-		*why = c->v[CK_MECHANISM];
+		*why = h->mechanism;
 		return "opposite sign";
 	}
 	f = here / c->seed_figure;
 	f = f < 1 ? 1 / f : f;
 	if (f <= 2)
 		return "within 2x";
-	*why = c->v[CK_MECHANISM];
+	*why = h->mechanism;
 	snprintf(buf, len, "%.1fx off", f);
 	return buf;
 }

@@ -92,9 +92,27 @@ struct pcb_claim_here {
 	int ok;				/* the figure exists */
 	int settled;			/* its direction is significant, or untested */
 	double here;			/* this machine's figure */
+	const char *mechanism;		/* the claim's, filled in from its result (NULL: none) */
 };
 const char *pcb_claim_size(const struct pcb_claim *c, const struct pcb_claim_here *h, char *buf,
 			   size_t len, const char **why);
+/*
+ * What a mechanism's {FIELD}s name, filled in from the claim's result
+ * (reproduce_judge.c): the machine's CPUs and nodes, the host, and the
+ * drains' line cycles, online and idle virtual CPUs, and work delivery
+ */
+enum pcb_mechanism_field {
+	PCB_MECH_CPUS, PCB_MECH_NODES, PCB_MECH_HOST, PCB_MECH_LINE, PCB_MECH_ONLINE,
+	PCB_MECH_VIRTUAL, PCB_MECH_WAKE, PCB_MECH_NR
+};
+
+extern const char *const pcb_mechanism_field[PCB_MECH_NR];
+/*
+ * mechanism with each {FIELD} replaced by its value[], into buf; -1 with
+ * the unknown or unclosed field in buf where there is one
+ */
+int pcb_mechanism_fill(const char *mechanism, const char *const value[PCB_MECH_NR], char *buf,
+		       size_t len);
 /* sel (functions:DESIGN:*[:FIELD]) with op's function for the *, into buf */
 void pcb_claim_op_selector(const char *sel, const struct pcb_claim_op *op, char *buf, size_t len);
 /* a selector's syntax: functions:DESIGN:FUNCTION[:FIELD], drains:DESIGN[:FIELD],
