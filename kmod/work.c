@@ -69,15 +69,17 @@ void pcb_kwork_end(struct pcb_krun *r)
 
 /*
  * schedule_work_on(): queue_work_on(cpu, system_wq, &stock->work), timed
- * in the drains sampled for it alone
+ * in the coordinator's drains sampled for it alone (a worker's drain from
+ * its charge path, memcg.max, queues untimed)
  */
 bool pcb_schedule_work_on(struct pcb_cpu *cpu)
 {
 	struct pcb_krun *r = cur;
-	uint64_t t0 = r->wake_timed ? pcb_tsc_now() : 0;
+	bool timed = current == r->coord && READ_ONCE(r->wake_timed);
+	uint64_t t0 = timed ? pcb_tsc_now() : 0;
 	bool queued = schedule_work_on((int)cpu->cpu, pcb_kwork_of(r, cpu));
 
-	if (r->wake_timed)
+	if (timed)
 		r->wake_ticks += pcb_tsc_now() - t0;
 	return queued;
 }

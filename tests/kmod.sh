@@ -158,6 +158,33 @@ for s in cover-letter-2.2 drain-scaling; do
 		bad "compare $s: $(head -n 20 "$tmp/out") $(cat "$tmp/err")"
 done
 
+# drains from the charge path at memory.max in the kernel: every design ran,
+# its invariant held, and its workers' drain_all_stock row has calls
+[ "$(cat "$r/limit.rc" 2>/dev/null)" = 0 ] && ok ||
+	bad "limit-drains: exit $(cat "$r/limit.rc" 2>/dev/null): $(tail -n 20 "$r/limit.err" 2>/dev/null)"
+python3 - "$r/limit" <<'EOF' && ok || bad "the charge path's drains (above)"
+import glob, json, sys
+fails, seen = [], set()
+for p in sorted(glob.glob(sys.argv[1] + "/*/result.json")):
+    r = json.load(open(p))
+    calls = {}
+    for f in r["functions"]:
+        if f["function"] == "drain_all_stock":
+            calls[f["design"]] = f.get("calls", 0) + f.get("interrupted_calls", 0)
+    for d in r["designs"]:
+        seen.add(d["design_name"])
+        n = calls.get(d["design"], 0)
+        print("limit-drains: %s: %d drains from the charge path, %d failed charges, invariant %s"
+              % (d["design"], n, d.get("failed", 0), d.get("invariant")))
+        if d.get("invariant") != "ok" or n < 1 or d.get("failed", 0) < 1:
+            fails.append("%s: %s" % (p, d["design"]))
+if seen != {"local_lock", "spinlock", "qsbr"}:
+    fails.append("designs run: %s" % sorted(seen))
+for m in fails:
+    print("FAILED:", m, file=sys.stderr)
+sys.exit(1 if fails else 0)
+EOF
+
 # the RCU drain over the kernel's RCU: memcg's qsbr and pcp's rcu run,
 # every invariant held, each row drained
 for m in drain-scaling pcp-drain-scaling; do

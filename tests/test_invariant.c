@@ -165,6 +165,34 @@ static const struct torture_ops memcg_torture = {
 	.target = memcg_torture_target, .end = memcg_torture_end,
 };
 
+/* memcg.max: what the workers hold of a leaf, together, passes it */
+#define LIMIT_PAGES 300
+
+/*
+ * At memory.max the workers' charges drain every worker's stock from the
+ * charge path (try_charge_memcg()'s drain_all_stock()), beside the
+ * drainer's: such drains ran, charges failed at the limit, and no leaf's
+ * usage passed it
+ */
+static void memcg_torture_end_limited(struct torture *t)
+{
+	struct memcg_tree *tree = tree_of(t);
+	uint64_t drains = 0, failed = 0;
+
+	for (int i = 0; i < TORTURE_WORKERS; i++) {
+		drains += t->w[i]->dbg.stat[MEMCG_FN_DRAIN_ALL_STOCK].calls +
+			  t->w[i]->dbg.stat[MEMCG_FN_DRAIN_ALL_STOCK].interrupted_calls;
+		failed += t->w[i]->failed;
+	}
+	CHECK(drains > 0 && failed > 0, "%s: %lu drains from the charge path, %lu charges failed",
+	      t->name, (unsigned long)drains, (unsigned long)failed);
+	for (int m = 0; m < 3; m++)
+		CHECK(tree->leaf[m]->memory.watermark <= LIMIT_PAGES,
+		      "%s: leaf %d's usage reached %lu, memory.max %d", t->name, m,
+		      (unsigned long)tree->leaf[m]->memory.watermark, LIMIT_PAGES);
+	memcg_torture_end(t);
+}
+
 /*
  * One design in one variant with one delivery: three levels, three leaves
  * (multi_memcg's tree); the rseq design in one slot runs by time, under
@@ -190,6 +218,17 @@ static void run_one(const struct pcb_design *d, int multi, int irq, enum pcb_del
 	torture_run(&memcg_model, d, &cfg, delivery, &o);
 }
 
+/* memcg.max: the workers at the limit of each leaf, draining from the charge path */
+static void run_limited(const struct pcb_design *d, enum pcb_delivery delivery)
+{
+	struct memcg_config cfg = { .slots = 1, .depth = 3, .workload = MEMCG_WL_MULTI_MEMCG,
+				    .memcgs = 3, .max = LIMIT_PAGES };
+	struct torture_ops o = memcg_torture;
+
+	o.end = memcg_torture_end_limited;
+	torture_run(&memcg_model, d, &cfg, delivery, &o);
+}
+
 /* every variant and delivery the design has */
 static void torture(const struct pcb_design *d)
 {
@@ -204,6 +243,11 @@ static void torture(const struct pcb_design *d)
 	run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL, -1);
 	/* the stock over three lines, stats_updates right after it */
 	run_one(d, 0, 0, PCB_DELIVER_POLL, 56);
+#if defined(__SANITIZE_THREAD__)
+	run_limited(d, PCB_DELIVER_POLL);
+#else
+	run_limited(d, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL);
+#endif
 }
 
 /*

@@ -17,7 +17,8 @@ static void stream(int clients, int queues, unsigned int cpu)
 	struct memcg_config cfg = { .workload = MEMCG_WL_NETPERF, .depth = 2, .memcgs = clients,
 				    .slots = 1, .nr_pages = 1, .hold = 64, .queues = queues,
 				    .softirq_share = 50 };
-	struct pcb_cpu fake = { .cpu = cpu };
+	/* a worker's CPU: the model's per-CPU struct, as the harness's area holds it */
+	struct memcg_cpu fake = { .cpu = { .cpu = cpu } };
 	static struct memcg_worker w;
 	struct memcg_shared *s;
 	char note[128], err[128];
@@ -32,7 +33,7 @@ static void stream(int clients, int queues, unsigned int cpu)
 	if (!s)
 		return;
 	memset(&w, 0, sizeof(w));
-	w.w.cpu = &fake;
+	w.w.cpu = &fake.cpu;
 	w.w.rng = 12345;
 	memcg_model.ops.worker_setup(s, &w.w);
 	CHECK(w.nr_flows == (want > 0 ? want : 0), "%d clients, %d queues, CPU %u: %d flows, "

@@ -28,7 +28,7 @@ enum {
 	KEY_WORKLOAD, KEY_IRQ_MODEL, KEY_ACCOUNTING, KEY_DEPTH, KEY_SLOTS, KEY_EVICTION,
 	KEY_NOCACHE, KEY_NR_PAGES, KEY_HOLD, KEY_UNCHARGE_REFILL, KEY_OBJECT_SIZE,
 	KEY_OBJ_SHARE, KEY_MEMCGS, KEY_BURST, KEY_TARGET, KEY_THINK, KEY_QUEUES, KEY_SOFTIRQ,
-	KEY_BETWEEN, KEY_CLEAR_PAGES, KEY_PLACEMENT, KEY_OFFSET, KEY_NR,
+	KEY_BETWEEN, KEY_CLEAR_PAGES, KEY_PLACEMENT, KEY_OFFSET, KEY_MAX, KEY_NR,
 };
 
 const struct pcb_key memcg_keys[KEY_NR] = {
@@ -41,6 +41,11 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 		"always, static_key, static_key_on (batch charge workload, root memcg only)"),
 	[KEY_DEPTH] = PCB_KEY_INT_FIELD("memcg", "depth", "2", 2, 32, CFG, depth,
 		"levels from the root to the charged memcg, root included"),
+	[KEY_MAX] = PCB_KEY_INT_FIELD("memcg", "max", "0", 0, 1L << 40, CFG, max,
+		"memory.max of the charged memcgs, in pages (0: none): a charge that fails "
+		"there drains every worker's stock from the charge path, as try_charge_memcg() "
+		"does once reclaim (not modeled) freed too little, retries, then fails (call "
+		"timing; not with netperf or drain.stocks)"),
 	[KEY_SLOTS] = PCB_KEY_INT_FIELD("stock", "slots", "1", 1, 7, CFG, slots,
 		"memcgs a stock caches: 1, or 7 (NR_MEMCG_STOCK of seed 002, its layout)"),
 	[KEY_EVICTION] = PCB_KEY_CHOICE_FIELD("stock", "eviction", "random", eviction, CFG,
@@ -181,6 +186,15 @@ int memcg_rules(const void *config, int timing, const struct pcb_design *d,
 		return pcb_refuse(r, KEY_CLEAR_PAGES, "%d: pages are cleared before the page "
 				  "charges of call timing's charge, mixed and multi_memcg "
 				  "workloads (run.timing = call)", c->clear_pages);
+	if (c->max && wl == MEMCG_WL_NETPERF)
+		return pcb_refuse(r, KEY_MAX, "%ld: netperf's flows are charged from softirq "
+				  "(GFP_ATOMIC, no drain at the limit), which its model runs in "
+				  "task context", c->max);
+	if (c->max && timing != PCB_TIMING_CALL)
+		return pcb_refuse(r, KEY_MAX, "%ld: a charge meets memory.max in "
+				  "try_charge_memcg(), which call timing's loops call; batch "
+				  "timing's charge the page counter directly (run.timing = call)",
+				  c->max);
 	if (timing != PCB_TIMING_CALL && calls_only(c, r) < 0)
 		return -1;
 	if (workload_keys(c, timing, r) < 0)
@@ -206,21 +220,36 @@ int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen)
 {
 	struct memcg_config *c = config;
+	int stocks = pcb_key_find("drain", "stocks");
 
 	c->timing = timing;
+	/*
+	 * the charge path's drain walks the workers' CPUs: idle ones charged
+	 * would hold pages against memory.max that no such drain frees, and
+	 * their refills would fail at it
+	 */
+	if (c->max && stocks >= 0 && pcb_scenario_key_given(sc, stocks)) {
+		pcb_scenario_key_error(sc, stocks, err, errlen, "with memcg.max the charge path's "
+				       "drain walks the workers' CPUs alone, so no idle CPU may "
+				       "hold charges: leave drain.stocks to the workers'");
+		return -1;
+	}
 	return 0;
 }
 
 void memcg_describe(const void *config, char *buf, size_t len)
 {
 	const struct memcg_config *c = config;
-	char clear[96] = "";
+	char clear[96] = "", max[96] = "";
 
 	if (c->clear_pages)
 		snprintf(clear, sizeof(clear), "; %s() before each page charge, %d page(s) in turn",
 			 pcb_clear_page_name(), c->clear_pages);
-	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s%s",
-		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear,
+	if (c->max)
+		snprintf(max, sizeof(max), "; memory.max %ld pages, drained from the charge path "
+			 "at it", c->max);
+	snprintf(buf, len, "workload %s, %d page(s) a charge, memcg depth %d, %d slot(s)%s%s%s",
+		 workloads[c->workload], c->nr_pages, c->depth, c->slots, clear, max,
 		 pcb_irq_model_note(c->irq_model, c->in_kernel));
 }
 

@@ -22,11 +22,58 @@
 #define MEMCG_TIMED_VOID(fn, stmt) do { stmt; } while (0)
 #endif
 
+#ifndef PCB_MEMCG_CHARGE_DRAIN
+#define PCB_MEMCG_CHARGE_DRAIN
+/* mem_cgroup_from_counter(counter, memory) */
+static inline struct mem_cgroup *mem_cgroup_from_counter(struct page_counter *counter)
+{
+	return (struct mem_cgroup *)((char *)counter - offsetof(struct mem_cgroup, memory));
+}
+
+/* mem_cgroup_margin(): what memory.max leaves (no memsw on v2) */
+static inline unsigned long mem_cgroup_margin(struct mem_cgroup *memcg)
+{
+	unsigned long count = page_counter_read(&memcg->memory);
+	unsigned long limit = READ_ONCE(memcg->memory.max);
+
+	return count < limit ? limit - count : 0;
+}
+#endif
+
+/*
+ * try_charge_memcg()'s drain_all_stock(mem_over_limit): every online CPU's
+ * stock from the charging CPU, its own among them. Outside the worker's
+ * RCU reader (pcb_drain_offline(); no stock is held across it), as the
+ * kernel's charging task is outside one; a CPU no worker registered has
+ * nothing to walk, nor a stock without drain_all_stock() (the pcp
+ * model's fault path, whose drain is the page allocator's).
+ */
+static __attribute__((__noinline__, unused)) void
+CALLER(charge_drain)(struct pcb_cpu *this, struct mem_cgroup *mem_over_limit)
+{
+#ifdef MEMCG_STOCK_DRAINS
+	struct memcg_online *on = memcg_cpu(this)->online;
+
+	if (!on)
+		return;
+	pcb_drain_offline();
+	MEMCG_TIMED_VOID(DRAIN_ALL_STOCK,
+			 drain_all_stock(this, mem_over_limit, on->cpu,
+					 __atomic_load_n(&on->nr, __ATOMIC_ACQUIRE)));
+	pcb_drain_online();
+#else
+	(void)this;
+	(void)mem_over_limit;
+#endif
+}
+
 /*
  * try_charge_memcg(): the stock first, else a batch on the page_counter with
- * the excess refilled into the stock. Reclaim, OOM and the memory.high
- * throttling are not modeled: a failed charge returns -ENOMEM after the
- * retry with nr_pages alone, as when reclaim makes no progress.
+ * the excess refilled into the stock; at the limit (memcg.max), nr_pages
+ * alone, then, from a task (gfpflags_allow_blocking()), one drain of every
+ * stock and a retry. Reclaim (which frees nothing here: the margin decides
+ * as the kernel's does after it), the MEMCG_MAX event, the retries after
+ * the drain and OOM are not modeled: the charge then returns -ENOMEM.
  */
 static __always_inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct mem_cgroup *memcg,
 					   unsigned int nr_pages)
@@ -34,6 +81,8 @@ static __always_inline int CALLER(try_charge_memcg)(struct pcb_cpu *this, struct
 	/* a CPU that opted out of the stock charges what it needs, nothing to refill */
 	unsigned int batch = stock_bypassed(this) ? nr_pages : pcb_max(MEMCG_CHARGE_BATCH, nr_pages);
 	struct page_counter *counter;
+	struct mem_cgroup *mem_over_limit;
+	bool drained = false;
 
 retry:
 	if (MEMCG_TIMED(consume_stock, consume_stock(this, memcg, nr_pages))) {
@@ -45,9 +94,20 @@ retry:
 	pcb_count(this, MEMCG_EV_PC_CHARGE);
 	if (page_counter_try_charge(&memcg->memory, batch, &counter))
 		goto done_restock;
+	mem_over_limit = mem_cgroup_from_counter(counter);
 
 	if (batch > nr_pages) {
 		batch = nr_pages;
+		goto retry;
+	}
+	/* !gfpflags_allow_blocking(): a charge from an interrupt fails at once */
+	if (unlikely(!memcg_in_task(this)))
+		return -ENOMEM;
+	if (mem_cgroup_margin(mem_over_limit) >= nr_pages)
+		goto retry;
+	if (!drained) {
+		CALLER(charge_drain)(this, mem_over_limit);
+		drained = true;
 		goto retry;
 	}
 	return -ENOMEM;

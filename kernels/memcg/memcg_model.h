@@ -23,6 +23,7 @@ enum memcg_fn {
 	MEMCG_FN_KMALLOC,		/* batch kmalloc: a burst of kmalloc()s */
 	MEMCG_FN_MEMCG_HOOKS,		/* accounting: a page's charge and uncharge hooks */
 	MEMCG_FN_CHARGE,		/* netperf: a whole charge, stock or page_counter */
+	MEMCG_FN_DRAIN_ALL_STOCK,	/* memcg.max: try_charge_memcg()'s drain at the limit */
 	MEMCG_FN_NR,
 };
 _Static_assert(MEMCG_FN_NR <= PCB_MAX_FN, "memcg rows fit the worker's statistics");
@@ -71,6 +72,7 @@ struct memcg_config {
 	int softirq_share;		/* netperf: percent of charges from softirq, for a flow */
 	int stock_placement;		/* enum memcg_stock_placement */
 	int stock_offset;		/* packed: the byte of its cache line the stock starts at */
+	long max;			/* memcg.max: the charged memcgs' memory.max, pages; 0: none */
 };
 
 /* stock.placement: where each CPU's memcg_stock sits */
@@ -99,7 +101,7 @@ static inline struct pcb_stock_place memcg_place(const struct memcg_config *c,
 }
 
 /* the model's scenario keys (keys.c) */
-#define MEMCG_NR_KEYS 22
+#define MEMCG_NR_KEYS 23
 
 /* memcgs a worker can charge (multi_memcg), indexed by css id */
 #define MEMCG_WORKER_MEMCGS 64
@@ -137,8 +139,8 @@ struct memcg_worker {
 	unsigned char think_buf[4096] __attribute__((aligned(64)));
 };
 
-/* a worker's statistics stay small enough to live in its L2 */
-_Static_assert(sizeof(struct memcg_worker) <= 65536, "worker statistics within 64 KiB");
+/* a worker's statistics stay small enough to live in its L2: nine rows' histograms, its lines */
+_Static_assert(sizeof(struct memcg_worker) <= 72 * 1024, "worker statistics within 72 KiB");
 
 static inline struct memcg_worker *memcg_worker(struct pcb_worker *w)
 {
@@ -180,6 +182,7 @@ struct memcg_shared {
 	unsigned char *clear_area;
 	size_t clear_len;
 	atomic_int clear_next_slice;
+	struct memcg_online online;	/* the workers' CPUs, for the charge path's drain */
 };
 
 extern const struct pcb_model memcg_model;

@@ -326,6 +326,8 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 /* drain_all_stock(), as the design's drain flavour does it */
 #ifdef MEMCG_STOCK_DRAIN_HEADER
 #include MEMCG_STOCK_DRAIN_HEADER
+/* drain_all_stock() is defined: the charge path drains at the limit (memcg_charge.h) */
+#define MEMCG_STOCK_DRAINS	1
 #endif
 
 #endif

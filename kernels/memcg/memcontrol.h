@@ -57,8 +57,18 @@ enum memcg_charge_event {
  * The memcg model's per-CPU data: the modeled CPU, then what mm/memcontrol.c
  * keeps per CPU besides the stock.
  */
+/*
+ * cpu_online_mask as a drain from the charge path walks it: the workers'
+ * CPUs, registered by memcg_worker_setup() in the order they start
+ */
+struct memcg_online {
+	int nr, max, reserved;
+	struct pcb_cpu **cpu;		/* [max] */
+};
+
 struct memcg_cpu {
 	struct pcb_cpu cpu;
+	struct memcg_online *online;	/* a worker's: what its charge path drains */
 	bool nocache;			/* this CPU opted out of the charge stock */
 	bool evict_round_robin;		/* seed 002's victim: round robin, not random */
 	unsigned int evict_state;	/* the victim chooser's state */

@@ -32,6 +32,7 @@ static const char *const memcg_fn_name[MEMCG_FN_NR] = {
 	[MEMCG_FN_KMALLOC] = "kmalloc",
 	[MEMCG_FN_MEMCG_HOOKS] = "memcg_hooks",
 	[MEMCG_FN_CHARGE] = "try_charge_memcg",
+	[MEMCG_FN_DRAIN_ALL_STOCK] = "drain_all_stock",
 };
 
 static const char *const memcg_ev_name[MEMCG_NR_EV] = {

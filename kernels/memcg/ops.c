@@ -107,8 +107,20 @@ void *memcg_setup(const struct pcb_model_setup *ms, char *err, size_t errlen)
 		return NULL;
 	}
 	pcb_nr_online_cpus = ms->nr_cpus;
+	s->online.max = ms->nr_cpus > 0 ? ms->nr_cpus : 1;
+	s->online.cpu = calloc((size_t)s->online.max, sizeof(*s->online.cpu));
+	if (!s->online.cpu) {
+		snprintf(err, errlen, "out of memory");
+		memcg_tree_destroy(&s->tree);
+		free(s);
+		return NULL;
+	}
+	/* memory.max of every memcg a worker charges */
+	for (int m = 0; s->cfg.max && m < s->tree.nr_leaves; m++)
+		s->tree.leaf[m]->memory.max = (unsigned long)s->cfg.max;
 	if (s->cfg.clear_pages && memcg_clear_setup(s, ms->nr_cpus, err, errlen) < 0) {
 		memcg_tree_destroy(&s->tree);
+		free(s->online.cpu);
 		free(s);
 		return NULL;
 	}
@@ -128,6 +140,7 @@ void memcg_teardown(void *shared)
 	if (s->clear_area)
 		munmap(s->clear_area, s->clear_len);
 	memcg_tree_destroy(&s->tree);
+	free(s->online.cpu);
 	free(s);
 }
 
@@ -175,6 +188,20 @@ void memcg_worker_setup(void *shared, struct pcb_worker *pw)
 	}
 	w->pgdat = &s->tree.pgdat[0];
 	w->workload = c->workload;
+	/*
+	 * cpu_online_mask for its charge path: the workers' CPUs, this one
+	 * among them, each registered before the run's start, which orders
+	 * them before any charge
+	 */
+	{
+		int i = __atomic_fetch_add(&s->online.reserved, 1, __ATOMIC_RELAXED);
+
+		if (i < s->online.max) {
+			s->online.cpu[i] = pw->cpu;
+			memcg_cpu(pw->cpu)->online = &s->online;
+			__atomic_fetch_add(&s->online.nr, 1, __ATOMIC_RELEASE);
+		}
+	}
 	w->nr_pages = (unsigned int)c->nr_pages;
 	w->hold = c->hold;
 	w->uncharge_refill = c->uncharge_refill;

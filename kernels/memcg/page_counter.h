@@ -139,7 +139,10 @@ static inline bool page_counter_try_charge(struct page_counter *counter,
 		new = atomic_fetch_add(&c->usage, (long)nr_pages) + (long)nr_pages;
 		if (new > (long)c->max) {
 			atomic_fetch_sub(&c->usage, (long)nr_pages);
-			c->failcnt++;	/* data_race() in the kernel */
+			/* data_race(c->failcnt++) in the kernel: a plain add, racy by design */
+			__atomic_store_n(&c->failcnt, __atomic_load_n(&c->failcnt,
+								      __ATOMIC_RELAXED) + 1,
+					 __ATOMIC_RELAXED);
 			*fail = c;
 			goto failed;
 		}

@@ -2,7 +2,7 @@
 # /pcb there, busybox's sh): each refusal as printed, every plan the
 # models' rules refuse handed to the module itself, scenarios run with
 # pcpbench.ko (the RCU drain's designs among them, the sheaves model's
-# flush), reproduce --backend
+# flush, drains from the charge path at memory.max), reproduce --backend
 # kernel, then safety.sh's long run, signals, failures and 20 sessions.
 # Every output goes to results/, which comes back to the host.
 # The guest's clock is emulated: the runs are short, and their figures
@@ -63,6 +63,16 @@ for m in drain-scaling pcp-drain-scaling; do
 		>results/rcu-$m.txt 2>results/rcu-$m.err
 	echo $? >results/rcu-$m.rc
 done
+
+# drains from the charge path at memory.max (limit-drains.scn's lowest):
+# the workers' kthreads drain one another's stocks from try_charge_memcg(),
+# the work queued to each other's CPUs, taken remotely, or swapped under
+# the kernel's RCU outside the worker's reader
+mkdir -p results/limit
+pcpbench run --backend kernel --set run.module=$ko --out results/limit $short \
+	--set run.duration_ms=200 --set run.designs=local_lock,spinlock,qsbr \
+	--set memcg.max=200 kscn/limit-drains.scn >results/limit.txt 2>results/limit.err
+echo $? >results/limit.rc
 
 # the sheaves model: each design, kmem_cache_shrink()'s flush queued on
 # the kernel's workqueue (local_trylock, kmem_cache_cpu, qpw's housekeeping

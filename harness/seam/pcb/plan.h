@@ -20,7 +20,7 @@
 #include "pcb/stat.h"
 #include "pcb/timed.h"
 
-#define PCB_PLAN_VERSION	4
+#define PCB_PLAN_VERSION	5
 
 /* the bounds of a plan: CPUs named, workers, a name, a model's settings */
 #define PCB_PLAN_MAX_CPUS	256

@@ -14,7 +14,7 @@
 #include "pcb/stat.h"
 
 /* function rows a model can time */
-#define PCB_MAX_FN		8
+#define PCB_MAX_FN		9
 
 /* empty regions a worker times between two chunks of operations */
 #define PCB_EMPTY_PER_CHUNK	8
