@@ -15,6 +15,7 @@
 #include "../measure/stats.h"
 #include "../output/read/figures.h"
 #include "../output/read/load.h"
+#include "../output/read/query.h"
 #include "../schema/schema.h"
 #include "reproduce.h"
 
@@ -82,8 +83,8 @@ static void evaluate_share(const struct pcb_claim *c, json_t *result,
 		    c->expect == PCB_EXPECT_NEGATIVE ? o->here < 0 : o->here < c->limit;
 }
 
-/* the row of rows (drains[], designs[]) whose design is the one sel names, else NULL */
-static json_t *design_row(json_t *rows, enum rj_field design, const char *sel)
+/* the drains[] row of the design sel names, else NULL */
+static json_t *drain_row(json_t *drains, const char *sel)
 {
 	char want[128];
 	size_t i;
@@ -92,10 +93,21 @@ static json_t *design_row(json_t *rows, enum rj_field design, const char *sel)
 	if (!sel)
 		return NULL;
 	pcb_selector_design(sel, want, sizeof(want));
-	json_array_foreach(rows, i, row)
-		if (!strcmp(rj_get_str(row, design), want))
+	json_array_foreach(drains, i, row)
+		if (!strcmp(rj_drain_design(row), want))
 			return row;
 	return NULL;
+}
+
+/* the designs[] row of the design sel names, else NULL */
+static json_t *selected_design(json_t *result, const char *sel)
+{
+	char want[128];
+
+	if (!sel)
+		return NULL;
+	pcb_selector_design(sel, want, sizeof(want));
+	return pcb_design_row(result, want);
 }
 
 /* the host as the result's machine state names it: bare metal, or a guest of what */
@@ -142,9 +154,9 @@ static const char *wake_text(const char *delivery)
 static void mechanism_fill(const struct pcb_claim *c, json_t *result, struct outcome *o)
 {
 	json_t *ctx = rj_top_context(result), *drains = rj_top_drains(result);
-	json_t *dr = design_row(drains, RJ_F_drain_design, c->v[CK_A]);
-	json_t *da = design_row(rj_top_designs(result), RJ_F_design_design, c->v[CK_A]);
-	json_t *db = design_row(rj_top_designs(result), RJ_F_design_design, c->v[CK_B]);
+	json_t *dr = drain_row(drains, c->v[CK_A]);
+	json_t *da = selected_design(result, c->v[CK_A]);
+	json_t *db = selected_design(result, c->v[CK_B]);
 	char cpus[32], nodes[32], host[96], line[48] = "", online[32] = "", virt[32] = "";
 	const char *value[PCB_MECH_NR] = { 0 };
 	json_int_t n = rj_ctx_numa_nodes(ctx);
@@ -152,7 +164,7 @@ static void mechanism_fill(const struct pcb_claim *c, json_t *result, struct out
 	if (!c->v[CK_MECHANISM])
 		return;
 	if (!dr)
-		dr = design_row(drains, RJ_F_drain_design, c->v[CK_B]);
+		dr = drain_row(drains, c->v[CK_B]);
 	snprintf(cpus, sizeof(cpus), "%" JSON_INTEGER_FORMAT " CPUs", rj_ctx_cpus(ctx));
 	snprintf(nodes, sizeof(nodes), "%" JSON_INTEGER_FORMAT " NUMA node%s", n,
 		 n == 1 ? "" : "s");

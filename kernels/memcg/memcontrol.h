@@ -68,7 +68,6 @@ struct memcg_online {
 
 struct memcg_cpu {
 	struct pcb_cpu cpu;
-	struct memcg_online *online;	/* a worker's: what its charge path drains */
 	bool nocache;			/* this CPU opted out of the charge stock */
 	bool evict_round_robin;		/* seed 002's victim: round robin, not random */
 	unsigned int evict_state;	/* the victim chooser's state */
@@ -93,6 +92,8 @@ struct memcg_cpu {
 	/* current->migration_disabled, and this_rq()->nr_pinned */
 	unsigned short migration_disabled;
 	unsigned int nr_pinned;
+	/* a worker's: what its charge path drains, read at the limit alone */
+	struct memcg_online *online;
 } ____cacheline_aligned;
 
 /* this CPU's memcg data: the modeled CPU is its first member */
