@@ -41,11 +41,9 @@ static long obj_bytes(const struct pcb_quiescent *q, const struct mem_cgroup *me
 		for (int s = 0; s < n; s++) {
 			struct memcg_stock_view view;
 
-			memcg_ops(q->v)->stock_view(st[s], &view);
-			if (view.objcg == memcg->objcg) {
-				bytes += view.nr_bytes;
-				stocked_slab += view.slab_reclaimable + view.slab_unreclaimable;
-			}
+			memcg_ops(q->v)->obj_view(st[s], memcg->objcg, &view);
+			bytes += view.nr_bytes;
+			stocked_slab += view.slab;
 		}
 	}
 	*slab = memcg_stat_sum(memcg, NR_SLAB_RECLAIMABLE_B, q->cpus, q->nr_cpus) +
@@ -96,8 +94,8 @@ static int check_refs(const struct pcb_quiescent *q, struct mem_cgroup *memcg,
 			struct memcg_stock_view view;
 
 			refs_expect += memcg_ops(q->v)->stock_refs(st[s], memcg);
-			memcg_ops(q->v)->stock_view(st[s], &view);
-			objrefs_expect += view.objcg == memcg->objcg;
+			memcg_ops(q->v)->obj_view(st[s], memcg->objcg, &view);
+			objrefs_expect += view.refs;
 		}
 	}
 	if (memcg_css_refs(memcg, q->cpus, q->nr_cpus) != refs_expect) {
@@ -183,6 +181,6 @@ bool memcg_stock_empty(const struct pcb_variant *v, const void *stock,
 {
 	struct memcg_stock_view view;
 
-	memcg_ops(v)->stock_view(stock, &view);
-	return !view.objcg && !memcg_stock_pages_under(v, stock, tree, NULL);
+	memcg_ops(v)->obj_view(stock, NULL, &view);
+	return !view.refs && !memcg_stock_pages_under(v, stock, tree, NULL);
 }

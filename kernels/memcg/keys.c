@@ -47,9 +47,11 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 		"does once reclaim (not modeled) freed too little, retries, then fails (call "
 		"timing; not with netperf or drain.stocks)"),
 	[KEY_SLOTS] = PCB_KEY_INT_FIELD("stock", "slots", "1", 1, 7, CFG, slots,
-		"memcgs a stock caches: 1, or 7 (NR_MEMCG_STOCK of seed 002, its layout)"),
+		"memcgs a stock caches: 1, or 7 (NR_MEMCG_STOCK of seed 002, its layout); "
+		"local_trylock_7_3 has its kernel's 7 whatever this says"),
 	[KEY_EVICTION] = PCB_KEY_CHOICE_FIELD("stock", "eviction", "random", eviction, CFG,
-		eviction_round_robin, "the slot a new memcg takes when all are used"),
+		eviction_round_robin, "the slot a new memcg takes when all are used (seed 002's "
+		"stock; local_trylock_7_3 evicts round robin, as 7.3 does)"),
 	[KEY_NOCACHE] = PCB_KEY_CHOICE_FIELD("stock", "nocache", "all", nocache, CFG,
 		nocache_isolated_only, "nocache design: which CPUs opt out of caching"),
 	[KEY_NR_PAGES] = PCB_KEY_INT_FIELD("workload", "nr_pages", "1", 1, 512, CFG, nr_pages,
@@ -143,6 +145,7 @@ int memcg_rules(const void *config, int timing, const struct pcb_design *d,
 		struct pcb_refusal *r)
 {
 	const struct memcg_config *c = config;
+	const struct memcg_design_info *info = d ? d->info : NULL;
 	const int wl = c->workload;
 
 	if (c->timing != timing)
@@ -161,6 +164,10 @@ int memcg_rules(const void *config, int timing, const struct pcb_design *d,
 		return pcb_refuse(r, KEY_OFFSET, "%d: an aligned stock starts its cache line; the "
 				  "offset is a packed stock's (stock.placement = packed, or design "
 				  "for the designs whose kernel packs it)", c->stock_offset);
+	if (info && info->split && c->stock_placement == MEMCG_STOCK_PLACE_PACKED)
+		return pcb_refuse(r, KEY_PLACEMENT, "packed: %s's kernel defines memcg_stock and "
+				  "obj_stock with DEFINE_PER_CPU_ALIGNED, which no kernel packs",
+				  d->name);
 	if (c->slots != 1 && c->slots != 7)
 		return pcb_refuse(r, KEY_SLOTS, "%d: 1 (one cached memcg) or 7 (seed 002's "
 				  "NR_MEMCG_STOCK, searched whole)", c->slots);

@@ -200,6 +200,7 @@ out:
 	return ret;
 }
 
+#if MEMCG_STOCK_LAYOUT != MEMCG_STOCK_V7_3
 /* obj_cgroup_charge(): the object stock first, else whole pages */
 static __always_inline int CALLER(obj_cgroup_charge)(struct pcb_cpu *this, struct obj_cgroup *objcg,
 					    size_t size)
@@ -255,6 +256,57 @@ static __always_inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, s
 	MEMCG_TIMED_VOID(mod_objcg_state,
 		       mod_objcg_state(this, objcg, pgdat, NR_SLAB_UNRECLAIMABLE_B, -(int)full_size));
 }
+
+#else	/* MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3 */
+
+/*
+ * __memcg_slab_post_alloc_hook() of 7.3, one object of obj_full_size()
+ * bytes: the object stock under one hold of its lock, the charge of whole
+ * pages (__obj_cgroup_charge()) between two holds on a miss. The rows it
+ * times are the pieces of that hold (designs/local_trylock_7_3.h).
+ */
+static __always_inline int CALLER(memcg_slab_alloc_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	unsigned int obj_size = (unsigned int)full_size;
+	struct obj_stock_pcp *stock;
+
+	if (!MEMCG_TIMED(consume_obj_stock, slab_consume_obj_stock(this, objcg, obj_size, &stock))) {
+		/* __obj_cgroup_charge(): PAGE_ALIGN(size), the remainder stocked */
+		unsigned int charge_size = (unsigned int)((obj_size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
+		unsigned int remainder = charge_size - obj_size;
+
+		if (CALLER(obj_cgroup_charge_pages)(this, objcg, charge_size >> PAGE_SHIFT))
+			return -ENOMEM;
+		if (remainder)
+			MEMCG_TIMED_VOID(refill_obj_stock,
+				stock = slab_refill_obj_stock(this, objcg, remainder, false));
+		else
+			stock = trylock_stock(this);
+	}
+	MEMCG_TIMED_VOID(mod_objcg_state, {
+		__account_obj_stock(this, objcg, stock, (int)obj_size, pgdat, NR_SLAB_UNRECLAIMABLE_B);
+		unlock_stock(this, stock);
+	});
+	return 0;
+}
+
+/* __memcg_slab_free_hook() of 7.3, one object */
+static __always_inline void CALLER(memcg_slab_free_hook)(struct pcb_cpu *this, struct obj_cgroup *objcg,
+						struct pglist_data *pgdat, size_t full_size)
+{
+	unsigned int obj_size = (unsigned int)full_size;
+	struct obj_stock_pcp *stock;
+
+	MEMCG_TIMED_VOID(refill_obj_stock,
+		stock = slab_refill_obj_stock(this, objcg, obj_size, true));
+	MEMCG_TIMED_VOID(mod_objcg_state, {
+		__account_obj_stock(this, objcg, stock, -(int)obj_size, pgdat,
+				    NR_SLAB_UNRECLAIMABLE_B);
+		unlock_stock(this, stock);
+	});
+}
+#endif
 
 #undef CALLER
 #undef MEMCG_TIMED

@@ -85,6 +85,8 @@ enum memcg_stock_placement {
 /* what the model knows of a design (pcb_design.info) */
 struct memcg_design_info {
 	int stock_aligned;		/* its kernel aligns memcg_stock to a cache line */
+	int slots;			/* NR_MEMCG_STOCK its kernel fixes; 0: stock.slots */
+	int split;			/* memcg_stock and obj_stock apart (7.3), both aligned */
 };
 
 /* the placement design d runs with: the configuration's, or its kernel's */
@@ -147,11 +149,11 @@ static inline struct memcg_worker *memcg_worker(struct pcb_worker *w)
 	return (struct memcg_worker *)w;
 }
 
-/* what one CPU's object stock holds, for the invariant */
+/* what one CPU's object stock holds for an objcg, for the invariant */
 struct memcg_stock_view {
-	const struct obj_cgroup *objcg;
-	unsigned int nr_bytes;
-	int slab_reclaimable, slab_unreclaimable;
+	int refs;			/* the slots that cache it, each with a reference */
+	unsigned int nr_bytes;		/* the bytes they stock */
+	int slab;			/* the slab statistic bytes cached for it */
 };
 
 /* what each build exports besides the harness's operations (pcb_variant.ops) */
@@ -164,7 +166,9 @@ struct memcg_ops {
 	/* the stock's pages for memcg, and the slots that cache it */
 	unsigned int (*stock_pages)(const void *stock, const struct mem_cgroup *memcg);
 	int (*stock_refs)(const void *stock, const struct mem_cgroup *memcg);
-	void (*stock_view)(const void *stock, struct memcg_stock_view *view);
+	/* what the object stock holds for objcg, or for any objcg where it is NULL */
+	void (*obj_view)(const void *stock, const struct obj_cgroup *objcg,
+			 struct memcg_stock_view *view);
 };
 
 static inline const struct memcg_ops *memcg_ops(const struct pcb_variant *v)

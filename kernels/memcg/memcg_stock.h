@@ -8,10 +8,12 @@
  *   memcg_stock_lock_t			the type of stock_lock
  *   MEMCG_STOCK_LAYOUT			MEMCG_STOCK_V6_2 (work + flags),
  *					MEMCG_STOCK_REMOTE_FLAGS (patches 1-4: flags, no
- *					work) or MEMCG_STOCK_REMOTE (patches 1-5)
+ *					work), MEMCG_STOCK_REMOTE (patches 1-5) or
+ *					MEMCG_STOCK_V7_3 (7.3's two stocks, stock_7_3.h)
  *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h" (the
  *					V6_2 layout), "drain_remote.h", "drain_qsbr.h"
- *					or "drain_rseq.h" (the REMOTE layouts); a model
+ *					or "drain_rseq.h" (the REMOTE layouts),
+ *					"drain_work_7_3.h" (V7_3); a model
  *					that only charges through the stock (pcp's
  *					faults) leaves it undefined
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
@@ -44,6 +46,7 @@
 #define MEMCG_STOCK_V6_2	1	/* upstream before the series: work + flags */
 #define MEMCG_STOCK_REMOTE	2	/* after patches 1-5: no work, no flags */
 #define MEMCG_STOCK_REMOTE_FLAGS 3	/* after patches 1-4, as seed 000 measured: flags, no work */
+#define MEMCG_STOCK_V7_3	4	/* 7.3: two stocks, their own locks and works (stock_7_3.h) */
 
 /* FLUSHING_CACHED_CHARGE in stock->flags: every layout but patch 5's */
 #define MEMCG_STOCK_FLAGS	(MEMCG_STOCK_LAYOUT != MEMCG_STOCK_REMOTE)
@@ -85,6 +88,9 @@ _Static_assert(MEMCG_FAST_DONE == (int)RSEQ_FAST_DONE && MEMCG_FAST_MISS == (int
 	MEMCG_FAST_SLOW
 #endif
 
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+#include "stock_7_3.h"
+#else
 
 #if MEMCG_STOCK_SLOTS > 1
 /*
@@ -322,6 +328,7 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 	rcu_read_unlock_model(this);
 	return flush;
 }
+#endif	/* MEMCG_STOCK_LAYOUT != MEMCG_STOCK_V7_3 */
 
 /* drain_all_stock(), as the design's drain flavour does it */
 #ifdef MEMCG_STOCK_DRAIN_HEADER

@@ -88,7 +88,8 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 								       "aligned"));
 		json_object_set_new(dj, "stock_offset", json_integer(p.offset));
 	}
-	json_object_set_new(dj, "slots", json_integer(c->slots));
+	/* NR_MEMCG_STOCK of the build: stock.slots, or what the design's kernel fixes */
+	json_object_set_new(dj, "slots", json_integer(memcg_ops(f->variant)->slots));
 	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
 	if (k->samples) {
 		double min = (double)k->min_raw - f->overhead;

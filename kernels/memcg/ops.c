@@ -29,13 +29,16 @@ static const struct pcb_axis memcg_axes[] = {
 struct static_key_false memcg_in_use_key = STATIC_KEY_FALSE_INIT;
 int mem_cgroup_subsys_disabled;
 
-/* variant[] of a design, by variants.def: the stock's slots, the irq_model (any design) */
+/*
+ * variant[] of a design, by variants.def: the stock's slots (those of the
+ * design's kernel where it fixes them), the irq_model (any design)
+ */
 int memcg_variant_index(const void *config, const struct pcb_design *d)
 {
 	const struct memcg_config *c = config;
-	long value[] = { c->slots, c->irq_model };
+	const struct memcg_design_info *info = d ? d->info : NULL;
+	long value[] = { info && info->slots ? info->slots : c->slots, c->irq_model };
 
-	(void)d;
 	return pcb_variant_index(memcg_axes, PCB_NR_AXES(memcg_axes), value);
 }
 

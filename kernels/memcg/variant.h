@@ -12,14 +12,23 @@
 #include "loop.h"
 
 #define MODEL_CPU		struct memcg_cpu
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+#define MODEL_STOCK		struct memcg_stocks	/* memcg_stock and obj_stock */
+#else
 #define MODEL_STOCK		struct memcg_stock_pcp
+#endif
 #define MODEL_STOCK_HOT_BYTES	PCB_MEMCG_STOCK_HOT_BYTES
 #define MODEL_SKIPS_ISOLATED	MEMCG_STOCK_SKIP_ISOLATED
 #define MODEL_NOCACHE		MEMCG_STOCK_NOCACHE
 
 /* where the design's kernel defines memcg_stock: stock.placement = design */
 #define MODEL_DESIGN_INFO_TYPE	struct memcg_design_info
-#define MODEL_DESIGN_INFO	{ .stock_aligned = MEMCG_STOCK_ALIGNED }
+#ifndef MEMCG_DESIGN_SLOTS
+#define MEMCG_DESIGN_SLOTS	0	/* stock.slots decides */
+#endif
+#define MODEL_DESIGN_INFO	{ .stock_aligned = MEMCG_STOCK_ALIGNED, \
+				  .slots = MEMCG_DESIGN_SLOTS, \
+				  .split = MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3 }
 
 static void FN(run)(struct pcb_worker *pw)
 {
@@ -57,6 +66,9 @@ static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	return &((struct memcg_stock_pcp *)cpu->stock)->work.data;
+#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	/* memcg_stock's work; its obj_stock's is not a separate item here (drain_work_7_3.h) */
+	return &((struct memcg_stocks *)cpu->stock)->memcg.work.data;
 #else
 	(void)cpu;
 	return NULL;
@@ -92,14 +104,25 @@ static unsigned long FN(lock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner)
 {
 	struct memcg_stock_pcp *stock = this_cpu_stock(owner);
 
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	/* local_lock(&memcg_stock.lock): the charge stock's, no flags */
+	local_lock(this, &stock->lock);
+	return 0;
+#else
 	return memcg_stock_lock(this, stock);
+#endif
 }
 
 static void FN(unlock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner, unsigned long flags)
 {
 	struct memcg_stock_pcp *stock = this_cpu_stock(owner);
 
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	(void)flags;
+	local_unlock(this, &stock->lock);
+#else
 	memcg_stock_unlock(this, stock, flags);
+#endif
 }
 
 static unsigned int FN(stock_pages)(const void *stock, const struct mem_cgroup *memcg)
@@ -109,10 +132,14 @@ static unsigned int FN(stock_pages)(const void *stock, const struct mem_cgroup *
 
 static int FN(stock_refs)(const void *p, const struct mem_cgroup *memcg)
 {
-	const struct memcg_stock_pcp *stock = p;
 	int refs = 0;
 
-#if MEMCG_STOCK_SLOTS > 1
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	const struct memcg_stock_pcp *stock = &((const struct memcg_stocks *)p)->memcg;
+#else
+	const struct memcg_stock_pcp *stock = p;
+#endif
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3 || MEMCG_STOCK_SLOTS > 1
 	for (int i = 0; i < NR_MEMCG_STOCK; i++)
 		refs += READ_ONCE(stock->cached[i]) == memcg;
 #else
@@ -121,24 +148,51 @@ static int FN(stock_refs)(const void *p, const struct mem_cgroup *memcg)
 	return refs;
 }
 
-static void FN(stock_view)(const void *p, struct memcg_stock_view *view)
+/* what the object stock holds for objcg (for any objcg where objcg is NULL) */
+static void FN(obj_view)(const void *p, const struct obj_cgroup *objcg,
+			 struct memcg_stock_view *view)
 {
-	const struct memcg_stock_pcp *stock = p;
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	const struct obj_stock_pcp *stock = &((const struct memcg_stocks *)p)->obj;
 
-	view->objcg = READ_ONCE(stock->cached_objcg);
+	*view = (struct memcg_stock_view){ 0 };
+	for (int i = 0; i < NR_OBJ_STOCK; i++) {
+		const struct obj_cgroup *cached = READ_ONCE(stock->cached[i]);
+
+		if (!cached || (objcg && cached != objcg))
+			continue;
+		view->refs++;
+		view->nr_bytes += stock->nr_bytes[i];
+		/* the statistics cached belong to slot index's objcg */
+		if (stock->index == i)
+			view->slab += stock->nr_slab_reclaimable_b +
+				      stock->nr_slab_unreclaimable_b;
+	}
+#else
+	const struct memcg_stock_pcp *stock = p;
+	const struct obj_cgroup *cached = READ_ONCE(stock->cached_objcg);
+
+	*view = (struct memcg_stock_view){ 0 };
+	if (!cached || (objcg && cached != objcg))
+		return;
+	view->refs = 1;
 	view->nr_bytes = stock->nr_bytes;
-	view->slab_reclaimable = stock->nr_slab_reclaimable_b;
-	view->slab_unreclaimable = stock->nr_slab_unreclaimable_b;
+	view->slab = stock->nr_slab_reclaimable_b + stock->nr_slab_unreclaimable_b;
+#endif
 }
 
 static const struct memcg_ops FN(ops) = {
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+	.slots = NR_MEMCG_STOCK,
+#else
 	.slots = MEMCG_STOCK_SLOTS,
+#endif
 	.consume = FN(consume),
 	.lock_stock = FN(lock_stock),
 	.unlock_stock = FN(unlock_stock),
 	.stock_pages = FN(stock_pages),
 	.stock_refs = FN(stock_refs),
-	.stock_view = FN(stock_view),
+	.obj_view = FN(obj_view),
 };
 
 #endif
