@@ -207,7 +207,7 @@ int pcb_kworker_fn(void *arg)
 	wait_for_stop();
 	/* give back what it holds, and empty its cache as its own drain would */
 	r->v->release(w);
-	r->v->drain_local(k->area);
+	r->v->drain_dead(k->area);
 	return 0;
 }
 

@@ -130,7 +130,7 @@ static void *torture_worker(void *arg)
 	if (t->d->drain.queues_work)
 		pcb_workq_stop(&t->wq[a->i]);
 	t->v->release(w);
-	t->v->drain_local(w->cpu);
+	t->v->drain_dead(w->cpu);
 	if (t->v->thread_stop)
 		t->v->thread_stop();
 	return NULL;

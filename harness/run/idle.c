@@ -325,7 +325,7 @@ void pcb_idle_stop(struct pcb_coord *c)
 			pcb_workq_stop(wq);
 			virtual_free(wq, sizeof(*wq), i);
 		}
-		c->v->drain_local(cpu);
+		c->v->drain_dead(cpu);
 		virtual_free(cpu, c->area_size, i);
 	}
 }

@@ -155,7 +155,7 @@ void *pcb_worker_main(void *arg)
 	if (t->wq)
 		pcb_workq_stop(t->wq);
 	v->release(w);
-	v->drain_local(cpu);
+	v->drain_dead(cpu);
 	if (v->thread_stop)
 		v->thread_stop();
 	pcb_counters_close(&t->pmc);

@@ -584,22 +584,32 @@ static inline void drain_local_obj_stock(struct pcb_cpu *this)
  * The work the harness delivers to a CPU: 7.3 queues each stock's work
  * apart (memcg_st->work, obj_st->work) and each drains its own stock; the
  * harness has one work a CPU (work.data is memcg_stock's), which runs the
- * work function of each stock drain_all_stock() flagged. Called with
- * neither flagged (the harness emptying a CPU's caches as it leaves) it
- * drains both, as memcg_hotplug_cpu_dead() does.
+ * work function of each stock drain_all_stock() flagged.
  */
 static inline void drain_local_stock(struct pcb_cpu *this)
 {
 	unsigned long memcg_flags = READ_ONCE(this_cpu_stock(this)->flags);
 	unsigned long obj_flags = READ_ONCE(this_cpu_obj_stock(this)->flags);
-	bool both = !memcg_flags && !obj_flags;
 
 	pcb_drain_window_open(this);
-	if (both || memcg_flags)
+	if (memcg_flags)
 		drain_local_memcg_stock(this);
-	if (both || obj_flags)
+	if (obj_flags)
 		drain_local_obj_stock(this);
 	pcb_drain_window_close(this);
+}
+
+/*
+ * memcg_hotplug_cpu_dead(): a CPU leaving the run ("no need for the local
+ * lock"), both stocks emptied whatever is flagged; the flags cleared, as
+ * the work that will not run would have
+ */
+static inline void memcg_hotplug_cpu_dead(struct pcb_cpu *cpu)
+{
+	drain_obj_stock(cpu, this_cpu_obj_stock(cpu));
+	drain_stock_fully(cpu, this_cpu_stock(cpu));
+	WRITE_ONCE(this_cpu_obj_stock(cpu)->flags, 0);
+	WRITE_ONCE(this_cpu_stock(cpu)->flags, 0);
 }
 
 /* is_memcg_drain_needed() */

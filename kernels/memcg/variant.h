@@ -80,6 +80,15 @@ static void FN(drain_local)(struct pcb_cpu *this)
 	drain_local_stock(this);
 }
 
+#if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+/* memcg_hotplug_cpu_dead(): both stocks, whatever a drain left flagged */
+#define MODEL_DRAIN_DEAD
+static void FN(drain_dead)(struct pcb_cpu *cpu)
+{
+	memcg_hotplug_cpu_dead(cpu);
+}
+#endif
+
 static void FN(drain_all)(struct pcb_cpu *this, void *root, struct pcb_cpu *const *cpus, int nr)
 {
 	drain_all_stock(this, root, cpus, nr);

@@ -20,7 +20,9 @@
  * release, stock_init, work_data, drain_local, drain_all and prefill
  * functions and its ops; MODEL_CPU and MODEL_STOCK, its per-CPU struct
  * and its per-CPU cache, MODEL_STOCK_HOT_BYTES, and where it has them
- * MODEL_SKIPS_ISOLATED and MODEL_NOCACHE. The design's drain flavour
+ * MODEL_SKIPS_ISOLATED and MODEL_NOCACHE, and MODEL_DRAIN_DEAD where a
+ * CPU leaving the run is emptied otherwise than by its drain work (its
+ * FN(drain_dead)). The design's drain flavour
  * (kernels/drain/) gives PCB_DRAIN_FLAVOUR and the thread hooks; the design
  * header DESIGN_SUMMARY, DESIGN_FOLLOWS, DESIGN_PROMISE and, where a
  * machine may lack what it needs, DESIGN_UNAVAILABLE; where it has no
@@ -73,6 +75,11 @@ const struct pcb_variant VARIANT(PCB_VARIANT) = {
 	.release = FN(release),
 	.work_data = FN(work_data),
 	.drain_local = FN(drain_local),
+#ifdef MODEL_DRAIN_DEAD
+	.drain_dead = FN(drain_dead),
+#else
+	.drain_dead = FN(drain_local),
+#endif
 	.drain_all = FN(drain_all),
 	.prefill = FN(prefill),
 	.ops = &FN(ops),

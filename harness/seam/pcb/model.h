@@ -65,8 +65,14 @@ struct pcb_variant {
 	void (*release)(struct pcb_worker *w);
 	/* cpu's drain work->data, where queue_work_on() sets PENDING; NULL without work */
 	pcb_work_data_t *(*work_data)(struct pcb_cpu *cpu);
-	/* the owner drains its own cache (drain_local_stock()) */
+	/* the owner drains its own cache (drain_local_stock()): the drain work */
 	void (*drain_local)(struct pcb_cpu *this);
+	/*
+	 * the CPU leaves the run: its caches emptied, whatever a drain left
+	 * flagged (memcg_hotplug_cpu_dead()); drain_local where a model has no
+	 * other
+	 */
+	void (*drain_dead)(struct pcb_cpu *cpu);
 	/* the drain the coordinator calls, from `this`, over the online cpus[] */
 	void (*drain_all)(struct pcb_cpu *this, void *target, struct pcb_cpu *const *cpus, int nr);
 	/* fill an idle (virtual) CPU's cache as its owner would, untimed */
