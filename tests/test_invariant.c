@@ -229,6 +229,32 @@ static void run_limited(const struct pcb_design *d, enum pcb_delivery delivery)
 	torture_run(&memcg_model, d, &cfg, delivery, &o);
 }
 
+/*
+ * Objects and pages mixed, a few objects held, so that the object stock's
+ * cached slab statistics never pass a page: only the drains and the
+ * workers' exits flush them (drain_obj_stock(), 7.3's
+ * drain_obj_stock_stats() through NODE_DATA()), which the invariant's
+ * slab count then checks
+ */
+static void few_objects_worker(struct torture *t, int i)
+{
+	struct memcg_worker *w = memcg_worker(t->w[i]);
+
+	memcg_torture_worker(t, i);
+	w->hold = 3;
+	w->obj_size = 16;
+}
+
+static void run_objects(const struct pcb_design *d, enum pcb_delivery delivery)
+{
+	struct memcg_config cfg = { .slots = 1, .depth = 3, .workload = MEMCG_WL_MULTI_MEMCG,
+				    .memcgs = 3 };
+	struct torture_ops o = memcg_torture;
+
+	o.worker = few_objects_worker;
+	torture_run(&memcg_model, d, &cfg, delivery, &o);
+}
+
 /* every variant and delivery the design has */
 static void torture(const struct pcb_design *d)
 {
@@ -248,6 +274,7 @@ static void torture(const struct pcb_design *d)
 #else
 	run_limited(d, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL);
 #endif
+	run_objects(d, PCB_DELIVER_POLL);
 }
 
 /*

@@ -6,6 +6,9 @@
 #include "memcontrol.h"
 
 DEFINE_MUTEX(percpu_charge_mutex);
+
+static struct pglist_data memcg_pgdat[MEMCG_NR_NODES] = { { .node_id = 0 } };
+struct pglist_data *const memcg_node_data[MEMCG_NR_NODES] = { &memcg_pgdat[0] };
 atomic_int stats_flush_threshold;
 int pcb_nr_online_cpus = 1;
 
@@ -56,10 +59,8 @@ int memcg_tree_create(struct memcg_tree *tree, int depth, int nr_leaves)
 	memset(tree, 0, sizeof(*tree));
 	if (depth < 2 || nr_leaves < 1 || depth - 1 + nr_leaves > PCB_MAX_MEMCG_IDS)
 		return -EINVAL;
-	tree->nr_nodes = 1;
-	tree->pgdat = calloc(1, sizeof(*tree->pgdat));
-	if (!tree->pgdat)
-		return -ENOMEM;
+	tree->nr_nodes = MEMCG_NR_NODES;
+	tree->pgdat = NODE_DATA(0);
 	tree->depth = depth;
 	tree->nr_leaves = nr_leaves;
 	tree->memcg = calloc((size_t)(depth - 1 + nr_leaves), sizeof(*tree->memcg));
@@ -93,7 +94,6 @@ void memcg_tree_destroy(struct memcg_tree *tree)
 		free(tree->memcg[i]);
 	}
 	free(tree->memcg);
-	free(tree->pgdat);
 	memset(tree, 0, sizeof(*tree));
 }
 

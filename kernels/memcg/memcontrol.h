@@ -149,6 +149,16 @@ struct pglist_data {
 };
 
 /*
+ * node_data[], each node's pglist_data for the life of the system: the one
+ * node the model has. NODE_DATA(nid) is one load, as in the kernel (named
+ * apart from the kernel's own, which the module sees).
+ */
+#define MEMCG_NR_NODES 1
+extern struct pglist_data *const memcg_node_data[MEMCG_NR_NODES];
+#undef NODE_DATA
+#define NODE_DATA(nid) (memcg_node_data[(nid)])
+
+/*
  * struct lruvec, reduced to the node mem_cgroup_lruvec() checks it is on
  * (named apart from the pcp model's struct lruvec, the LRU its faults fill,
  * which includes this header)

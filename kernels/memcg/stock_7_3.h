@@ -266,15 +266,6 @@ static inline void stock_clear_flush(unsigned long *flags)
 
 /* ---- the object stock ---- */
 
-/*
- * NODE_DATA(nid): the model keeps no node_data[]; the node's pglist_data
- * is reached through the objcg's memcg's per-node info, which points to it
- * (two loads where the kernel has one, on the flush path only)
- */
-static inline struct pglist_data *obj_stock_node_data(struct obj_cgroup *objcg, int nid)
-{
-	return obj_cgroup_memcg(objcg)->nodeinfo[nid]->lruvec.pgdat;
-}
 
 /* 7.3's mod_objcg_mlstate() is 6.1's: rcu_read_lock(), the memcg's lruvec state */
 
@@ -298,7 +289,7 @@ static __always_inline void unlock_stock(struct pcb_cpu *this, struct obj_stock_
 static inline void obj_stock_flush_stats(struct pcb_cpu *this, struct obj_stock_pcp *stock)
 {
 	struct obj_cgroup *old = READ_ONCE(stock->cached[stock->index]);
-	struct pglist_data *oldpg = obj_stock_node_data(old, stock->node_id);
+	struct pglist_data *oldpg = NODE_DATA(stock->node_id);
 
 	if (stock->nr_slab_reclaimable_b) {
 		mod_objcg_mlstate(this, old, oldpg, NR_SLAB_RECLAIMABLE_B,
