@@ -103,8 +103,11 @@ static inline struct slub_percpu_sheaves *pcs_install_full(struct pcb_cpu *this,
 							   struct node_barn *barn,
 							   struct slab_sheaf *full)
 {
-	struct slub_percpu_sheaves *pcs = pcs_lock_this(this);
+	/* a trylock, as 7.3's __pcs_replace_empty_main() takes it again: NULL if it fails */
+	struct slub_percpu_sheaves *pcs = pcs_trylock_this(this);
 
+	if (!pcs)
+		goto barn_put;
 	if (pcs->main->size == 0) {
 		if (!pcs->spare)
 			pcs_publish(&pcs->spare, pcs->main);
@@ -122,6 +125,7 @@ static inline struct slub_percpu_sheaves *pcs_install_full(struct pcb_cpu *this,
 		pcs_publish(&pcs->spare, full);
 		return pcs;
 	}
+barn_put:
 	barn_put_full_sheaf(this, barn, full);
 	slub_stat(this, BARN_PUT);
 	return pcs;
