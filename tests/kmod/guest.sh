@@ -42,6 +42,9 @@ run drain-scaling $short --set run.duration_ms=300 --set drain.count=3 \
 	kscn/drain-scaling.scn
 run pcp-designs $short --set run.designs=local_lock,spinlock,pcp_trylock,qpw \
 	kscn/pcp-designs.scn
+# 7.3's stocks beside v6.2's: the kernel's own local_trylock_t where it has
+# one, both stocks' drain work on the kernel's workqueue
+run memcg-7.3 $short --set drain.count=2 kscn/memcg-7.3.scn
 grep -c '^pcpbench ' /proc/modules >results/after-runs-loaded.txt
 
 # perf counters: a software event each kthread counts, a hardware one
@@ -70,7 +73,7 @@ done
 # the kernel's RCU outside the worker's reader
 mkdir -p results/limit
 pcpbench run --backend kernel --set run.module=$ko --out results/limit $short \
-	--set run.duration_ms=200 --set run.designs=local_lock,spinlock,qsbr \
+	--set run.duration_ms=200 --set run.designs=local_lock,spinlock,qsbr,local_trylock_7_3 \
 	--set memcg.max=200 kscn/limit-drains.scn >results/limit.txt 2>results/limit.err
 echo $? >results/limit.rc
 
