@@ -1,9 +1,10 @@
 #!/bin/bash
 # The kernel backend's refusals where they can be made without a kernel
 # to load into: a design with no kernel meaning, not root, a kernel
-# release other than 6.1 and 6.12, lockdown, enforced module signatures, no
-# headers and no module, a run.module built for no kernel, or not
-# pcpbench.ko, or speaking another plan version. Each exits 2
+# release other than 6.1 and 6.12, no headers and no module, a run.module
+# built for no kernel, or not pcpbench.ko, or speaking another plan
+# version, an unsigned one under lockdown or enforced module signatures
+# (with the steps that sign it). Each exits 2
 # with its sentence, writes no result and loads nothing. PCPBENCH_SYSROOT
 # gives the kernel's files (its release, lockdown, sig_enforce) from a
 # tree made here.
@@ -45,21 +46,8 @@ if [ "$(id -u)" = 0 ]; then
 	refused release "kernel 6.18.2-test: the kernel backend supports Linux 6.1 and 6.12 (the versions its module is built for), not 6.18" \
 		"$pcpbench" run --backend kernel $short
 	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
-	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
-	refused lockdown "the kernel is locked down" "$pcpbench" run --backend kernel $short
-	echo "[none] integrity confidentiality" >"$root/sys/kernel/security/lockdown"
-	echo Y >"$root/sys/module/module/parameters/sig_enforce"
-	refused signatures "the kernel enforces module signatures" \
-		"$pcpbench" run --backend kernel $short
-	echo N >"$root/sys/module/module/parameters/sig_enforce"
 	refused headers "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
 		"$pcpbench" run --backend kernel $short
-	# a FIFO where lockdown is (no writer) is not read, not waited on
-	rm "$root/sys/kernel/security/lockdown"
-	mkfifo "$root/sys/kernel/security/lockdown"
-	refused lockdown-fifo "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
-		timeout 60 "$pcpbench" run --backend kernel $short
-	rm "$root/sys/kernel/security/lockdown"
 	# 6.12 is supported too: its refusal is the next check's
 	echo 6.12.117-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused headers-6.12 "no headers for this kernel: /lib/modules/6.12.117-pcb-test/build is missing" \
@@ -89,6 +77,24 @@ if [ "$(id -u)" = 0 ]; then
 	fake "$tmp/none.ko" pcpbench ""
 	refused no-plan "run.module: $tmp/none.ko speaks plan version none" \
 		"$pcpbench" run --backend kernel --set run.module="$tmp/none.ko" $short
+	# lockdown and enforced signatures refuse an unsigned module that fits
+	# (this plan's), naming the steps that sign it
+	fake "$tmp/cur.ko" pcpbench "$plan"
+	steps="sign it with a machine owner key the kernel trusts (mokutil --import, then scripts/sign-file sha256 of the kernel's headers): docs/kernel.md, \"Secure Boot and lockdown\""
+	echo "none [integrity] confidentiality" >"$root/sys/kernel/security/lockdown"
+	refused lockdown "the kernel is locked down (none [integrity] confidentiality, /sys/kernel/security/lockdown): it loads no unsigned module, and $tmp/cur.ko is unsigned: $steps" \
+		"$pcpbench" run --backend kernel --set run.module="$tmp/cur.ko" $short
+	echo "[none] integrity confidentiality" >"$root/sys/kernel/security/lockdown"
+	echo Y >"$root/sys/module/module/parameters/sig_enforce"
+	refused signatures "the kernel enforces module signatures (/sys/module/module/parameters/sig_enforce is Y) and $tmp/cur.ko is unsigned: $steps, or boot without module.sig_enforce" \
+		"$pcpbench" run --backend kernel --set run.module="$tmp/cur.ko" $short
+	# a FIFO where lockdown is (no writer) is not read, not waited on
+	rm "$root/sys/kernel/security/lockdown"
+	mkfifo "$root/sys/kernel/security/lockdown"
+	refused lockdown-fifo "the kernel enforces module signatures" \
+		timeout 60 "$pcpbench" run --backend kernel --set run.module="$tmp/cur.ko" $short
+	rm "$root/sys/kernel/security/lockdown"
+	echo N >"$root/sys/module/module/parameters/sig_enforce"
 fi
 # a dry run plans without a module
 expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,10 @@ int pcb_kmod_supported(const char *release, char *why, size_t len)
 	return -1;
 }
 
-/* whether the kernel would take a module here: root, its version, lockdown, signatures */
+/* whether the kernel would take a module here: root, its version */
 static int may_load(struct pcb_kmod *k, char *err, size_t errlen)
 {
-	char buf[256], why[256];
+	char why[256];
 	struct utsname u;
 
 	if (geteuid() != 0)
@@ -85,16 +86,48 @@ static int may_load(struct pcb_kmod *k, char *err, size_t errlen)
 	}
 	if (pcb_kmod_supported(k->release, why, sizeof(why)) < 0)
 		return FAIL("%s", why);
+	return 0;
+}
+
+/*
+ * MODULE_SIG_STRING, which scripts/sign-file appends after the signature
+ * (include/linux/module_signature.h): the kernel checks what precedes it
+ */
+#define MODULE_SIG_STRING "~Module signature appended~\n"
+
+static bool module_signed(const unsigned char *image, size_t size)
+{
+	const size_t n = sizeof(MODULE_SIG_STRING) - 1;
+
+	return size > n && !memcmp(image + size - n, MODULE_SIG_STRING, n);
+}
+
+/* the steps that sign a module for a kernel that checks signatures (docs/kernel.md) */
+#define SIGN_STEPS "sign it with a machine owner key the kernel trusts (mokutil --import, " \
+		   "then scripts/sign-file sha256 of the kernel's headers): docs/kernel.md, " \
+		   "\"Secure Boot and lockdown\""
+
+/*
+ * A kernel in lockdown, or enforcing signatures, loads only modules signed
+ * with a key it trusts: an unsigned k->image is refused here, with the
+ * steps; a signed one is the kernel's to judge (init_module()'s EKEYREJECTED)
+ */
+static int may_load_image(const struct pcb_kmod *k, char *err, size_t errlen)
+{
+	char buf[256];
+
+	if (module_signed(k->image, k->image_size))
+		return 0;
 	if (read_line("/sys/kernel/security/lockdown", buf, sizeof(buf)) == 0 &&
 	    (strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]")))
 		return FAIL("the kernel is locked down (%s, /sys/kernel/security/lockdown): it "
-			    "loads no unsigned module such as pcpbench.ko", buf);
+			    "loads no unsigned module, and %s is unsigned: %s", buf, k->path,
+			    SIGN_STEPS);
 	if (read_line("/sys/module/module/parameters/sig_enforce", buf, sizeof(buf)) == 0 &&
 	    buf[0] == 'Y')
 		return FAIL("the kernel enforces module signatures "
-			    "(/sys/module/module/parameters/sig_enforce is Y) and pcpbench.ko is "
-			    "unsigned: sign it with a key the kernel trusts, or boot without "
-			    "module.sig_enforce");
+			    "(/sys/module/module/parameters/sig_enforce is Y) and %s is "
+			    "unsigned: %s, or boot without module.sig_enforce", k->path, SIGN_STEPS);
 	return 0;
 }
 
@@ -469,6 +502,8 @@ int pcb_kmod_load(struct pcb_kmod *k, const char *module, char *err, size_t errl
 	if (!rc)
 		rc = choose(k, module, err, errlen);
 	if (!rc)
+		rc = may_load_image(k, err, errlen);
+	if (!rc)
 		rc = unload_stale(err, errlen);
 	if (!rc && module_names(before, sizeof(before)) < 0)
 		rc = FAIL("/proc/modules: %s", strerror(errno));
@@ -480,7 +515,9 @@ int pcb_kmod_load(struct pcb_kmod *k, const char *module, char *err, size_t errl
 		int e = errno;
 
 		rc = FAIL("the kernel refused %s: %s%s", k->path, strerror(e),
-			  e == EPERM ? " (lockdown, or a signature it requires)" :
+			  e == EPERM || e == EKEYREJECTED ?
+			  " (lockdown, or a signature by a key it does not trust: docs/kernel.md, "
+			  "\"Secure Boot and lockdown\")" :
 			  e == ENOEXEC || e == EINVAL ? " (not built for this kernel's symbols)" : "");
 		goto out;
 	}
