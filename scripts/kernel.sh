@@ -40,7 +40,11 @@ The sources, one tree a base and configuration, and the builds are kept
 under PCPBENCH_KERNEL_CACHE (default ~/.cache/pcpbench/kernel); the tree
 is rebuilt incrementally from one variant to the next. make runs with
 PCPBENCH_KERNEL_JOBS jobs (default: the CPUs). PCPBENCH_KERNEL_DEB names
-a downloaded linux-source .deb to use instead of apt-get download.
+a downloaded linux-source .deb to use instead of apt-get download. A base
+whose package is in another suite (7.3: trixie-backports) is downloaded
+with a sources list of that suite alone, from PCPBENCH_DEBIAN_MIRROR
+(default http://deb.debian.org/debian); the machine's sources are left
+as they are.
 
 Exit status: 0; 1 when a step fails (the download, a patch, the build;
 its log's end is printed); 2 for a usage error.
@@ -142,7 +146,7 @@ else
 		series_label="$sname $range"
 	fi
 fi
-read -r _ package arch < <(table "$rig/bases" | awk -v b="$base" '$1 == b')
+read -r _ package arch suite < <(table "$rig/bases" | awk -v b="$base" '$1 == b')
 [ -n "${package:-}" ] || fail "rig/bases has no base '$base'"
 [ "$arch" = x86_64 ] || fail "base $base: the rig builds x86_64, not $arch"
 fragment=$rig/config/$base.config
@@ -210,6 +214,8 @@ user_series() {
 	[ ${#patches[@]} -gt 0 ] || fail "--series $src: no patch in it"
 }
 [ -z "$series_path" ] || user_series "$series_path"
+[ "$instrument" = none ] || [ -f "$instr_dir/instrument.patch" ] ||
+	usage_error "base $base has no instrument yet ($instr_dir/instrument.patch): build $variant --bare"
 case $instrument in
 cycles) patches+=("$instr_dir/instrument.patch") ;;
 contention) patches+=("$instr_dir/instrument.patch" "$instr_dir/contention.patch") ;;
@@ -221,6 +227,24 @@ done
 # ---- the source: Debian's package, unpacked once ----
 
 # the package's version, downloading it into $cache/deb once
+# apt-get download of $package: from the machine's sources, or (a suite
+# in rig/bases) from a sources list of that suite alone, in $work, whose
+# package lists are kept there too: the machine's own are left as they are
+apt_download() {
+	local mirror=${PCPBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local -a opts=()
+
+	if [ "${suite:--}" != - ]; then
+		mkdir -p "$work/apt/lists/partial"
+		echo "deb $mirror $suite main" >"$work/apt/sources.list"
+		opts=(-o "Dir::Etc::SourceList=$work/apt/sources.list"
+		      -o Dir::Etc::SourceParts=/dev/null
+		      -o "Dir::State::Lists=$work/apt/lists")
+		apt-get -q "${opts[@]}" update || return 1
+	fi
+	apt-get -q "${opts[@]}" download "$package"
+}
+
 fetch_source() {
 	local deb dl
 
@@ -233,8 +257,8 @@ fetch_source() {
 	if [ -z "$deb" ]; then
 		command -v apt-get >/dev/null || fail "no apt-get to download $package (or set PCPBENCH_KERNEL_DEB)"
 		dl=$(mktemp -d "$cache/deb/.dl.XXXXXX")
-		say "downloading $package"
-		if ! (cd "$dl" && apt-get download -q "$package") >"$work/apt.log" 2>&1; then
+		say "downloading $package${suite:+ from $suite}"
+		if ! (cd "$dl" && apt_download) >"$work/apt.log" 2>&1; then
 			cat "$work/apt.log" >&2
 			rm -rf "$dl"
 			fail "cannot download $package (a Debian apt source that has it, then apt-get update)"
