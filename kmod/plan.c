@@ -99,6 +99,8 @@ static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
 {
 	DECLARE_BITMAP(seen, PCB_PLAN_MAX_CPUS);
 
+	/* a drain walks the workers, the drainer and the idle CPUs: PCB_WALK_ARRAY() holds them */
+	BUILD_BUG_ON(PCB_PLAN_MAX_WORKERS + 1 + PCB_PLAN_MAX_CPUS > PCB_KMOD_MAX_WALK);
 	bitmap_zero(seen, PCB_PLAN_MAX_CPUS);
 	if (!p->nr_workers || p->nr_workers > PCB_PLAN_MAX_WORKERS)
 		return FAIL("%u workers: 1 to %d", p->nr_workers, PCB_PLAN_MAX_WORKERS);

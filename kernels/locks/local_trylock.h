@@ -89,7 +89,7 @@ static inline void local_trylock_unlock_irqrestore(struct pcb_cpu *this, local_t
 #endif
 
 /* __local_trylock() with the preempt count already raised; dropped again if it fails */
-static inline bool local_trylock_acquire(struct pcb_cpu *this, local_trylock_t *lock)
+static inline bool pcb_local_trylock_raised(struct pcb_cpu *this, local_trylock_t *lock)
 {
 	if (unlikely(READ_ONCE(lock->acquired))) {
 		preempt_enable(this);
@@ -102,7 +102,7 @@ static inline bool local_trylock_acquire(struct pcb_cpu *this, local_trylock_t *
 static inline bool local_trylock(struct pcb_cpu *this, local_trylock_t *lock)
 {
 	preempt_disable(this);
-	return local_trylock_acquire(this, lock);
+	return pcb_local_trylock_raised(this, lock);
 }
 
 static inline void local_lock(struct pcb_cpu *this, local_trylock_t *lock)

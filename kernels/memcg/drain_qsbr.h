@@ -15,8 +15,9 @@
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	struct pcb_cpu *swapped[nr > 0 ? nr : 1];
-	struct memcg_stock_pcp *old[nr > 0 ? nr : 1];
+	/* under percpu_charge_mutex, below */
+	PCB_WALK_ARRAY(struct pcb_cpu *, swapped, nr);
+	PCB_WALK_ARRAY(struct memcg_stock_pcp *, old, nr);
 	int n = 0;
 
 	if (!mutex_trylock(&percpu_charge_mutex))

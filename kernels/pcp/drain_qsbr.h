@@ -15,8 +15,9 @@
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	struct pcb_cpu *swapped[nr > 0 ? nr : 1];
-	struct per_cpu_pages *old[nr > 0 ? nr : 1];
+	/* under pcpu_drain_mutex, below */
+	PCB_WALK_ARRAY(struct pcb_cpu *, swapped, nr);
+	PCB_WALK_ARRAY(struct per_cpu_pages *, old, nr);
 	int n = 0;
 
 	if (!mutex_trylock(&pcpu_drain_mutex))

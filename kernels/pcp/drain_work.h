@@ -22,7 +22,8 @@
 static inline void drain_all_pages(struct pcb_cpu *this, struct zone *zone,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	struct pcb_cpu *with_pcps[nr > 0 ? nr : 1];
+	/* cpus_with_pcps, static in the kernel, under pcpu_drain_mutex */
+	PCB_WALK_ARRAY(struct pcb_cpu *, with_pcps, nr);
 	bool self = false;
 	int n = 0;
 

@@ -31,6 +31,13 @@
 /* per-CPU data starts on a cache line of its own (SMP_CACHE_BYTES) */
 #define PCB_CACHE_LINE		64
 
+/*
+ * A drain's list of the nr CPUs it walks (cpus_with_pcps and the like),
+ * taken under the drain's mutex: on the thread's stack here; a static
+ * array in the kernel backend, whose stacks hold no variable-length array
+ */
+#define PCB_WALK_ARRAY(type, name, nr) type name[(nr) > 0 ? (nr) : 1]
+
 /* the word of a drain's work item where queue_work_on() sets PENDING (work->data) */
 typedef atomic_long pcb_work_data_t;
 

@@ -34,7 +34,7 @@
 	struct slub_percpu_sheaves *pcs_;					\
 	preempt_disable(this);							\
 	pcs_ = this_cpu_pcs(this);						\
-	local_trylock_acquire(this, &pcs_->lock) ? pcs_ : NULL; })
+	pcb_local_trylock_raised(this, &pcs_->lock) ? pcs_ : NULL; })
 #define pcs_lock_this(this) ({							\
 	struct slub_percpu_sheaves *pcs_;					\
 	preempt_disable(this);							\

@@ -40,6 +40,12 @@
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/page.h>
+/* rdtsc_ordered(): asm/msr.h's until 6.16, asm/tsc.h's since (which 6.1 has too) */
+#include <asm/tsc.h>
+/* cpuid(): asm/processor.h's until 6.16, asm/cpuid/api.h's since */
+#if __has_include(<asm/cpuid/api.h>)
+#include <asm/cpuid/api.h>
+#endif
 
 #if defined(CONFIG_PREEMPT_RT) || defined(CONFIG_DEBUG_LOCK_ALLOC)
 /*
@@ -53,6 +59,16 @@
 
 /* per-CPU data starts on a cache line of its own */
 #define PCB_CACHE_LINE		SMP_CACHE_BYTES
+
+/*
+ * A drain's list of the CPUs it walks, under the drain's mutex (the kernel's
+ * own cpus_with_pcps is static too): no variable-length array on a kernel
+ * stack (the kernel builds with -Wvla-larger-than=1 since 6.x), sized for
+ * the most a plan walks, its workers, the drainer and its idle CPUs
+ * (kmod/plan.c checks PCB_PLAN_MAX_WORKERS + 1 + PCB_PLAN_MAX_CPUS against it)
+ */
+#define PCB_KMOD_MAX_WALK	(128 + 1 + 256)
+#define PCB_WALK_ARRAY(type, name, nr) static type name[PCB_KMOD_MAX_WALK]
 
 /* the orderings ThreadSanitizer is told of in userspace: nothing in the kernel */
 #define pcb_tsan_acquire(addr) do { (void)(addr); } while (0)
