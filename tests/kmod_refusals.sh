@@ -1,7 +1,7 @@
 #!/bin/bash
 # The kernel backend's refusals where they can be made without a kernel
 # to load into: a design with no kernel meaning, not root, a kernel
-# release other than 6.1 and 6.12, no headers and no module, a run.module
+# release older than 6.1, no headers and no module, a run.module
 # built for no kernel, or not pcpbench.ko, or speaking another plan
 # version, an unsigned one under lockdown or enforced module signatures
 # (with the steps that sign it). Each exits 2
@@ -42,16 +42,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		"$pcpbench" run --backend kernel --quick --out "$tmp/res" scenarios/default.scn
 fi
 if [ "$(id -u)" = 0 ]; then
-	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
-	refused release "kernel 6.18.2-test: the kernel backend supports Linux 6.1 and 6.12 (the versions its module is built for), not 6.18" \
+	echo 5.10.0-test >"$root/proc/sys/kernel/osrelease"
+	refused release "kernel 5.10.0-test: the kernel backend's module is written for Linux 6.1 and later (its build refuses an older tree), not 5.10" \
 		"$pcpbench" run --backend kernel $short
 	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused headers "no headers for this kernel: /lib/modules/6.1.0-pcb-test/build is missing" \
 		"$pcpbench" run --backend kernel $short
-	# 6.12 is supported too: its refusal is the next check's
-	echo 6.12.117-pcb-test >"$root/proc/sys/kernel/osrelease"
-	refused headers-6.12 "no headers for this kernel: /lib/modules/6.12.117-pcb-test/build is missing" \
-		"$pcpbench" run --backend kernel $short
+	# a newer release is no refusal of its own: the next check's, the module's build
+	for rel in 6.12.117-pcb-test 7.3.4-pcb-test; do
+		echo $rel >"$root/proc/sys/kernel/osrelease"
+		refused headers-$rel "no headers for this kernel: /lib/modules/$rel/build is missing" \
+			"$pcpbench" run --backend kernel $short
+	done
 	echo 6.1.0-pcb-test >"$root/proc/sys/kernel/osrelease"
 	refused module "run.module: $src/README.md: not a kernel module (no vermagic)" \
 		"$pcpbench" run --backend kernel --set run.module="$src/README.md" $short
@@ -114,8 +116,8 @@ done
 expect_rc 0 "$pcpbench" reproduce --dry-run --quick --claims $kclaims
 grep -q skipped "$tmp/out" && bad "reproduce, userspace: a claim skipped: $(cat "$tmp/out")" || ok
 if [ "$(id -u)" = 0 ]; then
-	echo 6.18.2-test >"$root/proc/sys/kernel/osrelease"
-	refused reproduce-release "reproduce: $src/scenarios/beyond.scn: run.backend = kernel: kernel 6.18.2-test" \
+	echo 5.10.0-test >"$root/proc/sys/kernel/osrelease"
+	refused reproduce-release "reproduce: $src/scenarios/beyond.scn: run.backend = kernel: kernel 5.10.0-test" \
 		"$pcpbench" reproduce --backend kernel --quick --out "$tmp/res" --claims $kclaims
 fi
 summary kmod-refusals

@@ -51,23 +51,18 @@ static int read_line(const char *path, char *buf, size_t len)
 
 int pcb_kmod_supported(const char *release, char *why, size_t len)
 {
-	static const struct { int major, minor; } releases[] = PCB_KMOD_RELEASES;
-	const int n = (int)(sizeof(releases) / sizeof(releases[0]));
-	char list[128] = "";
 	int major, minor;
 
 	if (sscanf(release, "%d.%d", &major, &minor) != 2) {
 		snprintf(why, len, "kernel %s: not a release the kernel backend can read", release);
 		return -1;
 	}
-	for (int i = 0; i < n; i++)
-		if (major == releases[i].major && minor == releases[i].minor)
-			return 0;
-	for (int i = 0; i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d.%d",
-			 !i ? "" : i < n - 1 ? ", " : " and ", releases[i].major, releases[i].minor);
-	snprintf(why, len, "kernel %s: the kernel backend supports Linux %s (the versions its "
-		 "module is built for), not %d.%d", release, list, major, minor);
+	if (major > PCB_KMOD_OLDEST_MAJOR ||
+	    (major == PCB_KMOD_OLDEST_MAJOR && minor >= PCB_KMOD_OLDEST_MINOR))
+		return 0;
+	snprintf(why, len, "kernel %s: the kernel backend's module is written for Linux %d.%d "
+		 "and later (its build refuses an older tree), not %d.%d", release,
+		 PCB_KMOD_OLDEST_MAJOR, PCB_KMOD_OLDEST_MINOR, major, minor);
 	return -1;
 }
 

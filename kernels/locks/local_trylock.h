@@ -13,8 +13,9 @@
 #include "../percpu.h"
 #include "irq.h"
 
-#ifdef __KERNEL__
-#define PCB_KERNEL_LOCAL_TRYLOCK (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+/* a feature test: the kernel has local_trylock_t where it has its initializer */
+#if defined(__KERNEL__) && defined(INIT_LOCAL_TRYLOCK)
+#define PCB_KERNEL_LOCAL_TRYLOCK 1
 #else
 #define PCB_KERNEL_LOCAL_TRYLOCK 0
 #endif

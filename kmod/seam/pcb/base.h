@@ -40,6 +40,10 @@
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/page.h>
+/* the oldest release the module is written for: harness/machine/kmod.h's bound */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "pcpbench.ko is written for Linux 6.1 and later (harness/machine/kmod.h)"
+#endif
 /* rdtsc_ordered(): asm/msr.h's until 6.16, asm/tsc.h's since (which 6.1 has too) */
 #include <asm/tsc.h>
 /* cpuid(): asm/processor.h's until 6.16, asm/cpuid/api.h's since */
