@@ -17,7 +17,10 @@
 # A native build's guest runs build-vm/pcpbench, as the vm suite's do.
 # Skipped (77) where the guest (scripts/vm.sh, or PCPBENCH_VM_SH) or the
 # guest kernel's linux-headers-ABI-cloud-amd64 cannot be had (or KDIR's
-# PCPBENCH_KDIR). PCPBENCH_KMOD_KEEP=DIR keeps the guest's results there.
+# PCPBENCH_KDIR). PCPBENCH_KMOD_KERNEL boots another kernel in the guest,
+# a bzImage (the rig's: PCPBENCH_KDIR=$(scripts/kernel.sh kdir --bare 7.3)
+# PCPBENCH_KMOD_KERNEL=$(scripts/kernel.sh build --bare 7.3 | tail -n 1)).
+# PCPBENCH_KMOD_KEEP=DIR keeps the guest's results there.
 set -u
 . "$(dirname "$0")/lib.sh"
 pcpbench=$(realpath "$1")
@@ -63,7 +66,8 @@ fi
 
 # the guest: its results come back into $tmp/res
 mkdir -p "$tmp/res"
-"$vm" --pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
+"$vm" ${PCPBENCH_KMOD_KERNEL:+--kernel "$PCPBENCH_KMOD_KERNEL"} \
+	--pcpbench "$pcpbench" --out "$tmp/res" --timeout 1500 \
 	--add "$tmp/kmod/pcpbench.ko:/pcb/pcpbench.ko" --add "$src/scenarios:/pcb/kscn" \
 	--add "$src/tests/kmod/guest.sh:/pcb/guest.sh" --add "$src/tests/kmod/safety.sh:/pcb/safety.sh" \
 	--add "$src/tests/claims/kernel.ini:/pcb/kclaims.ini" --add "$rules:/pcb/plan_rules" \
