@@ -267,8 +267,12 @@ static void torture(const struct pcb_design *d)
 	run_one(d, 1, 1, d->drain.queues_work ? PCB_DELIVER_SIGNAL : PCB_DELIVER_POLL, -1);
 #endif
 	run_one(d, 0, PCB_IRQ_KERNEL, PCB_DELIVER_POLL, -1);
-	/* the stock over three lines, stats_updates right after it */
-	run_one(d, 0, 0, PCB_DELIVER_POLL, 56);
+	/*
+	 * the stock over three lines, stats_updates right after it; not 7.3's
+	 * two aligned stocks, whose packing the rules refuse (stock_places())
+	 */
+	if (!((const struct memcg_design_info *)d->info)->split)
+		run_one(d, 0, 0, PCB_DELIVER_POLL, 56);
 #if defined(__SANITIZE_THREAD__)
 	run_limited(d, PCB_DELIVER_POLL);
 #else
