@@ -15,15 +15,12 @@
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	/* under percpu_charge_mutex, below */
 	PCB_WALK_ARRAY(struct pcb_cpu *, swapped, nr);
 	PCB_WALK_ARRAY(struct memcg_stock_pcp *, old, nr);
 	int n = 0;
 
-	if (!mutex_trylock(&percpu_charge_mutex))
+	if (!drain_all_stock_begin(this))
 		return;
-	/* curcpu stays `this` over the walk */
-	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -38,8 +35,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		drain_stock_from(this, old[i], this_cpu_stock(this));
 		swapped[i]->stock_spare = old[i];
 	}
-	migrate_enable_model(this);
-	mutex_unlock(&percpu_charge_mutex);
+	drain_all_stock_end(this);
 }
 
 #endif

@@ -19,10 +19,8 @@
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	if (!mutex_trylock(&percpu_charge_mutex))
+	if (!drain_all_stock_begin(this))
 		return;
-	/* curcpu stays `this` over the walk */
-	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -33,8 +31,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			drain_stock_from(this, stock, this_cpu_stock(this));
 		}
 	}
-	migrate_enable_model(this);
-	mutex_unlock(&percpu_charge_mutex);
+	drain_all_stock_end(this);
 }
 
 #endif

@@ -21,11 +21,8 @@
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
 {
-	/* If someone's already draining, avoid adding running more workers. */
-	if (!mutex_trylock(&percpu_charge_mutex))
+	if (!drain_all_stock_begin(this))
 		return;
-	/* curcpu stays `this` over the walk */
-	migrate_disable_model(this);
 
 	for (int i = 0; i < nr; i++) {
 		struct pcb_cpu *cpu = cpus[i];
@@ -46,8 +43,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			}
 		}
 	}
-	migrate_enable_model(this);
-	mutex_unlock(&percpu_charge_mutex);
+	drain_all_stock_end(this);
 }
 
 #endif

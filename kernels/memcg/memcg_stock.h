@@ -88,6 +88,14 @@ _Static_assert(MEMCG_FAST_DONE == (int)RSEQ_FAST_DONE && MEMCG_FAST_MISS == (int
 	MEMCG_FAST_SLOW
 #endif
 
+/* memcg_uncharge(): straight back to the page_counter (no memsw on v2) */
+static inline void memcg_uncharge(struct pcb_cpu *this, struct mem_cgroup *memcg,
+				  unsigned int nr_pages)
+{
+	pcb_count(this, MEMCG_EV_PC_UNCHARGE);
+	page_counter_uncharge(&memcg->memory, nr_pages);
+}
+
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
 #include "stock_7_3.h"
 #else
@@ -210,14 +218,6 @@ static inline void memcg_stock_init(const struct pcb_cpu *cpu, struct memcg_stoc
 	({ *(flagsp) = memcg_stock_lock(this, stock); true; })
 #endif
 
-/* memcg_uncharge(): straight back to the page_counter */
-static inline void memcg_uncharge(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				  unsigned int nr_pages)
-{
-	pcb_count(this, MEMCG_EV_PC_UNCHARGE);
-	page_counter_uncharge(&memcg->memory, nr_pages);
-}
-
 /* ---- the page stock ---- */
 
 #if MEMCG_STOCK_SLOTS == 1
@@ -258,6 +258,7 @@ static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup
 	memcg_stock_unlock(this, stock, flags);
 }
 
+#include "objcg_uncharge.h"
 #include "obj_stock.h"
 
 /* ---- draining ---- */
@@ -329,6 +330,26 @@ static inline bool is_drain_needed(struct pcb_cpu *this, struct memcg_stock_pcp 
 	return flush;
 }
 #endif	/* MEMCG_STOCK_LAYOUT != MEMCG_STOCK_V7_3 */
+
+/*
+ * drain_all_stock()'s opening and close, as every flavour writes them
+ * (mm/memcontrol.c in v6.2 and 7.3): percpu_charge_mutex by trylock, "If
+ * someone's already draining, avoid adding running more workers", and
+ * migrate_disable() so that curcpu stays `this` over the walk.
+ */
+static inline bool drain_all_stock_begin(struct pcb_cpu *this)
+{
+	if (!mutex_trylock(&percpu_charge_mutex))
+		return false;
+	migrate_disable_model(this);
+	return true;
+}
+
+static inline void drain_all_stock_end(struct pcb_cpu *this)
+{
+	migrate_enable_model(this);
+	mutex_unlock(&percpu_charge_mutex);
+}
 
 /* drain_all_stock(), as the design's drain flavour does it */
 #ifdef MEMCG_STOCK_DRAIN_HEADER

@@ -196,20 +196,6 @@ static __always_inline bool consume_obj_stock(struct pcb_cpu *this, struct obj_c
 	return ret;
 }
 
-/* obj_cgroup_uncharge_pages(): pages the object stock gives back; out of line, as built */
-static __attribute__((__noinline__, unused)) void
-obj_cgroup_uncharge_pages(struct pcb_cpu *this, struct obj_cgroup *objcg, unsigned int nr_pages)
-{
-	struct mem_cgroup *memcg;
-
-	memcg = get_mem_cgroup_from_objcg(this, objcg);
-
-	memcg_account_kmem(this, memcg, -(long)nr_pages);
-	refill_stock(this, memcg, nr_pages);
-
-	css_put(this, &memcg->css);
-}
-
 /*
  * refill_obj_stock(). With MEMCG_STOCK_NOCACHE on a CPU that opted out,
  * bytes go to the objcg's shared remainder, and whole pages past the first

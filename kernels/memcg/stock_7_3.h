@@ -127,14 +127,6 @@ static inline void memcg_stock_init(const struct pcb_cpu *cpu, struct memcg_stoc
 /* no CPU opts out of caching in 7.3 (the nocache design is 6.2's) */
 #define stock_bypassed(this) 0
 
-/* memcg_uncharge(): straight back to the page_counter (no memsw on v2) */
-static inline void memcg_uncharge(struct pcb_cpu *this, struct mem_cgroup *memcg,
-				  unsigned int nr_pages)
-{
-	pcb_count(this, MEMCG_EV_PC_UNCHARGE);
-	page_counter_uncharge(&memcg->memory, nr_pages);
-}
-
 /*
  * memcg_uncharge_kmem(): mod_memcg_state(MEMCG_KMEM) and the page_counter
  * (memcg1_account_kmem() is cgroup v1's). The model's objcgs are never the
@@ -182,30 +174,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 	return ret;
 }
 
-/* drain_stock(): slot i's pages back to the page_counter, its reference dropped */
-static inline void drain_stock(struct pcb_cpu *this, struct memcg_stock_pcp *stock, int i)
-{
-	struct mem_cgroup *old = READ_ONCE(stock->cached[i]);
-	uint8_t stock_pages;
-
-	if (!old)
-		return;
-
-	stock_pages = READ_ONCE(stock->nr_pages[i]);
-	if (stock_pages) {
-		memcg_uncharge(this, old, stock_pages);
-		WRITE_ONCE(stock->nr_pages[i], 0);
-	}
-
-	css_put(this, &old->css);
-	WRITE_ONCE(stock->cached[i], NULL);
-}
-
-static inline void drain_stock_fully(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
-{
-	for (int i = 0; i < NR_MEMCG_STOCK; ++i)
-		drain_stock(this, stock, i);
-}
+#include "stock_drain.h"
 
 static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup *memcg,
 					 unsigned int nr_pages)
@@ -446,20 +415,7 @@ static inline bool obj_stock_flush_required(struct pcb_cpu *this, struct obj_sto
 	return flush;
 }
 
-/* obj_cgroup_uncharge_pages(): pages the object stock gives back; out of line, as built */
-static __attribute__((__noinline__, unused)) void
-obj_cgroup_uncharge_pages(struct pcb_cpu *this, struct obj_cgroup *objcg, unsigned int nr_pages)
-{
-	struct mem_cgroup *memcg;
-
-	memcg = get_mem_cgroup_from_objcg(this, objcg);
-
-	/* account_kmem_nmi_safe(): mod_memcg_state() outside an NMI */
-	memcg_account_kmem(this, memcg, -(long)nr_pages);
-	refill_stock(this, memcg, nr_pages);
-
-	css_put(this, &memcg->css);
-}
+#include "objcg_uncharge.h"
 
 static __always_inline void __refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg,
 					       struct obj_stock_pcp *stock, unsigned int nr_bytes,

@@ -41,29 +41,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 	return ret;
 }
 
-static inline void drain_stock_slot(struct pcb_cpu *this, struct memcg_stock_pcp *stock, int i)
-{
-	struct mem_cgroup *old = READ_ONCE(stock->cached[i]);
-	uint8_t stock_pages;
-
-	if (!old)
-		return;
-
-	stock_pages = READ_ONCE(stock->nr_pages[i]);
-	if (stock_pages) {
-		memcg_uncharge(this, old, stock_pages);
-		WRITE_ONCE(stock->nr_pages[i], 0);
-	}
-
-	css_put(this, &old->css);
-	WRITE_ONCE(stock->cached[i], NULL);
-}
-
-static inline void drain_stock_fully(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
-{
-	for (int i = 0; i < NR_MEMCG_STOCK; ++i)
-		drain_stock_slot(this, stock, i);
-}
+#include "stock_drain.h"
 
 /* the slot to evict: get_random_u32_below(), or round robin (a knob) */
 static inline int stock_victim(struct pcb_cpu *cpu, int n)
@@ -104,7 +82,7 @@ static __always_inline void __refill_stock(struct pcb_cpu *this, struct memcg_st
 			stock_pages = READ_ONCE(stock->nr_pages[i]) + nr_pages;
 			WRITE_ONCE(stock->nr_pages[i], stock_pages);
 			if (stock_pages > MEMCG_CHARGE_BATCH)
-				drain_stock_slot(this, stock, i);
+				drain_stock(this, stock, i);
 			success = true;
 			break;
 		}
@@ -114,7 +92,7 @@ static __always_inline void __refill_stock(struct pcb_cpu *this, struct memcg_st
 		i = empty_slot;
 		if (i == -1) {
 			i = stock_victim(this, n);
-			drain_stock_slot(this, stock, i);
+			drain_stock(this, stock, i);
 		}
 		css_get(this, &memcg->css);
 		WRITE_ONCE(stock->cached[i], memcg);
