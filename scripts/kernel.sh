@@ -35,6 +35,9 @@ usage: scripts/kernel.sh list
   --config FILE  start from FILE (a distribution's /boot/config-*, for a
                  kernel that boots on real hardware) instead of
                  tinyconfig; rig/config/BASE.config still applies over it
+  --cached       only a variant the cache holds: nothing is downloaded,
+                 unpacked or built but its tree brought back to it (kdir);
+                 exit 1 where the cache does not hold it
 
 The sources, one tree a base and configuration, and the builds are kept
 under PCPBENCH_KERNEL_CACHE (default ~/.cache/pcpbench/kernel); the tree
@@ -70,6 +73,7 @@ series_path=
 series_name=
 config_base=
 variant=
+cached_only=0
 [ $# -gt 0 ] || { usage >&2; exit 2; }
 case "$1" in
 list|build|kdir|info) action=$1; shift ;;
@@ -80,6 +84,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--bare) instrument=none; shift ;;
 	--contention) instrument=contention; shift ;;
+	--cached) cached_only=1; shift ;;
 	--series|--name|--config)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case $1 in
@@ -216,6 +221,8 @@ user_series() {
 [ -z "$series_path" ] || user_series "$series_path"
 [ "$instrument" = none ] || [ -f "$instr_dir/instrument.patch" ] ||
 	usage_error "base $base has no instrument yet ($instr_dir/instrument.patch): build $variant --bare"
+[ "$instrument" != contention ] || [ -f "$instr_dir/contention.patch" ] ||
+	usage_error "base $base has no contention instrument ($instr_dir/contention.patch): its stocks take no spinlock"
 case $instrument in
 cycles) patches+=("$instr_dir/instrument.patch") ;;
 contention) patches+=("$instr_dir/instrument.patch" "$instr_dir/contention.patch") ;;
@@ -255,6 +262,7 @@ fetch_source() {
 		deb=$(ls "$cache/deb/${package}_"*_all.deb 2>/dev/null | tail -n 1 || true)
 	fi
 	if [ -z "$deb" ]; then
+		[ "$cached_only" = 0 ] || fail "--cached: $package is not in the cache ($cache/deb)"
 		command -v apt-get >/dev/null || fail "no apt-get to download $package (or set PCPBENCH_KERNEL_DEB)"
 		dl=$(mktemp -d "$cache/deb/.dl.XXXXXX")
 		say "downloading $package${suite:+ from $suite}"
@@ -324,7 +332,10 @@ make_tree() {
 mkdir -p "$cache"
 exec 9>"$cache/.lock-$(basename "$tree")"
 flock 9
-[ -f "$tree/.config" ] || make_tree
+if [ ! -f "$tree/.config" ]; then
+	[ "$cached_only" = 0 ] || fail "--cached: no tree of $base in the cache ($tree)"
+	make_tree
+fi
 
 # ---- the build's key: everything that goes into it ----
 
@@ -474,6 +485,7 @@ keep_build() {
 
 hit=0
 [ -f "$out/bzImage" ] && [ -f "$out/build.txt" ] && hit=1
+[ "$hit" = 1 ] || [ "$cached_only" = 0 ] || fail "--cached: $variant$suffix is not in the cache ($out)"
 # kdir wants the tree built as the variant: one an interrupted make left half-built is not
 if [ "$hit" = 0 ] || { [ "$action" = kdir ] && [ "$(cat "$tree/.pcb-built" 2>/dev/null)" != "$key" ]; }; then
 	apply_series

@@ -122,7 +122,7 @@ done <<'LIST'
 no variant 'nope'|build nope
 no variant (scripts/kernel.sh list names them)|build
 --series applies to a base (6.1 7.3), not '6.1+seed-000-1-4'|build --series /tmp 6.1+seed-000-1-4
-base 7.3 has no instrument yet (.*rig/instrument/7.3/instrument.patch): build 7.3 --bare|build 7.3
+base 7.3 has no contention instrument (.*rig/instrument/7.3/contention.patch): its stocks take no spinlock|build --contention 7.3
 --name without --series|build --name x 6.1
 --config /nonexistent: no such file|build --config /nonexistent 6.1
 unknown option '--fast'|build --fast 6.1
