@@ -131,6 +131,28 @@ static void build_read(void)
 	      b.empty_median);
 	CHECK(!strcmp(b.release, "6.1.192"), "release %s", b.release);
 	CHECK(!strcmp(b.build_id, "deadbeef"), "build id %s", b.build_id);
+	/* one stock: no obj_stock lines, and the lock field 6.1 names */
+	CHECK(b.obj_stock_size == -1 && b.obj_stock_align == -1 && b.obj_stock_offset == -1,
+	      "obj_stock %ld %ld %ld", b.obj_stock_size, b.obj_stock_align, b.obj_stock_offset);
+	CHECK(!strcmp(pcb_instr_lock_field(&b), "memcg_stock.stock_lock"), "%s",
+	      pcb_instr_lock_field(&b));
+
+	/* 7.3's instrument: obj_stock apart, its lock named lock */
+	build = "variant 7.3\nseries - sha256:ab\nconfig sha256:cd\ninstrument cycles\n"
+		"stock_lock local_trylock_t\nstock_size 112\nstock_align 64\n"
+		"stock_offset_in_line 0\nobj_stock_size 112\nobj_stock_align 64\n"
+		"obj_stock_offset_in_line 0\nempty_cycles_min 26\nempty_cycles_median 26\n";
+	put(root, "/sys/kernel/debug/pcpbench/build", build, strlen(build));
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(!strcmp(b.stock_lock, "local_trylock_t") && b.stock_size == 112 &&
+	      b.obj_stock_size == 112 && b.obj_stock_align == 64 && b.obj_stock_offset == 0,
+	      "%s %ld %ld %ld %ld", b.stock_lock, b.stock_size, b.obj_stock_size,
+	      b.obj_stock_align, b.obj_stock_offset);
+	CHECK(!strcmp(pcb_instr_lock_field(&b), "memcg_stock.lock"), "%s",
+	      pcb_instr_lock_field(&b));
+	put(root, "/sys/kernel/debug/pcpbench/build", "variant x\nobj_stock_size -8\n", 28);
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, "build:2: not the"),
+	      "%s", err);
 
 	put(root, "/sys/kernel/debug/pcpbench/build", "variant x\nstock_size many\n", 25);
 	CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, "build:2: not the"),

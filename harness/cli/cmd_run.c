@@ -33,8 +33,8 @@ static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *s
 		buf[0] = 0;
 		if (sc->backend == PCB_BACKEND_INSTRUMENTED) {
 			printf("  design %-14s the booted kernel's own mm/memcontrol.c: %s (%s), "
-			       "memcg_stock.stock_lock a %s\n", sc->design[d]->name, sc->instr.variant,
-			       sc->instr.release, sc->instr.stock_lock);
+			       "%s a %s\n", sc->design[d]->name, sc->instr.variant,
+			       sc->instr.release, pcb_instr_lock_field(&sc->instr), sc->instr.stock_lock);
 			continue;
 		}
 		if (sc->model->config.describe_design)

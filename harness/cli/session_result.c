@@ -156,6 +156,12 @@ static void instrumented_json(json_t *context)
 	rj_set_ibe_stock_size(o, b->stock_size);
 	rj_set_ibe_stock_align(o, b->stock_align);
 	rj_set_ibe_stock_offset_in_line(o, b->stock_offset);
+	if (b->obj_stock_size >= 0) {
+		/* 7.3's instrument: the object stock apart */
+		rj_set_ibe_obj_stock_size(o, b->obj_stock_size);
+		rj_set_ibe_obj_stock_align(o, b->obj_stock_align);
+		rj_set_ibe_obj_stock_offset_in_line(o, b->obj_stock_offset);
+	}
 	rj_set_ibe_booted(o, f->booted);
 	rj_set_ibe_emulated(o, f->emulated);
 	snprintf(workload, sizeof(workload), "%s -c '%s', pinned to each worker CPU, in a memory "

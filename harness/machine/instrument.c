@@ -53,6 +53,9 @@ static int build_line(struct pcb_instr_build *b, const char *key, const char *va
 	long *num = !strcmp(key, "stock_size") ? &b->stock_size :
 		    !strcmp(key, "stock_align") ? &b->stock_align :
 		    !strcmp(key, "stock_offset_in_line") ? &b->stock_offset :
+		    !strcmp(key, "obj_stock_size") ? &b->obj_stock_size :
+		    !strcmp(key, "obj_stock_align") ? &b->obj_stock_align :
+		    !strcmp(key, "obj_stock_offset_in_line") ? &b->obj_stock_offset :
 		    !strcmp(key, "empty_cycles_min") ? &b->empty_min :
 		    !strcmp(key, "empty_cycles_median") ? &b->empty_median : NULL;
 	char *end;
@@ -112,6 +115,7 @@ int pcb_instr_probe(struct pcb_instr_build *b, char *err, size_t errlen)
 
 	memset(b, 0, sizeof(*b));
 	b->stock_size = b->stock_align = b->stock_offset = b->empty_min = b->empty_median = -1;
+	b->obj_stock_size = b->obj_stock_align = b->obj_stock_offset = -1;
 	text = pcb_state_file_all(root(), PCB_INSTR_DIR "/build");
 	if (!text) {
 		snprintf(err, errlen, "this kernel has no instrument: %s%s/build: %s (boot a kernel "

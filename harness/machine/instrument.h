@@ -28,6 +28,8 @@ struct pcb_instr_build {
 	char stock_lock[32];		/* memcg_stock.stock_lock's type as compiled */
 	long stock_size, stock_align;	/* sizeof and __alignof__ of memcg_stock */
 	long stock_offset;		/* where it starts in its cache line */
+	/* obj_stock's, where the stocks are apart (7.3's instrument); -1 else */
+	long obj_stock_size, obj_stock_align, obj_stock_offset;
 	long empty_min, empty_median;	/* cycles of a region around nothing, the reader's CPU */
 	char release[128];		/* /proc/sys/kernel/osrelease */
 	char build_id[41];		/* vmlinux's GNU build id, /sys/kernel/notes */
@@ -52,6 +54,12 @@ struct pcb_instr_sums {
  * file that does not read as one)
  */
 int pcb_instr_probe(struct pcb_instr_build *b, char *err, size_t errlen);
+
+/* the stock lock's field as the kernel names it: 7.3's stocks apart name it lock */
+static inline const char *pcb_instr_lock_field(const struct pcb_instr_build *b)
+{
+	return b->obj_stock_size >= 0 ? "memcg_stock.lock" : "memcg_stock.stock_lock";
+}
 /*
  * The counters now, into s (which pcb_instr_sums_free() frees): 0, or -1
  * with err naming the file and line that is not the instrument's

@@ -138,13 +138,22 @@ static int instrumented(struct pcb_scenario *sc, char *err, size_t errlen)
 		pcb_scenario_key_error(sc, K_RUN_BACKEND, err, errlen, "instrumented: %s", msg);
 		return -1;
 	}
-	name = !strcmp(lock, "spinlock_t") ? "spinlock" :
-	       !strcmp(lock, "local_lock_t") ? "local_lock" : NULL;
+	/*
+	 * The design is the kernel's stock as its instrument describes it: one
+	 * stock under a spinlock_t (seed 000's) or a local_lock_t (v6.2 to
+	 * 6.15), or, where obj_stock is apart, 7.3's under local_trylock_t.
+	 */
+	if (sc->instr.obj_stock_size >= 0)
+		name = !strcmp(lock, "local_trylock_t") ? "local_trylock_7_3" : NULL;
+	else
+		name = !strcmp(lock, "spinlock_t") ? "spinlock" :
+		       !strcmp(lock, "local_lock_t") ? "local_lock" : NULL;
 	d = name ? pcb_design_find(sc->model, name) : NULL;
 	if (!d) {
 		pcb_scenario_key_error(sc, K_RUN_BACKEND, err, errlen, "instrumented: the booted "
-				       "kernel's memcg_stock.stock_lock is a %s, which no design of "
-				       "model memcg takes", lock);
+				       "kernel's %s is a %s%s, which no design of model memcg takes",
+				       pcb_instr_lock_field(&sc->instr), lock,
+				       sc->instr.obj_stock_size >= 0 ? " (obj_stock apart)" : "");
 		return -1;
 	}
 	if (sc->counters_per_call) {
@@ -165,8 +174,8 @@ static int instrumented(struct pcb_scenario *sc, char *err, size_t errlen)
 		if (sc->design[i] != d)
 			sc->backend_skipped[sc->nr_backend_skipped++] = sc->design[i];
 	pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "run.designs: the booted "
-			"kernel's own, %s (its memcg_stock.stock_lock is a %s: %s)%s", d->name, lock,
-			sc->instr.variant, sc->nr_backend_skipped ? "; the others are other kernels'"
+			"kernel's own, %s (its %s is a %s: %s)%s", d->name,
+			pcb_instr_lock_field(&sc->instr), lock, sc->instr.variant, sc->nr_backend_skipped ? "; the others are other kernels'"
 			", whose results report and reproduce --with merge" : "");
 	sc->design[0] = d;
 	sc->nr_designs = 1;

@@ -143,10 +143,12 @@ static void design_head_json(json_t *dj, const struct pcb_design_result *r, json
 	if (r->sc->backend == PCB_BACKEND_INSTRUMENTED) {
 		/* not the model's design: the booted kernel's own code, as its instrument says */
 		snprintf(buf, sizeof(buf), "the booted kernel's own mm/memcontrol.c: %s (%s), "
-			 "memcg_stock.stock_lock a %s", r->sc->instr.variant, r->sc->instr.release,
-			 r->sc->instr.stock_lock);
+			 "%s a %s", r->sc->instr.variant, r->sc->instr.release,
+			 pcb_instr_lock_field(&r->sc->instr), r->sc->instr.stock_lock);
 		rj_set_design_follows(dj, buf);
-		rj_set_design_cache_bytes(dj, r->sc->instr.stock_size);
+		/* both stocks where they are apart, as the model's 7.3 design counts them */
+		rj_set_design_cache_bytes(dj, r->sc->instr.stock_size +
+					  (r->sc->instr.obj_stock_size > 0 ? r->sc->instr.obj_stock_size : 0));
 	} else {
 		rj_set_design_follows(dj, r->design->follows);
 		if (r->model_note[0] && out.note_key)
