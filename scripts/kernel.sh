@@ -3,9 +3,10 @@
 # series of patches and seed 000's instrument (rig/, docs/kernel.md), for
 # scripts/vm.sh's guest, a KVM guest or bare metal. A series is data: the
 # project's (rig/series/), or a directory or mbox of the user's, applied
-# with patch(1), never edited in a tree. Each variant's bzImage,
-# System.map, .config, Module.symvers and mm/memcontrol.o are kept in a
-# cache outside the checkout, keyed by everything that went into them.
+# with patch(1), never edited in a tree. Each variant's bzImage (a
+# User-mode Linux variant's linux executable), System.map, .config,
+# Module.symvers and mm/memcontrol.o are kept in a cache outside the
+# checkout, keyed by everything that went into them.
 set -euo pipefail
 
 usage() {
@@ -17,8 +18,9 @@ usage: scripts/kernel.sh list
 
   list      the variants it builds, a name per line first (rig/variants)
   build     build VARIANT, or find it in the cache, and print its bzImage's
-            path on the last line; the folder beside it holds System.map,
-            config, Module.symvers, memcontrol.o and build.txt
+            path on the last line (a User-mode Linux variant's, *-um: its
+            linux executable's); the folder beside it holds System.map,
+            config, Module.symvers (not UML's), memcontrol.o and build.txt
   kdir      build VARIANT, leave its tree holding it and print the tree's
             path: the KDIR a module is built against (make -C kmod KDIR=...)
   info      print build.txt of VARIANT's build, building it first
@@ -153,9 +155,16 @@ else
 fi
 read -r _ package arch suite < <(table "$rig/bases" | awk -v b="$base" '$1 == b')
 [ -n "${package:-}" ] || fail "rig/bases has no base '$base'"
-[ "$arch" = x86_64 ] || fail "base $base: the rig builds x86_64, not $arch"
+# x86_64: a bzImage and its modules; um: User-mode Linux for an x86_64
+# host (ARCH=um), its linux executable, no modules
+case $arch in
+x86_64) karch=(); image=bzImage; built_image=arch/x86/boot/bzImage; targets=(bzImage modules) ;;
+um) karch=(ARCH=um SUBARCH=x86_64); image=linux; built_image=linux; targets=(linux) ;;
+*) fail "base $base: the rig builds x86_64 and um, not $arch" ;;
+esac
 fragment=$rig/config/$base.config
-instr_dir=$rig/instrument/$base
+# a UML base takes its x86 base's instrument: 7.3-um, 7.3's
+instr_dir=$rig/instrument/${base%-um}
 [ -f "$fragment" ] || fail "no configuration $fragment"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pcpbench-kernel.XXXXXX")
@@ -305,13 +314,14 @@ make_tree() {
 		if [ -n "$config_base" ]; then
 			cp "$config_base" .config
 		else
-			make -s tinyconfig >"$work/config.log" 2>&1
+			make -s "${karch[@]}" tinyconfig >"$work/config.log" 2>&1
 		fi
 		frag_lines >"$work/fragment"
-		scripts/kconfig/merge_config.sh -m .config "$work/fragment" >>"$work/config.log" 2>&1
-		make -s olddefconfig >>"$work/config.log" 2>&1
+		env "${karch[@]}" scripts/kconfig/merge_config.sh -m .config "$work/fragment" \
+			>>"$work/config.log" 2>&1
+		make -s "${karch[@]}" olddefconfig >>"$work/config.log" 2>&1
 		# .config as the build leaves it, so that its hash is the build's
-		make -s syncconfig >>"$work/config.log" 2>&1
+		make -s "${karch[@]}" syncconfig >>"$work/config.log" 2>&1
 	) || { tail -n 20 "$work/config.log" >&2; rm -rf "$tmp"; fail "cannot configure $package"; }
 	while read -r l; do
 		case $l in
@@ -443,7 +453,7 @@ build_tree() {
 	stamp=$(date -u -d "@$(stat -c %Y "$tree/Makefile")" '+%Y-%m-%d %H:%M:%S UTC')
 	say "building $variant$suffix in $tree (make -j$jobs; log: $tree/.pcb-build.log)"
 	if ! make -C "$tree" -j"$jobs" KBUILD_BUILD_TIMESTAMP="$stamp" KBUILD_BUILD_USER=pcpbench \
-		KBUILD_BUILD_HOST=rig KBUILD_BUILD_VERSION=1 bzImage modules \
+		KBUILD_BUILD_HOST=rig KBUILD_BUILD_VERSION=1 "${karch[@]}" "${targets[@]}" \
 		>"$tree/.pcb-build.log" 2>&1; then
 		grep -E 'error|Error' "$tree/.pcb-build.log" | head -n 20 >&2 || true
 		tail -n 20 "$tree/.pcb-build.log" >&2
@@ -460,14 +470,16 @@ keep_build() {
 
 	mkdir -p "$cache/builds"
 	tmp=$(mktemp -d "$cache/builds/.new.XXXXXX")
-	cp "$tree/arch/x86/boot/bzImage" "$tree/System.map" "$tree/Module.symvers" "$tmp/"
+	cp "$tree/$built_image" "$tree/System.map" "$tmp/"
+	[ "$arch" = um ] || cp "$tree/Module.symvers" "$tmp/"
 	cp "$tree/.config" "$tmp/config"
 	cp "$tree/mm/memcontrol.o" "$tmp/memcontrol.o"
 	{
 		echo "variant=$variant$suffix"
 		echo "base=$base"
 		echo "source=$package $pkgver"
-		echo "release=$(make -s -C "$tree" kernelrelease)"
+		echo "release=$(make -s -C "$tree" "${karch[@]}" kernelrelease)"
+		echo "arch=$arch"
 		echo "series=$series_label"
 		echo "series_sha256=$series_sum"
 		echo "instrument=$instrument"
@@ -477,14 +489,14 @@ keep_build() {
 		echo "key=$key"
 		echo "compiler=$(gcc --version | head -n 1)"
 		echo "build_seconds=$build_seconds"
-		echo "bzimage_sha256=$(sha256sum <"$tmp/bzImage" | cut -c1-64)"
+		echo "${image,,}_sha256=$(sha256sum <"$tmp/$image" | cut -c1-64)"
 	} >"$tmp/build.txt"
 	rm -rf "$out"
 	mv "$tmp" "$out"
 }
 
 hit=0
-[ -f "$out/bzImage" ] && [ -f "$out/build.txt" ] && hit=1
+[ -f "$out/$image" ] && [ -f "$out/build.txt" ] && hit=1
 [ "$hit" = 1 ] || [ "$cached_only" = 0 ] || fail "--cached: $variant$suffix is not in the cache ($out)"
 # kdir wants the tree built as the variant: one an interrupted make left half-built is not
 if [ "$hit" = 0 ] || { [ "$action" = kdir ] && [ "$(cat "$tree/.pcb-built" 2>/dev/null)" != "$key" ]; }; then
@@ -496,7 +508,7 @@ fi
 case $action in
 build)
 	[ "$hit" = 0 ] || say "$variant$suffix: built before ($out)"
-	echo "$out/bzImage" ;;
+	echo "$out/$image" ;;
 kdir) echo "$tree" ;;
 info) cat "$out/build.txt" ;;
 esac

@@ -116,7 +116,7 @@ grep -q 'context differs: run.backend: instrumented | kernel' "$tmp/out" &&
 # the rig's and the guest's usage errors: exit 2, a sentence, nothing built
 kernel=$src/scripts/kernel.sh
 expect_rc 0 "$kernel" list
-[ "$(cut -d' ' -f1 "$tmp/out" | tr '\n' ' ')" = "6.1 6.1+seed-000-1-4 6.1+seed-000-1-5 7.3 " ] && ok ||
+[ "$(cut -d' ' -f1 "$tmp/out" | tr '\n' ' ')" = "6.1 6.1+seed-000-1-4 6.1+seed-000-1-5 7.3 7.3-um " ] && ok ||
 	bad "kernel.sh list: $(cat "$tmp/out")"
 while IFS='|' read -r want args; do
 	# shellcheck disable=SC2086
@@ -125,7 +125,7 @@ while IFS='|' read -r want args; do
 done <<'LIST'
 no variant 'nope'|build nope
 no variant (scripts/kernel.sh list names them)|build
---series applies to a base (6.1 7.3), not '6.1+seed-000-1-4'|build --series /tmp 6.1+seed-000-1-4
+--series applies to a base (6.1 7.3 7.3-um), not '6.1+seed-000-1-4'|build --series /tmp 6.1+seed-000-1-4
 base 7.3 has no contention instrument (.*rig/instrument/7.3/contention.patch): its stocks take no spinlock|build --contention 7.3
 --name without --series|build --name x 6.1
 --config /nonexistent: no such file|build --config /nonexistent 6.1
