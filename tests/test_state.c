@@ -4,7 +4,8 @@
  * a tuned bare-metal box (performance, boost off, CPUs 2-3 isolated, SMT
  * pairs 0,2 and 1,3), a laptop (intel_pstate powersave, turbo on, one
  * core of two threads), a VM (no cpufreq, no boost, no SMT, no PMU) and
- * a busy VM (load average 11 on 2 CPUs, a worker's CPU busy, steal).
+ * a busy VM (load average 11 on 2 CPUs, a worker's CPU busy, steal) and
+ * User-mode Linux on that VM (its cpuinfo, scripts/vm.sh's command line).
  * Nothing
  * here reads this machine: the root is a fixture, and PCPBENCH_HYPERVISOR
  * stands in for CPUID.
@@ -206,6 +207,36 @@ static void test_vm(void)
 	pcb_state_free(&st);
 }
 
+/* User-mode Linux: named by its cpuinfo, its host CPUs and pinning from the command line */
+static void test_uml(void)
+{
+	const struct pcb_state_item *it;
+	struct pcb_state st;
+
+	setenv("PCPBENCH_HYPERVISOR", "KVMKVMKVM", 1);
+	if (load(&st, "vm", "0-1", NULL, 1) < 0)
+		return;
+	CHECK(!strcmp(st.platform.name, "vm") && !*st.platform.host_cpus, "a VM's platform: %s",
+	      st.platform.name);
+	CHECK(!pcb_state_find(&st, "platform", -1), "no platform item on a VM");
+	pcb_state_free(&st);
+	if (load(&st, "uml", "0-1", NULL, 1) < 0)
+		return;
+	CHECK(!strcmp(st.platform.name, "uml"), "platform '%s'", st.platform.name);
+	CHECK(!strcmp(st.platform.host_cpus, "0-1") && !strcmp(st.platform.pinning, "process"),
+	      "host CPUs '%s', pinning '%s'", st.platform.host_cpus, st.platform.pinning);
+	CHECK(strstr(st.platform.host, "6.1.0-44-cloud-amd64") == st.platform.host + 12,
+	      "host '%s'", st.platform.host);
+	expect(&st, "platform", -1, "uml, host CPUs 0-1, pinning process", PCB_STATE_NOTE);
+	it = pcb_state_find(&st, "platform", -1);
+	CHECK(it && !strncmp(it->note, "Linux build ", 12), "the host named: '%s'",
+	      it ? it->note : "");
+	CHECK(strstr(pcb_state_effect("platform"), "host process") != NULL, "the effect said");
+	/* the host's hypervisor is CPUID's, read natively under UML */
+	expect(&st, "hypervisor", -1, "KVMKVMKVM", PCB_STATE_NOTE);
+	pcb_state_free(&st);
+}
+
 /* a period over the runs, its samples made by hand: steal on a worker CPU, the load average */
 static void test_run_load(void)
 {
@@ -300,6 +331,7 @@ int main(void)
 	test_laptop();
 	test_vm();
 	test_busy();
+	test_uml();
 	test_run_load();
 	test_root();
 	return check_summary();

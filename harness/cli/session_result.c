@@ -75,6 +75,7 @@ void session_record_state(struct scn_run *r)
 	} else {
 		rj_set_ctx_machine_root(r->context, st.root);
 		rj_set_ctx_machine_state(r->context, pcb_state_json(&st));
+		rj_set_ctx_platform(r->context, pcb_platform_json(&st.platform));
 		warn_state(r->ss->once, &st);
 		pcb_state_free(&st);
 	}

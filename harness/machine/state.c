@@ -26,6 +26,10 @@ static const struct {
 	{ "hypervisor", "in a VM an IPI, the wake of an idle vCPU and the timer are VM exits: "
 	  "drain and wake figures are the host's as much as the model's; under emulation "
 	  "(QEMU's TCG) no figure is a timing" },
+	{ "platform", "under User-mode Linux the kernel is a host process: its functions run at "
+	  "the host CPU's speed, but masking interrupts sets a flag (no cli), per-CPU data is "
+	  "reached through offsets (no %gs), IPIs and timers are host signals and system calls "
+	  "host round trips; its CPUs are host threads the host schedules" },
 	{ "cpufreq.driver", "what sets the frequency (intel_pstate, amd-pstate, acpi-cpufreq); "
 	  "absent: the host or the firmware, unseen from here" },
 	{ "cpufreq.governor", "figures are TSC cycles, which do not follow the core clock: a "
@@ -372,6 +376,7 @@ int pcb_state_read(struct pcb_state *st, const struct pcb_state_opts *o, char *e
 	if (pcb_state_init(st, o->root, err, errlen) < 0)
 		return -1;
 	read_hypervisor(st);
+	pcb_state_read_platform(st);
 	pcb_state_read_cpus(st, o);
 	pcb_state_read_load(st, o);
 	pcb_state_read_kernel(st, o);

@@ -54,10 +54,22 @@ struct pcb_state_opts {
 	int sample_ms;			/* /proc/stat sample of idle siblings (this machine only) */
 };
 
+/* where the kernel runs (state_platform.c): result.json's context.platform */
+struct pcb_platform {
+	char name[8];			/* native, vm or uml */
+	char host[160];			/* uml: the host's uname, as its cpuinfo says it */
+	char host_cpus[64];		/* uml: the host CPUs its threads run on (pcb.host_cpus=) */
+	char pinning[32];		/* uml: how they are held there (pcb.pinning=) */
+};
+
+/* the platform under root ("/" or "ROOT/", as struct pcb_state's) into p */
+void pcb_platform_read(const char *root, struct pcb_platform *p);
+
 struct pcb_state {
 	char root[PATH_MAX];		/* "/" or "ROOT/": what paths are read under */
 	int nr, room, failed;
 	struct pcb_state_item *item;
+	struct pcb_platform platform;
 };
 
 /* a share of ticks above this, a sibling of a worker, or a worker's CPU before a run, is busy */

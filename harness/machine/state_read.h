@@ -47,6 +47,8 @@ int pcb_state_stat_line(const char *text, unsigned int cpu, unsigned long long f
 void pcb_state_read_cpus(struct pcb_state *st, const struct pcb_state_opts *o);
 /* isolation, ASLR, THP, perf_event_paranoid, the PMU (state_kernel.c) */
 void pcb_state_read_kernel(struct pcb_state *st, const struct pcb_state_opts *o);
+/* native, a VM or User-mode Linux, and UML's host (state_platform.c) */
+void pcb_state_read_platform(struct pcb_state *st);
 /* others' load on the workers' CPUs, steal, runnable tasks, over a sample (state_load.c) */
 void pcb_state_read_load(struct pcb_state *st, const struct pcb_state_opts *o);
 

@@ -547,6 +547,7 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 	int drains = sc->drain_count > 0 ? (int)sc->drain_count : 0, n, rc;
 	unsigned int *cpu = worker_cpus(sc, &n);
 	char dir[PATH_MAX], vendor[64];
+	struct pcb_platform platform;
 	cpu_set_t old;
 	double secs = 0;
 
@@ -560,6 +561,11 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 			 pcb_state_emulated(vendor);
 	snprintf(facts.booted, sizeof(facts.booted), "%s", strcmp(vendor, "none") ? vendor :
 		 "bare metal");
+	pcb_platform_read("/", &platform);
+	if (!strcmp(platform.name, "uml"))	/* CPUID is the host's, read natively */
+		snprintf(facts.booted, sizeof(facts.booted), "User-mode Linux on host CPUs %.24s "
+			 "of %.32s", *platform.host_cpus ? platform.host_cpus : "?",
+			 strcmp(vendor, "none") ? vendor : "bare metal");
 	if (run == 0)
 		snprintf(res->check, sizeof(res->check), "not checked (the kernel's own charges)");
 	if (run == 0 && sc->drain_count > 0 && sc->drain_stocks > n)

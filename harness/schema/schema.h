@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#define RJ_KINDS(X) X(none) X(top) X(ctx) X(node) X(tov) X(mst) X(kbe) X(ibe) X(sc) X(design) X(work) \
+#define RJ_KINDS(X) X(none) X(top) X(ctx) X(node) X(tov) X(plat) X(mst) X(kbe) X(ibe) X(sc) X(design) X(work) \
 	X(worker) X(ovh) X(fn) X(fnrun) X(drain) X(drainrun) X(cont) X(irq) X(ctr) X(pcall) \
 	X(diff) X(cmp) X(cmpres) X(cmpdiff) X(cmprow) X(cmpmiss)
 

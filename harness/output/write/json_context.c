@@ -143,6 +143,20 @@ json_t *pcb_state_json(const struct pcb_state *st)
 	return a;
 }
 
+json_t *pcb_platform_json(const struct pcb_platform *p)
+{
+	json_t *o = json_object();
+
+	rj_set_plat_name(o, p->name);
+	if (*p->host)
+		rj_set_plat_host(o, p->host);
+	if (*p->host_cpus)
+		rj_set_plat_host_cpus(o, p->host_cpus);
+	if (*p->pinning)
+		rj_set_plat_pinning(o, p->pinning);
+	return o;
+}
+
 json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *clk,
 			   const char *command, const char *started)
 {

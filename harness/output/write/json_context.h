@@ -15,6 +15,8 @@ json_t *pcb_result_context(const struct pcb_topo *topo, const struct pcb_clock *
 			   const char *command, const char *started);
 /* the machine's state as context.machine_state's rows */
 json_t *pcb_state_json(const struct pcb_state *st);
+/* where the kernel ran: context.platform */
+json_t *pcb_platform_json(const struct pcb_platform *p);
 /* the machine as info prints it */
 json_t *pcb_info_json(const struct pcb_topo *topo, const struct pcb_clock *clk);
 /* the scenario as the run read it: its file, settings, model and configuration */
