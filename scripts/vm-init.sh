@@ -2,7 +2,8 @@
 # /init of scripts/vm.sh's guest: mount what pcpbench reads, run
 # /rig/cmd in /pcb with its output kept (and shown on the console), end
 # whatever it left running, then write rig/ (status, stdout, stderr) and
-# pcb/results/ as a tar to the virtio disk and power off. A command still running at pcb.timeout=
+# pcb/results/ as a tar to the results disk (virtio's vda; a User-mode
+# Linux kernel's ubda) and power off. A command still running at pcb.timeout=
 # seconds (the kernel's command line) has its threads' states printed,
 # is killed, and ends with status 124, its results still brought back.
 /bin/busybox mount -t proc proc /proc
@@ -23,12 +24,14 @@ say() { echo "pcpbench-vm: $*" >/dev/console; }
 for m in $(cat /rig/modules); do
 	insmod "/lib/modules/$m.ko" || say "insmod $m failed"
 done
+disk=/dev/vda
+grep -q 'pcb\.accel=uml' /proc/cmdline && disk=/dev/ubda
 i=0
-while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+while [ ! -b $disk ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-[ -b /dev/vda ] || say "no /dev/vda: the results cannot come back"
+[ -b $disk ] || say "no $disk: the results cannot come back"
 
 # every thread but the kernel's: its state, CPU, wait channel and kernel stack
 threads() {
@@ -82,7 +85,7 @@ kill "$drain" 2>/dev/null
 echo "$status" >/rig/status
 say "exit $status"
 
-tar -c -f /dev/vda -C / rig pcb/results || say "cannot write the results disk"
+tar -c -f $disk -C / rig pcb/results || say "cannot write the results disk"
 sync
 # the watchdog held until the results are written
 [ -z "${watchdog:-}" ] || kill "$watchdog" 2>/dev/null

@@ -1,13 +1,16 @@
 #!/bin/bash
 # A machine this one is not: boot Debian's cloud kernel, or one the
 # kernel rig built (scripts/kernel.sh), under QEMU with a chosen NUMA
-# topology, run one command in it with pcpbench on its PATH, bring its
-# results/ back and exit with the command's status. Everything the guest
-# runs is packed into an initramfs (the cloud kernel has no 9p); results
-# come back as a tar written to a virtio disk. Under QEMU's software
-# emulation (TCG) the guest's clock is emulated: its figures are
-# functional, never timings (docs/machines.md); under KVM, where this
-# machine's /dev/kvm boots the kernel, they are a VM's.
+# topology, or a User-mode Linux kernel the rig built as a host process,
+# run one command in it with pcpbench on its PATH, bring its results/
+# back and exit with the command's status. Everything the guest runs is
+# packed into an initramfs (the cloud kernel has no 9p); results come
+# back as a tar written to a virtio disk (UML: a ubd disk over a host
+# file). Under QEMU's software emulation (TCG) the guest's clock is
+# emulated: its figures are functional, never timings (docs/machines.md);
+# under KVM, where this machine's /dev/kvm boots the kernel, they are a
+# VM's; under UML the kernel's own code runs natively, at the host CPU's
+# speed, with what UML is not (docs/rig.md, "User-mode Linux").
 set -euo pipefail
 
 usage() {
@@ -30,7 +33,13 @@ once the guest is off.
   --kernel BZIMAGE  boot this kernel (scripts/kernel.sh build prints one)
                     instead of Debian's; it needs virtio_pci and
                     virtio_blk built in, which a config file beside it
-                    (the rig's) shows
+                    (the rig's) shows. A User-mode Linux 'linux' (the
+                    rig's 7.3-um) is started as a host process instead:
+                    one node, --cpus CPUs (default: as many as
+                    --host-cpus), the initramfs and a ubd results disk
+  --host-cpus LIST  UML: the host CPUs its threads run on (taskset; default
+                    those this shell may run on), recorded on its command
+                    line (pcb.host_cpus=, pcb.pinning=process) for results
   --accel A         kvm, tcg or auto (default): KVM where /dev/kvm boots
                     the kernel (tried once a kernel and kept), else TCG
   --add SRC[:DEST]  a file or folder put in the guest at DEST, an absolute
@@ -90,6 +99,9 @@ adds=()
 action=run
 kernel=
 accel=auto
+host_cpus=
+nodes_given=0
+cpus_given=0
 
 positive() {
 	[[ $2 =~ ^[1-9][0-9]*$ ]] || usage_error "$1 $2: not a positive integer"
@@ -97,11 +109,12 @@ positive() {
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--nodes|--cpus|--mem|--timeout|--isolate|--pcpbench|--add|--out|--log|--build|--kernel|--accel)
+	--nodes|--cpus|--mem|--timeout|--isolate|--pcpbench|--add|--out|--log|--build|--kernel|--accel|--host-cpus)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case "$1" in
-		--nodes) positive "$1" "$2"; nodes=$2 ;;
-		--cpus) positive "$1" "$2"; cpus=$2 ;;
+		--nodes) positive "$1" "$2"; nodes=$2; nodes_given=1 ;;
+		--cpus) positive "$1" "$2"; cpus=$2; cpus_given=1 ;;
+		--host-cpus) host_cpus=$2 ;;
 		--mem) positive "$1" "$2"; mem=$2 ;;
 		--timeout) positive "$1" "$2"; timeout=$2 ;;
 		--isolate) isolate=$2 ;;
@@ -215,18 +228,27 @@ if [ "$action" = abi ]; then
 	kernel_abi
 	exit 0
 fi
+uml=0
 if [ -n "$kernel" ] && [ "$action" = run ]; then
 	# a kernel of the rig's, or the user's: everything the guest needs built in
 	[ -f "$kernel" ] || usage_error "--kernel $kernel: no such file"
 	kernel=$(realpath "$kernel")
 	kconfig=$(dirname "$kernel")/config
+	# an ELF executable is a User-mode Linux kernel (a bzImage is not ELF)
+	if [ "$(od -An -tx1 -N4 "$kernel" | tr -d ' ')" = 7f454c46 ]; then
+		uml=1
+		[ -x "$kernel" ] || usage_error "--kernel $kernel: a UML kernel that is not executable"
+		needed=(BLK_DEV_INITRD BLK_DEV_UBD DEVTMPFS)
+	else
+		needed=(VIRTIO_PCI VIRTIO_BLK BLK_DEV_INITRD DEVTMPFS)
+	fi
 	if [ -f "$kconfig" ]; then
-		for o in VIRTIO_PCI VIRTIO_BLK BLK_DEV_INITRD DEVTMPFS; do
+		for o in "${needed[@]}"; do
 			grep -qx "CONFIG_$o=y" "$kconfig" ||
 				usage_error "--kernel $kernel: $kconfig has no CONFIG_$o=y (the guest needs it built in)"
 		done
 	else
-		echo "vm: warning: no config beside $kernel: the guest needs virtio_pci and virtio_blk built in" >&2
+		echo "vm: warning: no config beside $kernel: the guest needs ${needed[*]} built in" >&2
 	fi
 	abi=$(basename "$(dirname "$kernel")")
 	kdir=
@@ -241,6 +263,20 @@ fi
 # ---- what the guest is made of ----
 
 [ $# -gt 0 ] || usage_error "no command to run (scripts/vm.sh [OPTION...] -- COMMAND)"
+[ "$uml" = 1 ] || [ -z "$host_cpus" ] || usage_error "--host-cpus: for a User-mode Linux kernel (--kernel .../linux)"
+if [ "$uml" = 1 ]; then
+	# one node (UML has no NUMA); its CPUs host threads on host_cpus
+	[ "$nodes_given" = 0 ] || [ "$nodes" = 1 ] ||
+		usage_error "--nodes $nodes: User-mode Linux has no NUMA, one node alone"
+	nodes=1
+	[ -n "$host_cpus" ] || host_cpus=$(taskset -pc $$ | sed 's/.*: *//')
+	[[ $host_cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
+		usage_error "--host-cpus $host_cpus: a CPU list (0-3,5)"
+	taskset -c "$host_cpus" true 2>/dev/null ||
+		usage_error "--host-cpus $host_cpus: not CPUs this machine runs on"
+	[ "$cpus_given" = 1 ] || cpus=$(taskset -c "$host_cpus" nproc)
+	[ "$cpus" -le 64 ] || usage_error "--cpus $cpus: UML has at most 64 (its NR_CPUS)"
+fi
 [ $((cpus % nodes)) -eq 0 ] || usage_error "--cpus $cpus does not split evenly over $nodes nodes"
 [ $((mem % nodes)) -eq 0 ] || usage_error "--mem $mem does not split evenly over $nodes nodes"
 if [ "$isolate" = last ]; then
@@ -250,8 +286,10 @@ fi
 [ "$isolate" = none ] || [[ $isolate =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
 	usage_error "--isolate $isolate: a CPU list (2-3,5) or none"
 
-qemu=$(command -v "${PCPBENCH_VM_QEMU:-qemu-system-x86_64}") ||
-	unavailable "no ${PCPBENCH_VM_QEMU:-qemu-system-x86_64} (Debian: qemu-system-x86)"
+if [ "$uml" = 0 ]; then
+	qemu=$(command -v "${PCPBENCH_VM_QEMU:-qemu-system-x86_64}") ||
+		unavailable "no ${PCPBENCH_VM_QEMU:-qemu-system-x86_64} (Debian: qemu-system-x86)"
+fi
 command -v cpio >/dev/null || unavailable "no cpio (Debian: cpio): an initramfs made without it is empty"
 busybox=$(command -v busybox) || unavailable "no busybox (Debian: busybox-static)"
 if ldd "$busybox" >/dev/null 2>&1; then
@@ -399,13 +437,19 @@ kvm_boots() {
 	[ "$ok" = 1 ] && echo kvm >"$cache/kvm/$key" || echo tcg >"$cache/kvm/$key"
 	[ "$ok" = 1 ]
 }
+if [ "$uml" = 1 ]; then
+	[ "$accel" = auto ] || usage_error "--accel $accel: a User-mode Linux kernel runs as a host process"
+	accel=uml
+fi
 case $accel in
 auto)
 	if kvm_boots; then accel=kvm; else accel=tcg; fi ;;
 kvm)
 	kvm_boots || unavailable "--accel kvm: this machine's /dev/kvm does not boot $kernel" ;;
 esac
-if [ "$accel" = kvm ]; then
+if [ "$accel" = uml ]; then
+	said="User-mode Linux on host CPUs $host_cpus: the kernel's code natively, a host process"
+elif [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 	said="KVM: a VM's figures"
 else
@@ -426,6 +470,18 @@ done
 # one was seen stuck), which nothing pcpbench measures needs
 append="console=ttyS0 panic=-1 quiet cryptomgr.notests pcb.accel=$accel pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
 [ "$isolate" = none ] || append+=" isolcpus=$isolate nohz_full=$isolate"
+if [ "$uml" = 1 ]; then
+	# UML's console on the host's stdout (the console log), its initramfs
+	# and results disk host files, its own files (uml_dir) in the work
+	# directory; SMP needs seccomp mode (arch/um/Kconfig). A panic ends
+	# the process, without a core file
+	append="seccomp=on ncpus=$cpus mem=${mem}M initrd=$work/initrd ubd0=$work/out.img"
+	append+=" uml_dir=$work/uml con=null con0=null,fd:1 quiet pcb.accel=uml"
+	append+=" pcb.host_cpus=$host_cpus pcb.pinning=process"
+	append+=" pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
+	[ "$isolate" = none ] || append+=" isolcpus=$isolate"
+	mkdir -p "$work/uml"
+fi
 
 echo "vm: $nodes nodes x $percpu CPUs, $mem MiB, isolated ${isolate}; kernel $abi ($said)" >&2
 # a guest whose init has not said it is up after 120 s (where --timeout
@@ -439,12 +495,19 @@ boot_limit=${PCPBENCH_VM_BOOT_LIMIT:-$((timeout >= 240 ? 120 : timeout))}
 boot_guest() {
 	rm -f "$work/timed_out" "$work/stuck_boot"
 	: >"$work/console.log"
-	"$qemu" -nodefaults -display none -no-reboot \
-		"${accel_args[@]}" -smp "$cpus,sockets=$nodes,cores=$percpu" \
-		-m "$mem" "${numa[@]}" \
-		-kernel "$kernel" -initrd "$work/initrd" -append "$append" \
-		-serial "file:$work/console.log" \
-		-drive "file=$work/out.img,format=raw,if=virtio" </dev/null &
+	if [ "$uml" = 1 ]; then
+		# shellcheck disable=SC2086 # the command line, word by word
+		(cd "$work/uml" && ulimit -c 0 &&
+			exec taskset -c "$host_cpus" "$kernel" $append) \
+			</dev/null >"$work/console.log" 2>&1 &
+	else
+		"$qemu" -nodefaults -display none -no-reboot \
+			"${accel_args[@]}" -smp "$cpus,sockets=$nodes,cores=$percpu" \
+			-m "$mem" "${numa[@]}" \
+			-kernel "$kernel" -initrd "$work/initrd" -append "$append" \
+			-serial "file:$work/console.log" \
+			-drive "file=$work/out.img,format=raw,if=virtio" </dev/null &
+	fi
 	guest=$!
 	if [ "$console" = 1 ]; then
 		tail -n +1 -f --pid="$guest" "$work/console.log" >&2 &
