@@ -269,6 +269,8 @@ if [ "$uml" = 1 ]; then
 	[ "$nodes_given" = 0 ] || [ "$nodes" = 1 ] ||
 		usage_error "--nodes $nodes: User-mode Linux has no NUMA, one node alone"
 	nodes=1
+	[ "$accel" = auto ] || usage_error "--accel $accel: a User-mode Linux kernel runs as a host process"
+	accel=uml
 	[ -n "$host_cpus" ] || host_cpus=$(taskset -pc $$ | sed 's/.*: *//')
 	[[ $host_cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] ||
 		usage_error "--host-cpus $host_cpus: a CPU list (0-3,5)"
@@ -437,10 +439,6 @@ kvm_boots() {
 	[ "$ok" = 1 ] && echo kvm >"$cache/kvm/$key" || echo tcg >"$cache/kvm/$key"
 	[ "$ok" = 1 ]
 }
-if [ "$uml" = 1 ]; then
-	[ "$accel" = auto ] || usage_error "--accel $accel: a User-mode Linux kernel runs as a host process"
-	accel=uml
-fi
 case $accel in
 auto)
 	if kvm_boots; then accel=kvm; else accel=tcg; fi ;;

@@ -138,4 +138,28 @@ expect_rc 2 "$src/scripts/vm.sh" --accel xen -- true
 grep -q -- '--accel xen: kvm, tcg or auto' "$tmp/err" && ok || bad "vm.sh --accel: $(cat "$tmp/err")"
 expect_rc 2 "$src/scripts/vm.sh" --kernel "$tmp/none" -- true
 grep -q -- "--kernel $tmp/none: no such file" "$tmp/err" && ok || bad "vm.sh --kernel: $(cat "$tmp/err")"
+# a User-mode Linux kernel (an ELF executable) is started, not booted: what
+# it needs built in, one node, its host CPUs, no accelerator; a bzImage
+# takes no --host-cpus. Each refused before anything is built or run
+mkdir -p "$tmp/um" "$tmp/bz"
+cp "$(type -P true)" "$tmp/um/linux"
+printf 'CONFIG_BLK_DEV_INITRD=y\nCONFIG_DEVTMPFS=y\n' >"$tmp/um/config"
+expect_rc 2 "$src/scripts/vm.sh" --kernel "$tmp/um/linux" -- true
+grep -q 'has no CONFIG_BLK_DEV_UBD=y' "$tmp/err" && ok || bad "vm.sh UML config: $(cat "$tmp/err")"
+echo CONFIG_BLK_DEV_UBD=y >>"$tmp/um/config"
+while IFS='|' read -r want args; do
+	# shellcheck disable=SC2086
+	expect_rc 2 "$src/scripts/vm.sh" --kernel "$tmp/um/linux" $args -- true
+	grep -q -- "$want" "$tmp/err" && ok || bad "vm.sh UML $args: $(cat "$tmp/err")"
+done <<'LIST'
+--nodes 2: User-mode Linux has no NUMA, one node alone|--nodes 2
+--accel tcg: a User-mode Linux kernel runs as a host process|--accel tcg
+--host-cpus 4096: not CPUs this machine runs on|--host-cpus 4096
+--host-cpus 0-x: a CPU list|--host-cpus 0-x
+--cpus 65: UML has at most 64|--cpus 65
+LIST
+printf 'not an ELF file' >"$tmp/bz/bzImage"
+printf 'CONFIG_%s=y\n' VIRTIO_PCI VIRTIO_BLK BLK_DEV_INITRD DEVTMPFS >"$tmp/bz/config"
+expect_rc 2 "$src/scripts/vm.sh" --kernel "$tmp/bz/bzImage" --host-cpus 0 -- true
+grep -q -- '--host-cpus: for a User-mode Linux kernel' "$tmp/err" && ok || bad "vm.sh --host-cpus on a bzImage: $(cat "$tmp/err")"
 summary instrumented
