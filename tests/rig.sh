@@ -9,7 +9,9 @@
 # reproduce --backend instrumented (the series' merged with upstream's),
 # and on upstream the kernel backend beside it; then Debian's 7.3 with
 # its instrument the same way (its regions, the module against its tree,
-# its guest with the model's local_trylock_7_3 beside the kernel's own).
+# its guest with the model's local_trylock_7_3 beside the kernel's own),
+# and 7.3 as User-mode Linux, started with 2 CPUs (host threads) by
+# scripts/vm.sh, its instrumented functions and drains natively.
 # Functional only: the guest's clock is emulated, no figure's size is
 # checked.
 #
@@ -259,6 +261,44 @@ elif grep -q 'cannot download' "$tmp/kb.err"; then
 	echo "rig: 7.3 not checked: $(tail -n 1 "$tmp/kb.err")"
 else
 	bad "kernel.sh build 7.3: $(tail -n 20 "$tmp/kb.err")"
+fi
+
+# ---- 7.3 as User-mode Linux: the kernel's own code run natively ----
+
+# The same source, series and instrument, ARCH=um with SMP
+# (rig/config/7.3-um.config), started by scripts/vm.sh as a host process
+# with 2 CPUs: the instrumented functions and drains, result.json's
+# platform uml. No figure's size is checked here either.
+start=$SECONDS
+if "$kernel" build 7.3-um >"$tmp/kb.out" 2>"$tmp/kb.err"; then
+	um=$(tail -n 1 "$tmp/kb.out")
+	dum=$(dirname "$um")
+	echo "rig: 7.3-um: $um in $((SECONDS - start)) s"
+	[ "$(basename "$um")" = linux ] && [ -x "$um" ] && grep -qx 'arch=um' "$dum/build.txt" &&
+		grep -qx 'instrument=cycles' "$dum/build.txt" && grep -q '^linux_sha256=' "$dum/build.txt" &&
+		ok || bad "7.3-um: $um, build.txt: $(cat "$dum/build.txt")"
+	grep -qx 'CONFIG_SMP=y' "$dum/config" && grep -qx 'CONFIG_MEMCG=y' "$dum/config" &&
+		! grep -q '^CONFIG_HOSTFS=' "$dum/config" && ok ||
+		bad "7.3-um's config: SMP and MEMCG on, no hostfs"
+	guest 7.3-um "$um" "$tmp/um" --cpus 2 --mem 1024
+	rc=$?
+	[ $rc -eq 0 ] && ok || bad "the 7.3-um guest: exit $rc: $(tail -n 30 "$tmp/um.err")"
+	grep -h '^vm: ' "$tmp/um.err" | sed 's/^/  /'
+	for t in fn drain; do
+		[ "$(cat "$tmp/um/$t.rc" 2>/dev/null)" = 0 ] && ok ||
+			bad "7.3-um $t: exit $(cat "$tmp/um/$t.rc" 2>/dev/null): $(tail -n 20 "$tmp/um/$t.err" 2>/dev/null)"
+	done
+	python3 "$src/tests/rig/results.py" "$tmp/um/instr" 7.3-um local_trylock_t local_trylock_7_3 \
+		'7\.3\.' uml && ok || bad "the 7.3-um instrumented results (above)"
+	if grep -E 'BUG|WARNING|Oops|soft lockup|stall' "$tmp"/um/dmesg.txt; then
+		bad "the 7.3-um guest's kernel log (above)"
+	else
+		ok
+	fi
+elif grep -q 'cannot download' "$tmp/kb.err"; then
+	echo "rig: 7.3-um not checked: $(tail -n 1 "$tmp/kb.err")"
+else
+	bad "kernel.sh build 7.3-um: $(tail -n 20 "$tmp/kb.err")"
 fi
 [ -z "${PCPBENCH_RIG_KEEP:-}" ] || cp -r "$tmp/." "$PCPBENCH_RIG_KEEP/"
 summary rig

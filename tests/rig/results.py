@@ -4,9 +4,10 @@
 each is the booted kernel's own (backend, variant, the lock its
 instrument saw, the release, a build id), its design the kernel's alone,
 every timed function called, and the drain scenario's three rows with
-two drains or more each; both scenarios there.
+two drains or more each; both scenarios there. With PLATFORM, the
+context's platform is that (uml: with the host CPUs it ran on).
 
-usage: results.py DIR VARIANT LOCK DESIGN RELEASE_REGEX
+usage: results.py DIR VARIANT LOCK DESIGN RELEASE_REGEX [PLATFORM]
 Prints a line a result and each failure; exits 1 if there was one.
 """
 import glob
@@ -19,10 +20,11 @@ FNS = ("consume_stock", "refill_stock", "mod_objcg_state", "consume_obj_stock",
 
 
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) not in (6, 7):
         print(__doc__.split('\n\n')[1], file=sys.stderr)
         return 2
-    top, variant, lock, design, release = sys.argv[1:]
+    top, variant, lock, design, release = sys.argv[1:6]
+    platform = sys.argv[6] if len(sys.argv) == 7 else None
     fails, seen = [], set()
     for p in sorted(glob.glob(top + "/*/result.json")):
         res = json.load(open(p))
@@ -34,6 +36,10 @@ def main():
            ib.get("stock_lock") != lock or not ib.get("build_id") or \
            not re.match(release, ib.get("release", "")):
             fails.append("%s: context %s %s" % (p, c.get("backend"), ib))
+        pf = c.get("platform", {})
+        if platform and (pf.get("name") != platform or
+                         (platform == "uml" and not pf.get("host_cpus"))):
+            fails.append("%s: platform %s, not %s" % (p, pf, platform))
         if not ib.get("emulated") and "TCG" in ib.get("booted", ""):
             fails.append("%s: booted %s, not emulated" % (p, ib.get("booted")))
         if [d["design_name"] for d in res["designs"]] != [design] * len(res["designs"]):
