@@ -203,6 +203,24 @@ else
 	ok
 fi
 
+# the guest's kernel log (DIR/dmesg.txt) without a splat
+clean_log() {
+	if grep -E 'BUG|WARNING|Oops|soft lockup|stall' "$2/dmesg.txt"; then
+		bad "the $1 guest's kernel log (above)"
+	else
+		ok
+	fi
+}
+# kernel.sh build VARIANT failed: said and left where its source cannot
+# be downloaded (the checks before stand alone), else a failure
+build_failed() {
+	if grep -q 'cannot download' "$tmp/kb.err"; then
+		echo "rig: $1 not checked: $(tail -n 1 "$tmp/kb.err")"
+	else
+		bad "kernel.sh build $1: $(tail -n 20 "$tmp/kb.err")"
+	fi
+}
+
 # ---- 7.3: its instrument on the split stocks, pcpbench.ko against its tree ----
 
 # Debian's 7.3 (trixie-backports), the object rows timed as the pieces of
@@ -252,15 +270,9 @@ if "$kernel" build 7.3 >"$tmp/kb.out" 2>"$tmp/kb.err"; then
 		grep -q '^local_trylock_7_3: B - A' "$tmp/out" && ok ||
 		bad "compare 7.3 instrumented | kernel: $(cat "$tmp/out" "$tmp/err")"
 	sed -n '/^local_trylock_7_3  /,/^geomean/p' "$tmp/out" | sed 's/^/  /'
-	if grep -E 'BUG|WARNING|Oops|soft lockup|stall' "$tmp"/k73/dmesg.txt; then
-		bad "the 7.3 guest's kernel log (above)"
-	else
-		ok
-	fi
-elif grep -q 'cannot download' "$tmp/kb.err"; then
-	echo "rig: 7.3 not checked: $(tail -n 1 "$tmp/kb.err")"
+	clean_log 7.3 "$tmp/k73"
 else
-	bad "kernel.sh build 7.3: $(tail -n 20 "$tmp/kb.err")"
+	build_failed 7.3
 fi
 
 # ---- 7.3 as User-mode Linux: the kernel's own code run natively ----
@@ -290,15 +302,9 @@ if "$kernel" build 7.3-um >"$tmp/kb.out" 2>"$tmp/kb.err"; then
 	done
 	python3 "$src/tests/rig/results.py" "$tmp/um/instr" 7.3-um local_trylock_t local_trylock_7_3 \
 		'7\.3\.' uml && ok || bad "the 7.3-um instrumented results (above)"
-	if grep -E 'BUG|WARNING|Oops|soft lockup|stall' "$tmp"/um/dmesg.txt; then
-		bad "the 7.3-um guest's kernel log (above)"
-	else
-		ok
-	fi
-elif grep -q 'cannot download' "$tmp/kb.err"; then
-	echo "rig: 7.3-um not checked: $(tail -n 1 "$tmp/kb.err")"
+	clean_log 7.3-um "$tmp/um"
 else
-	bad "kernel.sh build 7.3-um: $(tail -n 20 "$tmp/kb.err")"
+	build_failed 7.3-um
 fi
 [ -z "${PCPBENCH_RIG_KEEP:-}" ] || cp -r "$tmp/." "$PCPBENCH_RIG_KEEP/"
 summary rig
