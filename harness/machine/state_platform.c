@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where the kernel pcpbench runs on is: on the machine (native), in a VM
+ * What the kernel pcpbench runs on is: the machine (native), a VM
  * (CPUID's hypervisor bit), or User-mode Linux (uml): the kernel a host
  * process, its CPUs host threads, as arch/um's show_cpuinfo() says in
  * /proc/cpuinfo ("vendor_id : User Mode Linux", "host : " the host's
@@ -8,7 +8,6 @@
  * be seen from inside; scripts/vm.sh, which starts it, puts them on the
  * kernel's command line (pcb.host_cpus=, pcb.pinning=).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
