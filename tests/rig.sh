@@ -302,6 +302,9 @@ if "$kernel" build 7.3-um >"$tmp/kb.out" 2>"$tmp/kb.err"; then
 	done
 	python3 "$src/tests/rig/results.py" "$tmp/um/instr" 7.3-um local_trylock_t local_trylock_7_3 \
 		'7\.3\.' uml && ok || bad "the 7.3-um instrumented results (above)"
+	grep '^primitives: ' "$tmp/um/fn.txt" | sed 's/^/  /'
+	grep -q '^primitives: cycles each .*: call [0-9.-]*, this_cpu_add' "$tmp/um/fn.txt" &&
+		ok || bad "7.3-um's table has no primitives' line: $(head -n 12 "$tmp/um/fn.txt")"
 	clean_log 7.3-um "$tmp/um"
 else
 	build_failed 7.3-um

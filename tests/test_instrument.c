@@ -150,6 +150,55 @@ static void build_read(void)
 	      b.obj_stock_align, b.obj_stock_offset);
 	CHECK(!strcmp(pcb_instr_lock_field(&b), "memcg_stock.lock"), "%s",
 	      pcb_instr_lock_field(&b));
+	CHECK(b.nr_prims == 0, "%d primitives without their lines", b.nr_prims);
+
+	/* its primitives, in the order the file gives them; a bad one refused at its line */
+#define PRIM_BASE "variant 7.3\ninstrument cycles\nstock_lock local_trylock_t\nstock_size 112\n" \
+	"empty_cycles_median 26\nprim_repeat 32\n"
+	build = PRIM_BASE "prim_call_cycles_median 30\nprim_this_cpu_add_cycles_median 27\n"
+		"prim_irq_save_cycles_median 41\n";
+	put(root, "/sys/kernel/debug/pcpbench/build", build, strlen(build));
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(b.prim_repeat == 32 && b.empty_median == 26, "repeat %ld, empty %ld",
+	      b.prim_repeat, b.empty_median);
+	CHECK(b.nr_prims == 3 && !strcmp(b.prim[0].name, "call") && b.prim[0].cycles == 30 &&
+	      !strcmp(b.prim[1].name, "this_cpu_add") && b.prim[1].cycles == 27 &&
+	      !strcmp(b.prim[2].name, "irq_save") && b.prim[2].cycles == 41,
+	      "%d primitives: %s %ld", b.nr_prims, b.prim[0].name, b.prim[0].cycles);
+	static const struct {
+		const char *text, *where;
+	} bad_prims[] = {
+		{ PRIM_BASE "prim_call_cycles_median -3\n", "build:7: not the" },
+		{ PRIM_BASE "prim_Call_cycles_median 3\n", "build:7: not the" },
+		{ PRIM_BASE "prim_a_much_too_long_primitive_name_cycles_median 3\n",
+		  "build:7: not the" },
+		{ PRIM_BASE "prim_a_cycles_median 1\nprim_b_cycles_median 1\n"
+		  "prim_c_cycles_median 1\nprim_d_cycles_median 1\nprim_e_cycles_median 1\n"
+		  "prim_f_cycles_median 1\nprim_g_cycles_median 1\nprim_h_cycles_median 1\n"
+		  "prim_i_cycles_median 1\n", "build:15: not the" },
+	};
+	/* a repeat below one, and primitives without the empty region to take off */
+	build = "variant x\ninstrument cycles\nstock_lock spinlock_t\nstock_size 1\nprim_repeat 0\n";
+	put(root, "/sys/kernel/debug/pcpbench/build", build, strlen(build));
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, "prim_repeat 0: not the"),
+	      "%s", err);
+	build = "variant x\ninstrument cycles\nstock_lock spinlock_t\nstock_size 1\n"
+		"prim_call_cycles_median 9\n";
+	put(root, "/sys/kernel/debug/pcpbench/build", build, strlen(build));
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, "without empty_cycles"),
+	      "%s", err);
+	for (size_t i = 0; i < sizeof(bad_prims) / sizeof(bad_prims[0]); i++) {
+		put(root, "/sys/kernel/debug/pcpbench/build", bad_prims[i].text,
+		    strlen(bad_prims[i].text));
+		CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, bad_prims[i].where),
+		      "bad primitives %zu: %s", i, err);
+	}
+	/* prim_ alone, or without its suffix: a later instrument's line, kept */
+	build = PRIM_BASE "prim_ 4\nprim_call_cycles 4\n_cycles_median 2\n";
+	put(root, "/sys/kernel/debug/pcpbench/build", build, strlen(build));
+	CHECK(pcb_instr_probe(&b, err, sizeof(err)) == 0 && b.nr_prims == 0, "%s", err);
+#undef PRIM_BASE
+
 	put(root, "/sys/kernel/debug/pcpbench/build", "variant x\nobj_stock_size -8\n", 28);
 	CHECK(pcb_instr_probe(&b, err, sizeof(err)) < 0 && strstr(err, "build:2: not the"),
 	      "%s", err);

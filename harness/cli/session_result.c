@@ -163,6 +163,16 @@ static void instrumented_json(json_t *context)
 		rj_set_ibe_obj_stock_align(o, b->obj_stock_align);
 		rj_set_ibe_obj_stock_offset_in_line(o, b->obj_stock_offset);
 	}
+	if (b->nr_prims) {
+		json_t *prims = json_object();
+
+		/* cycles each: the region's median less the empty one's, over its repeats */
+		for (int i = 0; i < b->nr_prims; i++)
+			json_object_set_new(prims, b->prim[i].name,
+					    json_real((double)(b->prim[i].cycles - b->empty_median) /
+						      (double)b->prim_repeat));
+		rj_set_ibe_primitives(o, prims);
+	}
 	rj_set_ibe_booted(o, f->booted);
 	rj_set_ibe_emulated(o, f->emulated);
 	snprintf(workload, sizeof(workload), "%s -c '%s', pinned to each worker CPU, in a memory "

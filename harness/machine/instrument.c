@@ -37,6 +37,35 @@ static char *read_text(const char *rel, char *err, size_t errlen)
 	return text;
 }
 
+/*
+ * prim_NAME_cycles_median: NAME (lower case and _, at most 23 bytes) and
+ * its number into b's next primitive; 1 where key is none, 0, or -1 on a
+ * bad value or one primitive too many
+ */
+static int prim_line(struct pcb_instr_build *b, const char *key, const char *val)
+{
+	static const char pre[] = "prim_", post[] = "_cycles_median";
+	size_t n = strlen(key), len;
+	long v;
+	char *end;
+
+	if (strncmp(key, pre, sizeof(pre) - 1) || n <= sizeof(pre) + sizeof(post) - 2 ||
+	    strcmp(key + n - (sizeof(post) - 1), post))
+		return 1;
+	len = n - (sizeof(pre) - 1) - (sizeof(post) - 1);
+	key += sizeof(pre) - 1;
+	if (len >= sizeof(b->prim[0].name) || strspn(key, "abcdefghijklmnopqrstuvwxyz_") < len ||
+	    b->nr_prims == PCB_INSTR_MAX_PRIMS)
+		return -1;
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (errno || end == val || *end || v < 0)
+		return -1;
+	snprintf(b->prim[b->nr_prims].name, sizeof(b->prim[0].name), "%.*s", (int)len, key);
+	b->prim[b->nr_prims++].cycles = v;
+	return 0;
+}
+
 /* one "key value" line of the build file into b */
 static int build_line(struct pcb_instr_build *b, const char *key, const char *val)
 {
@@ -57,9 +86,13 @@ static int build_line(struct pcb_instr_build *b, const char *key, const char *va
 		    !strcmp(key, "obj_stock_align") ? &b->obj_stock_align :
 		    !strcmp(key, "obj_stock_offset_in_line") ? &b->obj_stock_offset :
 		    !strcmp(key, "empty_cycles_min") ? &b->empty_min :
-		    !strcmp(key, "empty_cycles_median") ? &b->empty_median : NULL;
+		    !strcmp(key, "empty_cycles_median") ? &b->empty_median :
+		    !strcmp(key, "prim_repeat") ? &b->prim_repeat : NULL;
 	char *end;
+	int rc = prim_line(b, key, val);
 
+	if (rc <= 0)
+		return rc;
 	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
 		if (!strcmp(key, str[i].key)) {
 			snprintf((char *)b + str[i].off, str[i].len, "%s", val);
@@ -116,6 +149,7 @@ int pcb_instr_probe(struct pcb_instr_build *b, char *err, size_t errlen)
 	memset(b, 0, sizeof(*b));
 	b->stock_size = b->stock_align = b->stock_offset = b->empty_min = b->empty_median = -1;
 	b->obj_stock_size = b->obj_stock_align = b->obj_stock_offset = -1;
+	b->prim_repeat = 1;
 	text = pcb_state_file_all(root(), PCB_INSTR_DIR "/build");
 	if (!text) {
 		snprintf(err, errlen, "this kernel has no instrument: %s%s/build: %s (boot a kernel "
@@ -137,6 +171,12 @@ int pcb_instr_probe(struct pcb_instr_build *b, char *err, size_t errlen)
 		}
 	}
 	free(text);
+	if (b->prim_repeat < 1 || (b->nr_prims && b->empty_median < 0)) {
+		snprintf(err, errlen, "%s%s/build: prim_repeat %ld%s: not the instrument's", root(),
+			 PCB_INSTR_DIR, b->prim_repeat, b->prim_repeat < 1 ? "" :
+			 ", primitives without empty_cycles_median");
+		return -1;
+	}
 	if (!b->variant[0] || !b->instrument[0] || !b->stock_lock[0] || b->stock_size < 0) {
 		snprintf(err, errlen, "%s%s/build: no variant, instrument, stock_lock or stock_size "
 			 "line: not the instrument's", root(), PCB_INSTR_DIR);

@@ -20,6 +20,9 @@
 #define PCB_INSTR_FN_LEN 48
 
 /* what the booted kernel says of itself: its build file, its release and build id */
+/* the primitives a build file may time (prim_*_cycles_median) */
+#define PCB_INSTR_MAX_PRIMS 8
+
 struct pcb_instr_build {
 	char variant[128];		/* scripts/kernel.sh's name, "6.1+seed-000-1-4" */
 	char series[256];		/* the series and its sha256 */
@@ -31,6 +34,16 @@ struct pcb_instr_build {
 	/* obj_stock's, where the stocks are apart (7.3's instrument); -1 else */
 	long obj_stock_size, obj_stock_align, obj_stock_offset;
 	long empty_min, empty_median;	/* cycles of a region around nothing, the reader's CPU */
+	/*
+	 * prim_NAME_cycles_median: the median region of a primitive repeated
+	 * prim_repeat times, the empty region in it (7.3's instrument)
+	 */
+	long prim_repeat;
+	int nr_prims;
+	struct {
+		char name[24];
+		long cycles;
+	} prim[PCB_INSTR_MAX_PRIMS];
 	char release[128];		/* /proc/sys/kernel/osrelease */
 	char build_id[41];		/* vmlinux's GNU build id, /sys/kernel/notes */
 };

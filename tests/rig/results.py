@@ -5,7 +5,8 @@ each is the booted kernel's own (backend, variant, the lock its
 instrument saw, the release, a build id), its design the kernel's alone,
 every timed function called, and the drain scenario's three rows with
 two drains or more each; both scenarios there. With PLATFORM, the
-context's platform is that (uml: with the host CPUs it ran on).
+context's platform is that (uml: with the host CPUs it ran on). 7.3's
+instrument times its primitives: each result has the five.
 
 usage: results.py DIR VARIANT LOCK DESIGN RELEASE_REGEX [PLATFORM]
 Prints a line a result and each failure; exits 1 if there was one.
@@ -17,6 +18,7 @@ import sys
 
 FNS = ("consume_stock", "refill_stock", "mod_objcg_state", "consume_obj_stock",
        "refill_obj_stock")
+PRIMS = {"call", "this_cpu_add", "preempt", "local_trylock", "irq_save"}
 
 
 def main():
@@ -40,6 +42,11 @@ def main():
         if platform and (pf.get("name") != platform or
                          (platform == "uml" and not pf.get("host_cpus"))):
             fails.append("%s: platform %s, not %s" % (p, pf, platform))
+        prims = ib.get("primitives", {})
+        if variant.startswith("7.3") and (set(prims) != PRIMS or
+                                          any(not isinstance(v, (int, float))
+                                              for v in prims.values())):
+            fails.append("%s: primitives %s" % (p, prims))
         if not ib.get("emulated") and "TCG" in ib.get("booted", ""):
             fails.append("%s: booted %s, not emulated" % (p, ib.get("booted")))
         if [d["design_name"] for d in res["designs"]] != [design] * len(res["designs"]):

@@ -4,6 +4,7 @@
  * `pcpbench run` and `pcpbench report` cannot disagree: the header, then
  * each block (tables_*.c), then a line a design and the notes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,6 +158,23 @@ static void print_sweep(FILE *out, json_t *result)
 			"words above are the first's)\n");
 }
 
+/* the instrument's primitives: cycles each, from the median of 127 regions */
+static void print_primitives(FILE *out, json_t *prims)
+{
+	const char *name;
+	json_t *v;
+	int first = 1;
+
+	fprintf(out, "primitives: cycles each (median region less the empty one, over its "
+		"repeats):");
+	json_object_foreach(prims, name, v) {
+		fprintf(out, "%s %s %.1f", first ? "" : ",", name,
+			json_is_number(v) ? json_number_value(v) : NAN);
+		first = 0;
+	}
+	fprintf(out, "\n");
+}
+
 static void print_header(FILE *out, json_t *result)
 {
 	json_t *ctx = rj_top_context(result);
@@ -186,6 +204,8 @@ static void print_header(FILE *out, json_t *result)
 		fprintf(out, "kernel: %s (%s), booted on %s; its %s instrument, seed 000's "
 			"(scripts/kernel.sh)\n", rj_ibe_variant(ib), rj_ibe_release(ib),
 			rj_ibe_booted(ib), rj_ibe_instrument(ib));
+		if (rj_ibe_has_primitives(ib))
+			print_primitives(out, rj_ibe_primitives(ib));
 		fprintf(out, "workers: CPU %s; %s; %s runs\n",
 			pcb_swept_text(result, K_CPUS_WORKERS, rj_sc_workers(sc), workers,
 				       sizeof(workers)),
