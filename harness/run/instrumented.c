@@ -548,6 +548,8 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 	unsigned int *cpu = worker_cpus(sc, &n);
 	char dir[PATH_MAX], vendor[64];
 	struct pcb_platform platform;
+	struct pcb_state st;
+	const char *host;
 	cpu_set_t old;
 	double secs = 0;
 
@@ -559,13 +561,17 @@ int pcb_instrumented_run_design(const struct pcb_topo *topo, const struct pcb_cl
 	facts.build = sc->instr;
 	facts.emulated = pcb_state_hypervisor(vendor, sizeof(vendor)) &&
 			 pcb_state_emulated(vendor);
-	snprintf(facts.booted, sizeof(facts.booted), "%s", strcmp(vendor, "none") ? vendor :
-		 "bare metal");
-	pcb_platform_read("/", &platform);
-	if (!strcmp(platform.name, "uml"))	/* CPUID is the host's, read natively */
-		snprintf(facts.booted, sizeof(facts.booted), "User-mode Linux on host CPUs %.24s "
-			 "of %.32s", *platform.host_cpus ? platform.host_cpus : "?",
-			 strcmp(vendor, "none") ? vendor : "bare metal");
+	host = strcmp(vendor, "none") ? vendor : "bare metal";
+	snprintf(facts.booted, sizeof(facts.booted), "%s", host);
+	/* under the root the kernel's files are read from (PCPBENCH_SYSROOT) */
+	if (pcb_state_init(&st, NULL, dir, sizeof(dir)) == 0) {
+		pcb_platform_read(st.root, &platform);
+		if (!strcmp(platform.name, "uml"))	/* CPUID is the host's, read natively */
+			snprintf(facts.booted, sizeof(facts.booted), "User-mode Linux on host CPUs "
+				 "%.24s of %.32s", *platform.host_cpus ? platform.host_cpus : "?",
+				 host);
+		pcb_state_free(&st);
+	}
 	if (run == 0)
 		snprintf(res->check, sizeof(res->check), "not checked (the kernel's own charges)");
 	if (run == 0 && sc->drain_count > 0 && sc->drain_stocks > n)
