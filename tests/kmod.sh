@@ -146,6 +146,10 @@ for p in sorted(glob.glob(res + "/*/result.json")):
         if name == "memcg-7.3" and d["design"].startswith("local_trylock_7_3") and \
                 w.get("queued", 0) < 1:
             fail("%s: %s: no drain work queued: %s" % (p, d["design"], w))
+        # the spinlock series drains from the calling CPU: no work at all
+        if name == "memcg-7.3" and d["design"].startswith("spinlock_7_3") and \
+                (d.get("drain") != "remote" or w.get("queued", 0) != 0):
+            fail("%s: %s: drain %s, work %s" % (p, d["design"], d.get("drain"), w))
     if name == "drain-scaling":
         if len(r.get("drains", [])) != 8 or any(dr["count"] < 1 for dr in r["drains"]):
             fail("%s: drains %s" % (p, [(dr["design"], dr["count"]) for dr in r.get("drains", [])]))

@@ -32,20 +32,6 @@ static inline bool schedule_drain_work(struct pcb_cpu *this, struct pcb_cpu *cpu
 	return queued;
 }
 
-/* !test_bit() && needed && !test_and_set_bit(): a plain load, then a locked bts on x86 */
-static inline bool stock_claim(unsigned long *flags)
-{
-	if (READ_ONCE(*flags) & (1UL << FLUSHING_CACHED_CHARGE))
-		return false;
-	return true;
-}
-
-static inline bool stock_test_and_set_flush(unsigned long *flags)
-{
-	return !(__atomic_fetch_or(flags, 1UL << FLUSHING_CACHED_CHARGE, __ATOMIC_SEQ_CST) &
-		 (1UL << FLUSHING_CACHED_CHARGE));
-}
-
 /* drain_all_stock(): cpus[] are the online CPUs, `this` the caller's */
 static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root_memcg,
 				   struct pcb_cpu *const *cpus, int nr)
@@ -58,9 +44,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 		struct memcg_stock_pcp *memcg_st = this_cpu_stock(cpu);
 		struct obj_stock_pcp *obj_st = this_cpu_obj_stock(cpu);
 
-		if (stock_claim(&memcg_st->flags) &&
-		    is_memcg_drain_needed(this, memcg_st, root_memcg) &&
-		    stock_test_and_set_flush(&memcg_st->flags)) {
+		if (memcg_stock_claim(this, memcg_st, root_memcg)) {
 			if (cpu == this) {
 				pcb_drain_window_open(this);
 				drain_local_memcg_stock(this);
@@ -70,9 +54,7 @@ static inline void drain_all_stock(struct pcb_cpu *this, struct mem_cgroup *root
 			}
 		}
 
-		if (stock_claim(&obj_st->flags) &&
-		    obj_stock_flush_required(this, obj_st, root_memcg) &&
-		    stock_test_and_set_flush(&obj_st->flags)) {
+		if (obj_stock_claim(this, obj_st, root_memcg)) {
 			if (cpu == this) {
 				pcb_drain_window_open(this);
 				drain_local_obj_stock(this);

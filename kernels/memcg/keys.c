@@ -48,10 +48,10 @@ const struct pcb_key memcg_keys[KEY_NR] = {
 		"timing; not with netperf or drain.stocks)"),
 	[KEY_SLOTS] = PCB_KEY_INT_FIELD("stock", "slots", "1", 1, 7, CFG, slots,
 		"memcgs a stock caches: 1, or 7 (NR_MEMCG_STOCK of seed 002, its layout); "
-		"local_trylock_7_3 has its kernel's 7 whatever this says"),
+		"local_trylock_7_3 and spinlock_7_3 have their kernel's 7 whatever this says"),
 	[KEY_EVICTION] = PCB_KEY_CHOICE_FIELD("stock", "eviction", "random", eviction, CFG,
 		eviction_round_robin, "the slot a new memcg takes when all are used (seed 002's "
-		"stock; local_trylock_7_3 evicts round robin, as 7.3 does)"),
+		"stock; the 7.3 designs evict round robin, as 7.3 does)"),
 	[KEY_NOCACHE] = PCB_KEY_CHOICE_FIELD("stock", "nocache", "all", nocache, CFG,
 		nocache_isolated_only, "nocache design: which CPUs opt out of caching"),
 	[KEY_NR_PAGES] = PCB_KEY_INT_FIELD("workload", "nr_pages", "1", 1, 512, CFG, nr_pages,

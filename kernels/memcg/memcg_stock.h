@@ -13,7 +13,8 @@
  *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h" (the
  *					V6_2 layout), "drain_remote.h", "drain_qsbr.h"
  *					or "drain_rseq.h" (the REMOTE layouts),
- *					"drain_work_7_3.h" (V7_3); a model
+ *					"drain_work_7_3.h" or
+ *					"drain_remote_7_3.h" (V7_3); a model
  *					that only charges through the stock (pcp's
  *					faults) leaves it undefined
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs
@@ -24,6 +25,9 @@
  *   memcg_stock_lock(this, stock)	-> flags (bool trylock with MEMCG_STOCK_TRYLOCK)
  *   memcg_stock_unlock(this, stock, flags)
  *   memcg_stock_lock_init(cpu, stock)
+ *   stock_trylock(this, lock), stock_lock(this, lock), stock_unlock(this, lock)
+ *					V7_3's three operations on each stock's lock
+ *   MEMCG_STOCK_REMOTE_DRAIN		V7_3 without work: drained from the calling CPU
  *   MEMCG_STOCK_FAST			the hit paths try memcg_stock_fast() first (rseq)
  *   DESIGN_UNAVAILABLE			why this machine cannot run the design, or NULL
  *   MEMCG_STOCK_BYPASS_STOPPED		mod_objcg_state() bypasses a stock it cannot

@@ -23,8 +23,13 @@
  * is_memcg_drain_needed(); their callers, the slab hooks, are in
  * memcg_charge.h, drain_all_stock() in drain_work_7_3.h.
  *
- * Included by memcg_stock.h for MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3;
- * the design defines memcg_stock_lock_t as local_trylock_t.
+ * Included by memcg_stock.h for MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3.
+ * The design defines memcg_stock_lock_t and the three operations on it,
+ * stock_trylock() (the hot paths), stock_lock() and stock_unlock(): 7.3's
+ * local_trylock_t (local_trylock_7_3) or the project's series' spinlock_t
+ * (spinlock_7_3, rig/series/spinlock-7.3), whose stocks have no work
+ * (MEMCG_STOCK_REMOTE_DRAIN: drain_all_stock() drains them from the
+ * calling CPU, drain_remote_7_3.h).
  */
 #ifndef PCB_MEMCG_STOCK_7_3_H
 #define PCB_MEMCG_STOCK_7_3_H
@@ -47,13 +52,18 @@
 #define NUMA_NO_NODE	(-1)
 #define PCB_S16_MAX	32767
 #define PCB_U16_MAX	65535U
+#ifndef MEMCG_STOCK_REMOTE_DRAIN
+#define MEMCG_STOCK_REMOTE_DRAIN 0
+#endif
 
 struct memcg_stock_pcp {
 	memcg_stock_lock_t lock;
 	uint8_t nr_pages[NR_MEMCG_STOCK];
 	struct mem_cgroup *cached[NR_MEMCG_STOCK];
 
+#if !MEMCG_STOCK_REMOTE_DRAIN
 	struct work_struct work;
+#endif
 	unsigned long flags;
 	uint8_t drain_idx;
 };
@@ -67,7 +77,9 @@ struct obj_stock_pcp {
 	uint16_t nr_bytes[NR_OBJ_STOCK];	/* PAGE_SHIFT <= 16 */
 	struct obj_cgroup *cached[NR_OBJ_STOCK];
 
+#if !MEMCG_STOCK_REMOTE_DRAIN
 	struct work_struct work;
+#endif
 	unsigned long flags;
 	uint8_t drain_idx;
 };
@@ -82,6 +94,7 @@ struct memcg_stocks {
 	struct obj_stock_pcp obj __attribute__((aligned(SMP_CACHE_BYTES)));
 } __attribute__((aligned(SMP_CACHE_BYTES)));
 
+#if !MEMCG_STOCK_REMOTE_DRAIN
 /* pahole of 7.3's mm/memcontrol.o (x86-64, no lockdep): the hot fields fill line 0 */
 _Static_assert(sizeof(memcg_stock_lock_t) != 1 ||
 	       (offsetof(struct memcg_stock_pcp, cached) == 8 &&
@@ -94,10 +107,28 @@ _Static_assert(sizeof(memcg_stock_lock_t) != 1 ||
 		offsetof(struct obj_stock_pcp, work) == 64 &&
 		sizeof(struct obj_stock_pcp) == 112),
 	       "obj_stock_pcp: 7.3's layout");
+#define PCB_OBJ_STOCK_HOT_END offsetof(struct obj_stock_pcp, work)
+#else
+/*
+ * The series' (x86-64, a four-byte spinlock_t): memcg_stock's cached[6]
+ * crosses into the second line, obj_stock's hot fields still fill one
+ */
+_Static_assert(sizeof(memcg_stock_lock_t) != 4 ||
+	       (offsetof(struct memcg_stock_pcp, cached) == 16 &&
+		offsetof(struct memcg_stock_pcp, flags) == 72 &&
+		sizeof(struct memcg_stock_pcp) == 88),
+	       "memcg_stock_pcp: the series' layout");
+_Static_assert(sizeof(memcg_stock_lock_t) != 4 ||
+	       (offsetof(struct obj_stock_pcp, nr_bytes) == 12 &&
+		offsetof(struct obj_stock_pcp, cached) == 24 &&
+		offsetof(struct obj_stock_pcp, flags) == 64 &&
+		sizeof(struct obj_stock_pcp) == 80),
+	       "obj_stock_pcp: the series' layout");
+#define PCB_OBJ_STOCK_HOT_END offsetof(struct obj_stock_pcp, flags)
+#endif
 
 /* both stocks' first lines: all their hot paths touch */
-#define PCB_MEMCG_STOCK_HOT_BYTES \
-	(offsetof(struct memcg_stocks, obj) + offsetof(struct obj_stock_pcp, work))
+#define PCB_MEMCG_STOCK_HOT_BYTES (offsetof(struct memcg_stocks, obj) + PCB_OBJ_STOCK_HOT_END)
 
 #ifndef MEMCG_STOCK_OF
 #define MEMCG_STOCK_OF(cpu) pcb_cpu_cache(cpu)
@@ -114,7 +145,7 @@ static inline struct obj_stock_pcp *this_cpu_obj_stock(struct pcb_cpu *this)
 	return &((struct memcg_stocks *)MEMCG_STOCK_OF(this))->obj;
 }
 
-/* the static initializers: INIT_LOCAL_TRYLOCK, .index = -1, .node_id = NUMA_NO_NODE */
+/* the static initializers: the lock's, .index = -1, .node_id = NUMA_NO_NODE */
 static inline void memcg_stock_init(const struct pcb_cpu *cpu, struct memcg_stocks *stocks)
 {
 	memset(stocks, 0, sizeof(*stocks));
@@ -149,7 +180,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 	bool ret = false;
 	int i;
 
-	if (nr_pages > MEMCG_CHARGE_BATCH || !local_trylock(this, &stock->lock))
+	if (nr_pages > MEMCG_CHARGE_BATCH || !stock_trylock(this, &stock->lock))
 		return ret;
 
 	for (i = 0; i < NR_MEMCG_STOCK; ++i) {
@@ -169,7 +200,7 @@ static __always_inline bool consume_stock(struct pcb_cpu *this, struct mem_cgrou
 		break;
 	}
 
-	local_unlock(this, &stock->lock);
+	stock_unlock(this, &stock->lock);
 
 	return ret;
 }
@@ -188,7 +219,7 @@ static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup
 
 	_Static_assert(MEMCG_CHARGE_BATCH <= 127, "BUILD_BUG_ON(MEMCG_CHARGE_BATCH > S8_MAX)");
 
-	if (nr_pages > MEMCG_CHARGE_BATCH || !local_trylock(this, &stock->lock)) {
+	if (nr_pages > MEMCG_CHARGE_BATCH || !stock_trylock(this, &stock->lock)) {
 		/*
 		 * In case of larger than batch refill or unlikely failure to
 		 * lock the percpu memcg_stock.lock, uncharge memcg directly.
@@ -224,13 +255,25 @@ static __always_inline void refill_stock(struct pcb_cpu *this, struct mem_cgroup
 		WRITE_ONCE(stock->nr_pages[i], (uint8_t)nr_pages);
 	}
 
-	local_unlock(this, &stock->lock);
+	stock_unlock(this, &stock->lock);
 }
 
 /* clear_bit(FLUSHING_CACHED_CHARGE, &stock->flags): a locked and on x86 */
 static inline void stock_clear_flush(unsigned long *flags)
 {
 	__atomic_fetch_and(flags, ~(1UL << FLUSHING_CACHED_CHARGE), __ATOMIC_SEQ_CST);
+}
+
+/* drain_all_stock()'s !test_bit() && needed && !test_and_set_bit(): a plain load, then a locked bts on x86 */
+static inline bool stock_claim(unsigned long *flags)
+{
+	return !(READ_ONCE(*flags) & (1UL << FLUSHING_CACHED_CHARGE));
+}
+
+static inline bool stock_test_and_set_flush(unsigned long *flags)
+{
+	return !(__atomic_fetch_or(flags, 1UL << FLUSHING_CACHED_CHARGE, __ATOMIC_SEQ_CST) &
+		 (1UL << FLUSHING_CACHED_CHARGE));
 }
 
 /* ---- the object stock ---- */
@@ -242,7 +285,7 @@ static __always_inline struct obj_stock_pcp *trylock_stock(struct pcb_cpu *this)
 {
 	struct obj_stock_pcp *stock = this_cpu_obj_stock(this);
 
-	if (local_trylock(this, &stock->lock))
+	if (stock_trylock(this, &stock->lock))
 		return stock;
 
 	return NULL;
@@ -251,7 +294,7 @@ static __always_inline struct obj_stock_pcp *trylock_stock(struct pcb_cpu *this)
 static __always_inline void unlock_stock(struct pcb_cpu *this, struct obj_stock_pcp *stock)
 {
 	if (stock)
-		local_unlock(this, &stock->lock);
+		stock_unlock(this, &stock->lock);
 }
 
 /* the flush of cached statistics when the slot or node they belong to changes */
@@ -507,24 +550,36 @@ slab_refill_obj_stock(struct pcb_cpu *this, struct obj_cgroup *objcg, unsigned i
 
 /* ---- draining: the two work functions, and what drain_all_stock() tests ---- */
 
-static inline void drain_local_memcg_stock(struct pcb_cpu *this)
+/*
+ * One stock emptied under its lock and its flag cleared: 7.3's work
+ * functions on their own CPU's, the series' drain_memcg_stock_from() and
+ * drain_obj_stock_from() on any CPU's, from the calling CPU
+ */
+static inline void drain_memcg_stock_from(struct pcb_cpu *this, struct memcg_stock_pcp *stock)
 {
-	struct memcg_stock_pcp *stock = this_cpu_stock(this);
-
-	local_lock(this, &stock->lock);
+	stock_lock(this, &stock->lock);
 	drain_stock_fully(this, stock);
 	stock_clear_flush(&stock->flags);
-	local_unlock(this, &stock->lock);
+	stock_unlock(this, &stock->lock);
+}
+
+static inline void drain_obj_stock_from(struct pcb_cpu *this, struct obj_stock_pcp *stock)
+{
+	stock_lock(this, &stock->lock);
+	drain_obj_stock(this, stock);
+	stock_clear_flush(&stock->flags);
+	stock_unlock(this, &stock->lock);
+}
+
+/* drain_local_memcg_stock() and drain_local_obj_stock(): 7.3's work */
+static inline void drain_local_memcg_stock(struct pcb_cpu *this)
+{
+	drain_memcg_stock_from(this, this_cpu_stock(this));
 }
 
 static inline void drain_local_obj_stock(struct pcb_cpu *this)
 {
-	struct obj_stock_pcp *stock = this_cpu_obj_stock(this);
-
-	local_lock(this, &stock->lock);
-	drain_obj_stock(this, stock);
-	stock_clear_flush(&stock->flags);
-	local_unlock(this, &stock->lock);
+	drain_obj_stock_from(this, this_cpu_obj_stock(this));
 }
 
 /*
@@ -547,14 +602,25 @@ static inline void drain_local_stock(struct pcb_cpu *this)
 }
 
 /*
- * memcg_hotplug_cpu_dead(): a CPU leaving the run ("no need for the local
- * lock"), both stocks emptied whatever is flagged; the flags cleared, as
- * the work that will not run would have
+ * memcg_hotplug_cpu_dead(): a CPU leaving the run, both stocks emptied
+ * whatever is flagged; the flags cleared, as the work that will not run
+ * would have. 7.3 takes no lock ("no need for the local lock"); the
+ * series takes each stock's, which a drain from another CPU may hold.
  */
 static inline void memcg_hotplug_cpu_dead(struct pcb_cpu *cpu)
 {
+#if MEMCG_STOCK_REMOTE_DRAIN
+	stock_lock(cpu, &this_cpu_obj_stock(cpu)->lock);
+#endif
 	drain_obj_stock(cpu, this_cpu_obj_stock(cpu));
+#if MEMCG_STOCK_REMOTE_DRAIN
+	stock_unlock(cpu, &this_cpu_obj_stock(cpu)->lock);
+	stock_lock(cpu, &this_cpu_stock(cpu)->lock);
+#endif
 	drain_stock_fully(cpu, this_cpu_stock(cpu));
+#if MEMCG_STOCK_REMOTE_DRAIN
+	stock_unlock(cpu, &this_cpu_stock(cpu)->lock);
+#endif
 	WRITE_ONCE(this_cpu_obj_stock(cpu)->flags, 0);
 	WRITE_ONCE(this_cpu_stock(cpu)->flags, 0);
 }
@@ -579,6 +645,25 @@ static inline bool is_memcg_drain_needed(struct pcb_cpu *this, struct memcg_stoc
 	}
 	rcu_read_unlock_model(this);
 	return flush;
+}
+
+/*
+ * drain_all_stock()'s test of each stock of a CPU, 7.3's and the
+ * series' alike: not being flushed, holding something of root_memcg's
+ * subtree, then claimed with test_and_set_bit()
+ */
+static inline bool memcg_stock_claim(struct pcb_cpu *this, struct memcg_stock_pcp *stock,
+				     struct mem_cgroup *root_memcg)
+{
+	return stock_claim(&stock->flags) && is_memcg_drain_needed(this, stock, root_memcg) &&
+	       stock_test_and_set_flush(&stock->flags);
+}
+
+static inline bool obj_stock_claim(struct pcb_cpu *this, struct obj_stock_pcp *stock,
+				   struct mem_cgroup *root_memcg)
+{
+	return stock_claim(&stock->flags) && obj_stock_flush_required(this, stock, root_memcg) &&
+	       stock_test_and_set_flush(&stock->flags);
 }
 
 /* ---- what the invariant and the tests read ---- */

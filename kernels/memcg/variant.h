@@ -66,7 +66,7 @@ static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 {
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	return &((struct memcg_stock_pcp *)cpu->stock)->work.data;
-#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
+#elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3 && !MEMCG_STOCK_REMOTE_DRAIN
 	/* memcg_stock's work; its obj_stock's is not a separate item here (drain_work_7_3.h) */
 	return &((struct memcg_stocks *)cpu->stock)->memcg.work.data;
 #else
@@ -114,8 +114,8 @@ static unsigned long FN(lock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner)
 	struct memcg_stock_pcp *stock = this_cpu_stock(owner);
 
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
-	/* local_lock(&memcg_stock.lock): the charge stock's, no flags */
-	local_lock(this, &stock->lock);
+	/* local_lock(&memcg_stock.lock), or the series' spin_lock(): the charge stock's, no flags */
+	stock_lock(this, &stock->lock);
 	return 0;
 #else
 	return memcg_stock_lock(this, stock);
@@ -128,7 +128,7 @@ static void FN(unlock_stock)(struct pcb_cpu *this, struct pcb_cpu *owner, unsign
 
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3
 	(void)flags;
-	local_unlock(this, &stock->lock);
+	stock_unlock(this, &stock->lock);
 #else
 	memcg_stock_unlock(this, stock, flags);
 #endif

@@ -43,7 +43,8 @@ run drain-scaling $short --set run.duration_ms=300 --set drain.count=3 \
 run pcp-designs $short --set run.designs=local_lock,spinlock,pcp_trylock,qpw \
 	kscn/pcp-designs.scn
 # 7.3's stocks beside v6.2's: the kernel's own local_trylock_t where it has
-# one, both stocks' drain work on the kernel's workqueue
+# one, both stocks' drain work on the kernel's workqueue; and under the
+# series' spinlock_t (the kernel's), drained from the calling CPU
 run memcg-7.3 $short --set drain.count=2 kscn/memcg-7.3.scn
 grep -c '^pcpbench ' /proc/modules >results/after-runs-loaded.txt
 

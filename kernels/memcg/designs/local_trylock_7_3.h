@@ -39,5 +39,9 @@
 typedef local_trylock_t memcg_stock_lock_t;
 
 #define memcg_stock_lock_init(cpu, stock) ((void)(cpu), local_trylock_init(&(stock)->lock))
+/* local_trylock() on the hot paths, local_lock() in the work functions */
+#define stock_trylock(this, lock)	local_trylock(this, lock)
+#define stock_lock(this, lock)		local_lock(this, lock)
+#define stock_unlock(this, lock)	local_unlock(this, lock)
 
 #endif
