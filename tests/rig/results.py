@@ -6,7 +6,7 @@ instrument saw, the release, a build id), its design the kernel's alone,
 every timed function called, and the drain scenario's three rows with
 two drains or more each; both scenarios there. With PLATFORM, the
 context's platform is that (uml: with the host CPUs it ran on). 7.3's
-instrument times its primitives: each result has the five.
+instrument times its primitives: each result has the six.
 
 usage: results.py DIR VARIANT LOCK DESIGN RELEASE_REGEX [PLATFORM]
 Prints a line a result and each failure; exits 1 if there was one.
@@ -18,7 +18,7 @@ import sys
 
 FNS = ("consume_stock", "refill_stock", "mod_objcg_state", "consume_obj_stock",
        "refill_obj_stock")
-PRIMS = {"call", "this_cpu_add", "preempt", "local_trylock", "irq_save"}
+PRIMS = {"call", "this_cpu_add", "preempt", "local_trylock", "spin_trylock", "irq_save"}
 
 
 def main():
