@@ -163,6 +163,10 @@ um) karch=(ARCH=um SUBARCH=x86_64); image=linux; built_image=linux; targets=(lin
 *) fail "base $base: the rig builds x86_64 and um, not $arch" ;;
 esac
 fragment=$rig/config/$base.config
+# a base's own change to the source, made as the tree is unpacked (7.3-um's:
+# x86-64's SMP barriers in UML's asm/barrier.h); part of the tree's name
+base_patch=$rig/config/$base.patch
+[ -f "$base_patch" ] || base_patch=
 # a UML base takes its x86 base's instrument: 7.3-um, 7.3's
 instr_dir=$rig/instrument/${base%-um}
 [ -f "$fragment" ] || fail "no configuration $fragment"
@@ -289,7 +293,7 @@ fetch_source() {
 deb=$(fetch_source)
 pkgver=$(dpkg-deb -f "$deb" Version)
 # the configuration the tree is made with: the fragment, over tinyconfig or --config's file
-frag_sum=$(cat "$fragment" ${config_base:+"$config_base"} | sha256sum | cut -c1-64)
+frag_sum=$(cat "$fragment" ${config_base:+"$config_base"} ${base_patch:+"$base_patch"} | sha256sum | cut -c1-64)
 tree=$cache/trees/$base-$pkgver-${frag_sum:0:12}
 
 # the fragment's options, as they must read in .config
@@ -309,6 +313,13 @@ make_tree() {
 	tar -x -C "$tmp" -f "$tmp"/usr/src/linux-source-*.tar.xz || fail "cannot unpack the kernel's tarball"
 	rm -rf "$tmp/usr"
 	mv "$tmp"/linux-source-* "$tmp/src"
+	if [ -n "$base_patch" ] &&
+	   ! patch -d "$tmp/src" -p1 --fuzz=0 --batch --no-backup-if-mismatch -r - \
+		<"$base_patch" >"$work/patch.log" 2>&1; then
+		cat "$work/patch.log" >&2
+		rm -rf "$tmp"
+		fail "$(basename "$base_patch") does not apply to $package $pkgver"
+	fi
 	(
 		cd "$tmp/src"
 		if [ -n "$config_base" ]; then
@@ -486,6 +497,7 @@ keep_build() {
 		echo "config_sha256=$(sha256sum <"$tree/.config" | cut -c1-64)"
 		echo "fragment_sha256=$frag_sum"
 		echo "config_base=${config_base:-tinyconfig}"
+		echo "base_patch=${base_patch:+$(basename "$base_patch") sha256:$(sha256sum <"$base_patch" | cut -c1-64)}"
 		echo "key=$key"
 		echo "compiler=$(gcc --version | head -n 1)"
 		echo "build_seconds=$build_seconds"
