@@ -23,9 +23,10 @@ expect_rc 2 env PCPBENCH_SYSROOT="$tmp" "$pcpbench" run --dry-run "$scn"
 grep -q "$scn:.*: run.backend: instrumented: this kernel has no instrument: .*/sys/kernel/debug/pcpbench/build" \
 	"$tmp/err" && ok || bad "no instrument: $(cat "$tmp/err")"
 
-# each kernel's own design, as its instrument says: 7.3's stocks apart are local_trylock_7_3
+# each kernel's own design, as its instrument says: 7.3's stocks apart are
+# local_trylock_7_3, under rig/series/spinlock-7.3's spinlock_t spinlock_7_3
 for v in 6.1:local_lock:local_lock_t:6.1.192:stock_lock 6.1+seed-000-1-4:spinlock:spinlock_t:6.1.192:stock_lock \
-	 7.3:local_trylock_7_3:local_trylock_t:7.3.4:lock; do
+	 7.3:local_trylock_7_3:local_trylock_t:7.3.4:lock 7.3-um+spinlock:spinlock_7_3:spinlock_t:7.3.4:lock; do
 	IFS=: read -r variant design lock release field <<<"$v"
 	expect_rc 0 env PCPBENCH_SYSROOT="$fx/root-$variant" "$pcpbench" run --dry-run "$scn"
 	grep -qx "  design $(printf '%-14s' "$design") the booted kernel's own mm/memcontrol.c: $variant ($release), memcg_stock.$field a $lock" \
@@ -52,9 +53,9 @@ root=$tmp/root
 refused "build:3: not the instrument's: 'stock_size'" "$scn"
 printf 'variant x\ninstrument cycles\nstock_lock mutex\nstock_size 8\n' >"$tmp/root/sys/kernel/debug/pcpbench/build"
 refused "the booted kernel's memcg_stock.stock_lock is a mutex, which no design of model memcg takes" "$scn"
-printf 'variant x\ninstrument cycles\nstock_lock spinlock_t\nstock_size 112\nobj_stock_size 112\n' \
+printf 'variant x\ninstrument cycles\nstock_lock local_lock_t\nstock_size 112\nobj_stock_size 112\n' \
 	>"$tmp/root/sys/kernel/debug/pcpbench/build"
-refused "memcg_stock.lock is a spinlock_t (obj_stock apart), which no design of model memcg takes" "$scn"
+refused "memcg_stock.lock is a local_lock_t (obj_stock apart), which no design of model memcg takes" "$scn"
 
 # reproduce: the kernel's claims, planned; --with wants the instrumented backend
 expect_rc 0 env PCPBENCH_SYSROOT="$fx/root-6.1" "$pcpbench" reproduce --backend instrumented --dry-run

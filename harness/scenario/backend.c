@@ -141,10 +141,12 @@ static int instrumented(struct pcb_scenario *sc, char *err, size_t errlen)
 	/*
 	 * The design is the kernel's stock as its instrument describes it: one
 	 * stock under a spinlock_t (seed 000's) or a local_lock_t (v6.2 to
-	 * 6.15), or, where obj_stock is apart, 7.3's under local_trylock_t.
+	 * 6.15), or, where obj_stock is apart, 7.3's under local_trylock_t or
+	 * under rig/series/spinlock-7.3's spinlock_t.
 	 */
 	if (sc->instr.obj_stock_size >= 0)
-		name = !strcmp(lock, "local_trylock_t") ? "local_trylock_7_3" : NULL;
+		name = !strcmp(lock, "local_trylock_t") ? "local_trylock_7_3" :
+		       !strcmp(lock, "spinlock_t") ? "spinlock_7_3" : NULL;
 	else
 		name = !strcmp(lock, "spinlock_t") ? "spinlock" :
 		       !strcmp(lock, "local_lock_t") ? "local_lock" : NULL;
