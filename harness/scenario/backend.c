@@ -175,6 +175,13 @@ static int instrumented(struct pcb_scenario *sc, char *err, size_t errlen)
 	for (int i = 0; i < sc->nr_designs; i++)
 		if (sc->design[i] != d)
 			sc->backend_skipped[sc->nr_backend_skipped++] = sc->design[i];
+	/*
+	 * A kernel the scenario does not name (7.3's, under seed 000's
+	 * scenarios) is its own baseline, so that report of it and another
+	 * kernel's result has a Diff block, the first's design the baseline
+	 */
+	if (sc->nr_backend_skipped == sc->nr_designs)
+		sc->baseline = d;
 	pcb_note_append(sc->backend_note, sizeof(sc->backend_note), "run.designs: the booted "
 			"kernel's own, %s (its %s is a %s: %s)%s", d->name,
 			pcb_instr_lock_field(&sc->instr), lock, sc->instr.variant, sc->nr_backend_skipped ? "; the others are other kernels'"
