@@ -11,7 +11,8 @@
 # its instrument the same way (its regions, the module against its tree,
 # its guest with the model's local_trylock_7_3 beside the kernel's own),
 # and 7.3 as User-mode Linux, started with 2 CPUs (host threads) by
-# scripts/vm.sh, its instrumented functions and drains natively.
+# scripts/vm.sh, its instrumented functions and drains natively, without
+# and with the project's series (rig/series/spinlock-7.3).
 # Functional only: the guest's clock is emulated, no figure's size is
 # checked.
 #
@@ -280,34 +281,57 @@ fi
 # The same source, series and instrument, ARCH=um with SMP
 # (rig/config/7.3-um.config), started by scripts/vm.sh as a host process
 # with 2 CPUs: the instrumented functions and drains, result.json's
-# platform uml. No figure's size is checked here either.
-start=$SECONDS
-if "$kernel" build 7.3-um >"$tmp/kb.out" 2>"$tmp/kb.err"; then
+# platform uml; then the project's series (rig/series/spinlock-7.3) on
+# it, whose stocks' spinlock_t the instrumented backend takes as
+# spinlock_7_3. No figure's size is checked here either.
+# um_guest VARIANT DIR LOCK DESIGN: build VARIANT, start it, check its results
+um_guest() {
+	local variant=$1 out=$2 lock=$3 design=$4 um dum rc t start=$SECONDS
+
+	if ! "$kernel" build "$variant" >"$tmp/kb.out" 2>"$tmp/kb.err"; then
+		build_failed "$variant"
+		return
+	fi
 	um=$(tail -n 1 "$tmp/kb.out")
 	dum=$(dirname "$um")
-	echo "rig: 7.3-um: $um in $((SECONDS - start)) s"
+	echo "rig: $variant: $um in $((SECONDS - start)) s"
 	[ "$(basename "$um")" = linux ] && [ -x "$um" ] && grep -qx 'arch=um' "$dum/build.txt" &&
 		grep -qx 'instrument=cycles' "$dum/build.txt" && grep -q '^linux_sha256=' "$dum/build.txt" &&
-		ok || bad "7.3-um: $um, build.txt: $(cat "$dum/build.txt")"
+		ok || bad "$variant: $um, build.txt: $(cat "$dum/build.txt")"
 	grep -qx 'CONFIG_SMP=y' "$dum/config" && grep -qx 'CONFIG_MEMCG=y' "$dum/config" &&
 		! grep -q '^CONFIG_HOSTFS=' "$dum/config" && ok ||
-		bad "7.3-um's config: SMP and MEMCG on, no hostfs"
-	guest 7.3-um "$um" "$tmp/um" --cpus 2 --mem 1024
+		bad "$variant's config: SMP and MEMCG on, no hostfs"
+	# x86's SMP barriers (rig/config/7.3-um.patch): the instrument's
+	# spin_trylock() primitive releases the lock with a plain store, no mfence
+	prim=$(objdump -d --no-show-raw-insn "$dum/memcontrol.o" |
+		awk '/<pcb_instr_prim_spin_trylock>:/,/^$/')
+	grep -q '^base_patch=7.3-um.patch sha256:' "$dum/build.txt" &&
+		grep -q 'movb *\$0x0,(%' <<<"$prim" && ! grep -q mfence <<<"$prim" && ok ||
+		bad "$variant: spin_unlock() not x86's: $(grep -m1 '^base_patch=' "$dum/build.txt"), $(grep -c mfence <<<"$prim") mfence"
+	guest "$variant" "$um" "$out" --cpus 2 --mem 1024
 	rc=$?
-	[ $rc -eq 0 ] && ok || bad "the 7.3-um guest: exit $rc: $(tail -n 30 "$tmp/um.err")"
-	grep -h '^vm: ' "$tmp/um.err" | sed 's/^/  /'
+	[ $rc -eq 0 ] && ok || bad "the $variant guest: exit $rc: $(tail -n 30 "$out.err")"
+	grep -h '^vm: ' "$out.err" | sed 's/^/  /'
 	for t in fn drain; do
-		[ "$(cat "$tmp/um/$t.rc" 2>/dev/null)" = 0 ] && ok ||
-			bad "7.3-um $t: exit $(cat "$tmp/um/$t.rc" 2>/dev/null): $(tail -n 20 "$tmp/um/$t.err" 2>/dev/null)"
+		[ "$(cat "$out/$t.rc" 2>/dev/null)" = 0 ] && ok ||
+			bad "$variant $t: exit $(cat "$out/$t.rc" 2>/dev/null): $(tail -n 20 "$out/$t.err" 2>/dev/null)"
 	done
-	python3 "$src/tests/rig/results.py" "$tmp/um/instr" 7.3-um local_trylock_t local_trylock_7_3 \
-		'7\.3\.' uml && ok || bad "the 7.3-um instrumented results (above)"
-	grep '^primitives: ' "$tmp/um/fn.txt" | sed 's/^/  /'
-	grep -q '^primitives: cycles each .*: call [0-9.-]*, this_cpu_add' "$tmp/um/fn.txt" &&
-		ok || bad "7.3-um's table has no primitives' line: $(head -n 12 "$tmp/um/fn.txt")"
-	clean_log 7.3-um "$tmp/um"
-else
-	build_failed 7.3-um
+	python3 "$src/tests/rig/results.py" "$out/instr" "$variant" "$lock" "$design" \
+		'7\.3\.' uml && ok || bad "the $variant instrumented results (above)"
+	grep '^primitives: ' "$out/fn.txt" | sed 's/^/  /'
+	grep -q '^primitives: cycles each .*: call [0-9.-]*, this_cpu_add' "$out/fn.txt" &&
+		ok || bad "$variant's table has no primitives' line: $(head -n 12 "$out/fn.txt")"
+	clean_log "$variant" "$out"
+}
+um_guest 7.3-um "$tmp/um" local_trylock_t local_trylock_7_3
+um_guest 7.3-um+spinlock "$tmp/umsp" spinlock_t spinlock_7_3
+# the two kernels' results reported as one: the series against 7.3, as
+# seed 000's Patched - Upstream
+pair=("$tmp"/um/instr/seed-000-kernel-2*/ "$tmp"/umsp/instr/seed-000-kernel-2*/)
+if [ -d "${pair[0]}" ] && [ -d "${pair[1]}" ]; then
+	expect_rc 0 "$pcpbench" report "${pair[@]}"
+	grep -q '^spinlock_7_3 - local_trylock_7_3 *Diff (cycles)' "$tmp/out" && ok ||
+		bad "report of 7.3-um and 7.3-um+spinlock: no Diff block: $(head -n 30 "$tmp/out")"
 fi
 [ -z "${PCPBENCH_RIG_KEEP:-}" ] || cp -r "$tmp/." "$PCPBENCH_RIG_KEEP/"
 summary rig

@@ -3,12 +3,13 @@
 # kernel's own functions (seed 000's 2.2 workload, its drain table, the
 # seeds' claims), and on the upstream kernel the kernel backend's model in
 # the same booted kernel beside it. ROLE is upstream or series (6.1), or
-# 7.3, or 7.3-um (7.3 as User-mode Linux, where pcpbench.ko does not
-# build); on the series' kernel, up/ holds the upstream guest's results.
-# On 7.3 the model beside it is local_trylock_7_3, and the seeds' claims,
-# which compare 6.1's designs, are not reproduced. Every output
-# goes to results/, which comes back to the host. The guest's clock is
-# emulated: the runs are short and no figure's size is checked.
+# 7.3, or 7.3-um or 7.3-um+spinlock (7.3 as User-mode Linux, where
+# pcpbench.ko does not build); on the series' kernel, up/ holds the
+# upstream guest's results. On 7.3 the model beside it is
+# local_trylock_7_3, and the seeds' claims, which compare 6.1's designs,
+# are not reproduced. Every output goes to results/, which comes back to
+# the host. The guest's clock is emulated: the runs are short and no
+# figure's size is checked.
 short="--runs 2 --set run.duration_ms=40 --set run.warmup_ms=10"
 instr="--set run.runs=2 --set run.warmup_ms=0"
 cat /sys/kernel/debug/pcpbench/build >results/build.txt 2>&1
