@@ -13,8 +13,7 @@
  *   MEMCG_STOCK_DRAIN_HEADER		its drain_all_stock(): "drain_work.h" (the
  *					V6_2 layout), "drain_remote.h", "drain_qsbr.h"
  *					or "drain_rseq.h" (the REMOTE layouts),
- *					"drain_work_7_3.h" or
- *					"drain_remote_7_3.h" (V7_3); a model
+ *					"drain_7_3.h" (V7_3); a model
  *					that only charges through the stock (pcp's
  *					faults) leaves it undefined
  *   MEMCG_STOCK_SKIP_ISOLATED		no work is scheduled on isolated CPUs

@@ -21,7 +21,7 @@
  * drain_obj_stock_stats(), drain_obj_stock_slot(), drain_obj_stock(),
  * obj_stock_flush_required(), __refill_obj_stock() and
  * is_memcg_drain_needed(); their callers, the slab hooks, are in
- * memcg_charge.h, drain_all_stock() in drain_work_7_3.h.
+ * memcg_charge.h, drain_all_stock() in drain_7_3.h.
  *
  * Included by memcg_stock.h for MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3.
  * The design defines memcg_stock_lock_t and the three operations on it,
@@ -29,7 +29,7 @@
  * local_trylock_t (local_trylock_7_3) or the project's series' spinlock_t
  * (spinlock_7_3, rig/series/spinlock-7.3), whose stocks have no work
  * (MEMCG_STOCK_REMOTE_DRAIN: drain_all_stock() drains them from the
- * calling CPU, drain_remote_7_3.h).
+ * calling CPU, drain_7_3.h).
  */
 #ifndef PCB_MEMCG_STOCK_7_3_H
 #define PCB_MEMCG_STOCK_7_3_H
@@ -602,27 +602,24 @@ static inline void drain_local_stock(struct pcb_cpu *this)
 }
 
 /*
- * memcg_hotplug_cpu_dead(): a CPU leaving the run, both stocks emptied
- * whatever is flagged; the flags cleared, as the work that will not run
- * would have. 7.3 takes no lock ("no need for the local lock"); the
- * series takes each stock's, which a drain from another CPU may hold.
+ * memcg_hotplug_cpu_dead(): a CPU leaving the run, both stocks emptied.
+ * 7.3 takes no lock ("no need for the local lock") and the model clears
+ * the flags, as the work that will not run would have; the series takes
+ * each stock's lock, which a drain from another CPU may hold, obj_stock's
+ * first. The series clears no flag there; drain_*_from() does, which
+ * changes nothing at teardown, the only flag being FLUSHING_CACHED_CHARGE.
  */
 static inline void memcg_hotplug_cpu_dead(struct pcb_cpu *cpu)
 {
 #if MEMCG_STOCK_REMOTE_DRAIN
-	stock_lock(cpu, &this_cpu_obj_stock(cpu)->lock);
-#endif
+	drain_obj_stock_from(cpu, this_cpu_obj_stock(cpu));
+	drain_memcg_stock_from(cpu, this_cpu_stock(cpu));
+#else
 	drain_obj_stock(cpu, this_cpu_obj_stock(cpu));
-#if MEMCG_STOCK_REMOTE_DRAIN
-	stock_unlock(cpu, &this_cpu_obj_stock(cpu)->lock);
-	stock_lock(cpu, &this_cpu_stock(cpu)->lock);
-#endif
 	drain_stock_fully(cpu, this_cpu_stock(cpu));
-#if MEMCG_STOCK_REMOTE_DRAIN
-	stock_unlock(cpu, &this_cpu_stock(cpu)->lock);
-#endif
 	WRITE_ONCE(this_cpu_obj_stock(cpu)->flags, 0);
 	WRITE_ONCE(this_cpu_stock(cpu)->flags, 0);
+#endif
 }
 
 /* is_memcg_drain_needed() */

@@ -67,7 +67,7 @@ static pcb_work_data_t *FN(work_data)(struct pcb_cpu *cpu)
 #if MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V6_2
 	return &((struct memcg_stock_pcp *)cpu->stock)->work.data;
 #elif MEMCG_STOCK_LAYOUT == MEMCG_STOCK_V7_3 && !MEMCG_STOCK_REMOTE_DRAIN
-	/* memcg_stock's work; its obj_stock's is not a separate item here (drain_work_7_3.h) */
+	/* memcg_stock's work; its obj_stock's is not a separate item here (drain_7_3.h) */
 	return &((struct memcg_stocks *)cpu->stock)->memcg.work.data;
 #else
 	(void)cpu;

@@ -28,7 +28,7 @@
 		       "drain_all_stock() returns), except isolated CPUs', which keep their charges"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_V7_3
-#define MEMCG_STOCK_DRAIN_HEADER	"drain_work_7_3.h"
+#define MEMCG_STOCK_DRAIN_HEADER	"drain_7_3.h"
 /* DEFINE_PER_CPU_ALIGNED(struct memcg_stock_pcp, memcg_stock), and obj_stock */
 #define MEMCG_STOCK_ALIGNED		1
 #define MEMCG_STOCK_SKIP_ISOLATED	1

@@ -8,7 +8,7 @@
  * counters as 7.3 does; no interrupt masking, as 7.3. drain_all_stock()
  * drains every stock that needs it from the calling CPU under the
  * stock's lock (drain_memcg_stock_from(), drain_obj_stock_from()),
- * isolated CPUs' too, with no work (drain_remote_7_3.h). A failed trylock
+ * isolated CPUs' too, with no work (drain_7_3.h). A failed trylock
  * is counted under the function that tried, as a contention that waited
  * for nothing.
  */
@@ -24,7 +24,7 @@
 #define DESIGN_PROMISE "every stock of the subtree empty when drain_all_stock() returns"
 
 #define MEMCG_STOCK_LAYOUT		MEMCG_STOCK_V7_3
-#define MEMCG_STOCK_DRAIN_HEADER	"drain_remote_7_3.h"
+#define MEMCG_STOCK_DRAIN_HEADER	"drain_7_3.h"
 /* no work member: drain_all_stock() drains from the calling CPU */
 #define MEMCG_STOCK_REMOTE_DRAIN	1
 /* DEFINE_PER_CPU_ALIGNED(struct memcg_stock_pcp, memcg_stock), and obj_stock */
