@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: the input as a result.json read back, as `report` reads it:
- * parsed, checked by pcb_result_check(), and its tables printed, net and
- * raw, into /dev/null; then as `report --format email|markdown|kv|mmtests`
- * prints it, and as `compare` reads it, against itself, in every format.
+ * parsed, checked by pcb_result_check(), then printed into /dev/null in
+ * every format report has (format/formats.def), net and raw, and as
+ * `compare` reads it, against itself, in every format compare has.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,12 +11,15 @@
 
 #include <jansson.h>
 
+#include "harness/output/format/format.h"
 #include "harness/output/present/compare.h"
-#include "harness/output/present/compare_print.h"
-#include "harness/output/present/letter.h"
-#include "harness/output/present/tables.h"
 #include "harness/output/read/load.h"
-#include "harness/output/write/kv.h"
+
+static const struct pcb_format *const formats[] = {
+#define PCB_FORMAT(name) &pcb_format_##name,
+#include "harness/output/format/formats.def"
+#undef PCB_FORMAT
+};
 
 static FILE *sink;
 
@@ -34,7 +37,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pcb_table_opts raw = { .raw = 1 };
+	const struct pcb_table_opts net = { 0 }, raw = { .raw = 1 };
 	json_error_t jerr;
 	char err[512];
 	json_t *result = json_loadb((const char *)data, size, 0, &jerr);
@@ -42,21 +45,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!result)
 		return 0;
 	if (json_is_object(result) && pcb_result_check(result, err, sizeof(err)) == 0) {
-		pcb_tables_print(sink, result, err, sizeof(err));
-		pcb_tables_print_opts(sink, result, &raw, err, sizeof(err));
-		pcb_letter_report(sink, result, 0, err, sizeof(err));
-		pcb_letter_report(sink, result, 1, err, sizeof(err));
-		pcb_kv_print(sink, result);
-		pcb_mmtests_print(sink, result);
-		{
-			json_t *both[2] = { result, result }, *cmp;
-			const char *names[2] = { "a", "b" };
+		json_t *both[2] = { result, result }, *cmp;
+		const char *names[2] = { "a", "b" };
 
-			cmp = pcb_compare_build(both, names, names, 2, err, sizeof(err));
-			for (int f = PCB_FORMAT_TEXT; cmp && f <= PCB_FORMAT_EMAIL; f++)
-				pcb_compare_print(sink, cmp, both, f);
-			json_decref(cmp);
+		for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+			if (!formats[f]->report)
+				continue;
+			formats[f]->report(sink, result, &net, err, sizeof(err));
+			formats[f]->report(sink, result, &raw, err, sizeof(err));
 		}
+		cmp = pcb_compare_build(both, names, names, 2, err, sizeof(err));
+		for (size_t f = 0; cmp && f < sizeof(formats) / sizeof(formats[0]); f++)
+			if (formats[f]->compare)
+				pcb_format_compare(formats[f], sink, cmp, both);
+		json_decref(cmp);
 	}
 	json_decref(result);
 	return 0;

@@ -97,6 +97,14 @@ done
 for opt in $("$pcpbench" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 	grep -q -- "\*$opt\*" "$man1" && ok || bad "$man1 lacks $opt"
 done
+# each --format's choices, as the section of its command lists them, are
+# the formats its --help lists (format/formats.def), in that order
+for cmd in report compare; do
+	have=$("$pcpbench" "$cmd" --help | sed -n '/^formats:$/,$s/^  \([a-z]\+\) .*/\1/p' | paste -sd'|')
+	doc=$(sed -n "/^## $cmd\b/,/^## /s/^\*--format\* _\(.*\)_\$/\1/p" "$man1" | sed 's/_|_/|/g')
+	[ -n "$have" ] && [ "$have" = "$doc" ] && ok ||
+		bad "$man1: $cmd --format lists '$doc', $cmd --help '$have'"
+done
 for var in $(grep -rhoE 'PCPBENCH_[A-Z_]+' harness | grep -v '_$' | sort -u); do
 	grep -q "^\*$var\*" "$man1" && ok || bad "$man1 does not describe $var"
 done

@@ -14,6 +14,11 @@ module B when A's .c or .h includes B's .h. The rules:
     declared in the .h of its own module, and a .c declares no function of
     another (no prototype, no extern): so a call between modules is an
     include, and a loop of calls a loop of includes;
+  - a table is the one exception: a header that defines a macro M(name)
+    declaring pcb_..._##name and then includes a .def file of its folder
+    declares pcb_..._ENTRY for each M(ENTRY) line there, and the .c of that
+    folder named ENTRY, which has no header of its own, may define that
+    name (format/format.h and format/formats.def: a format a file);
   - every name a .h gives the rest of the harness is prefixed: functions,
     variables, struct, union and enum tags and typedefs pcb_..., macros and
     enum constants PCB_....
@@ -169,7 +174,8 @@ BELOW = {
     "write": ["read"],
     "present": ["read", "write"],
     "plot": ["read", "write"],
-    "": ["read", "write", "present", "plot"],
+    "format": ["read", "write", "present"],
+    "": ["read", "write", "present", "plot", "format"],
 }
 
 
@@ -216,6 +222,25 @@ def header_names(text):
     return names
 
 
+def table_names(path, text):
+    """module -> the one name a table header (a macro, then a .def) declares for it"""
+    names = {}
+    folder_of = os.path.dirname(path)
+    for m in re.finditer(r'^\s*#\s*define\s+(' + IDENT + r')\((' + IDENT + r')\)(.*)$', text, re.M):
+        macro, arg, body = m.groups()
+        decl = re.search(r"\b(pcb_\w*)##" + arg + r"\b", body)
+        inc = re.compile(r'^\s*#\s*include\s+"([^"/]+\.def)"', re.M).search(text, m.end())
+        if not decl or not inc:
+            continue
+        def_path = os.path.join(folder_of, inc.group(1))
+        if not os.path.exists(def_path):
+            continue
+        for entry in re.findall(r"^\s*" + macro + r"\((" + IDENT + r")\)", strip(open(def_path).read()),
+                                re.M):
+            names[os.path.join(folder_of, entry)] = decl.group(1) + entry
+    return names
+
+
 def definition(path, module, chunk, end, declared):
     """what is wrong with a top-level declaration of a module's .c"""
     if re.match(r"(static|typedef)\b", chunk):
@@ -249,9 +274,16 @@ def check(root):
     for m, t in upward(edges):
         bad.append("%s: includes %s.h, of a folder it may not include (only %s)" %
                    (m, t, ", ".join(f + "/" for f in BELOW[folder(m)]) or "its own"))
+    tables = {}
+    for m, files in mods.items():
+        if "h" in files:
+            for path, name in table_names(files["h"], open(files["h"]).read()).items():
+                tables[os.path.relpath(path, root)] = name
     for m, files in sorted(mods.items()):
         header = open(files["h"]).read() if "h" in files else ""
         hdecl = {n for kind, n in header_names(header) if kind in ("function", "variable")}
+        if "h" not in files and m in tables:
+            hdecl = {tables[m]}
         for kind, name in header_names(header):
             upper = kind in ("macro", "enum constant")
             if not name.startswith("PCB_" if upper else "pcb_"):
@@ -311,6 +343,19 @@ PLANTED = {
         "a.h": "extern int nr_rows;\n",
         "a.c": '#include "a.h"\nint nr_rows = 1;\n',
     }, "variable nr_rows is not prefixed pcb_"),
+    "a table's file defining another's name": ({
+        "t/t.h": "struct pcb_t { int x; };\n#define PCB_T(name) extern const struct pcb_t pcb_t_##name;\n"
+                 '#include "t.def"\n#undef PCB_T\n',
+        "t/t.def": "PCB_T(one)\n",
+        "t/one.c": '#include "t.h"\nconst struct pcb_t pcb_t_two = { 1 };\n',
+    }, "pcb_t_two is not declared in t/one.h"),
+    "a clean table": ({
+        "t/t.h": "struct pcb_t { int x; };\n#define PCB_T(name) extern const struct pcb_t pcb_t_##name;\n"
+                 '#include "t.def"\n#undef PCB_T\n',
+        "t/t.def": "/* the entries */\nPCB_T(one)\nPCB_T(two)\n",
+        "t/one.c": '#include "t.h"\nconst struct pcb_t pcb_t_one = { 1 };\n',
+        "t/two.c": '#include "t.h"\nconst struct pcb_t pcb_t_two = { 2 };\n',
+    }, None),
     "a clean tree": ({
         "a.h": "#ifndef PCB_A_H\n#define PCB_A_H\n#define PCB_COLS(x) (x)\n"
                "enum pcb_e { PCB_E_ONE, PCB_E_TWO };\nstruct pcb_a { int x; };\n"

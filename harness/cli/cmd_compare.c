@@ -9,9 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../output/format/format.h"
 #include "../output/present/compare.h"
-#include "../output/present/compare_print.h"
-#include "../output/present/letter.h"
 #include "../output/read/load.h"
 #include "cli.h"
 
@@ -124,11 +123,15 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	const char *files[PCB_COMPARE_MAX];
 	struct compare_inputs *in;
 	char err[PATH_MAX + 512];
-	int format = PCB_FORMAT_TEXT, n = 0;
+	const struct pcb_format *format = &pcb_format_text;
+	char names[256];
+	int n = 0;
 	json_t *cmp;
 
-	if (wants_help(argc, argv, compare_usage))
+	if (wants_help(argc, argv, compare_usage)) {
+		pcb_format_help(stdout, PCB_FORMAT_COMPARE);
 		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *f = NULL;
 
@@ -143,8 +146,9 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 			die_usage("compare: at most %d results", PCB_COMPARE_MAX);
 		else
 			files[n++] = argv[i];
-		if (f && (format = pcb_format_parse(f)) < 0)
-			die_usage("compare: --format %s: text, csv, json, markdown or email", f);
+		if (f && !(format = pcb_format_find(f, PCB_FORMAT_COMPARE)))
+			die_usage("compare: --format %s: %s", f,
+				  pcb_format_names(PCB_FORMAT_COMPARE, names, sizeof(names)));
 	}
 	if (n < 2)
 		die_usage("compare: give two or more results, directories or result.json files "
@@ -159,7 +163,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		drop_results(in);
 		die_usage("compare: %s", err);
 	}
-	if (pcb_compare_print(stdout, cmp, in->results, format) < 0) {
+	if (pcb_format_compare(format, stdout, cmp, in->results) < 0) {
 		json_decref(cmp);
 		drop_results(in);
 		fprintf(stderr, "%s: compare: out of memory\n", prog);

@@ -7,29 +7,21 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../output/present/letter.h"
-#include "../output/present/tables.h"
+#include "../output/format/format.h"
 #include "../output/read/load.h"
 #include "../output/read/merge.h"
 #include "../output/read/query.h"
-#include "../output/write/kv.h"
 #include "cli.h"
 
-/* the engines' formats (kv.h) beside letter.h's */
-enum { REPORT_KV = 100, REPORT_MMTESTS };
-
-static int report_format(const char *f)
+static const struct pcb_format *report_format(const char *name)
 {
-	int format = pcb_format_parse(f);
+	const struct pcb_format *f = pcb_format_find(name, PCB_FORMAT_REPORT);
+	char names[256];
 
-	if (!strcmp(f, "kv"))
-		return REPORT_KV;
-	if (!strcmp(f, "mmtests"))
-		return REPORT_MMTESTS;
-	if (format != PCB_FORMAT_TEXT && format != PCB_FORMAT_EMAIL &&
-	    format != PCB_FORMAT_MARKDOWN)
-		die_usage("report: --format %s: text, email, markdown, kv or mmtests", f);
-	return format;
+	if (!f)
+		die_usage("report: --format %s: %s", name,
+			  pcb_format_names(PCB_FORMAT_REPORT, names, sizeof(names)));
+	return f;
 }
 
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
@@ -37,11 +29,14 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	struct pcb_table_opts opts = { 0 };
 	char path[PATH_MAX], more_path[PATH_MAX], err[PATH_MAX + 512];
 	const char *file = NULL, *more[64];
-	int format = PCB_FORMAT_TEXT, rc, nr_more = 0;
+	const struct pcb_format *format = &pcb_format_text;
+	int rc, nr_more = 0;
 	json_t *result;
 
-	if (wants_help(argc, argv, report_usage))
+	if (wants_help(argc, argv, report_usage)) {
+		pcb_format_help(stdout, PCB_FORMAT_REPORT);
 		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *f = NULL;
 
@@ -81,15 +76,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	/* every format then reads it raw, as a run --raw's is */
 	if (opts.raw)
 		pcb_result_set_raw(result);
-	if (format == PCB_FORMAT_TEXT)
-		rc = pcb_tables_print_opts(stdout, result, &opts, err, sizeof(err));
-	else if (format == REPORT_KV)
-		rc = (pcb_kv_print(stdout, result), 0);
-	else if (format == REPORT_MMTESTS)
-		rc = (pcb_mmtests_print(stdout, result), 0);
-	else
-		rc = pcb_letter_report(stdout, result, format == PCB_FORMAT_MARKDOWN, err,
-				       sizeof(err));
+	rc = format->report(stdout, result, &opts, err, sizeof(err));
 	json_decref(result);
 	if (rc < 0)
 		die_usage("%s: %s", path, err);

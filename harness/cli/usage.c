@@ -126,8 +126,7 @@ const char reproduce_usage[] =
 	"exits 2 before anything runs.\n";
 
 const char report_usage[] =
-	"usage: pcpbench report [--raw] [--format text|email|markdown|kv|mmtests]\n"
-	"                       RESULT.json|RESULT-DIR [RESULT ...]\n"
+	"usage: pcpbench report [--raw] [--format F] RESULT.json|RESULT-DIR [RESULT ...]\n"
 	"\n"
 	"Prints the tables of a saved result, exactly as the run printed them.\n"
 	"Several results of one scenario and its settings, each of designs of\n"
@@ -139,20 +138,12 @@ const char report_usage[] =
 	"              timer's own empty region included, as in-kernel\n"
 	"              instrumentation reports them (seed 000's tables), and the Diff\n"
 	"              blocks against those\n"
-	"  --format F  text (default, as the run printed it); email: plain text in\n"
-	"              72 columns for a patch series' cover letter: the Test System\n"
-	"              block, the method in four lines, the function tables, the\n"
-	"              significance legend and the command that reproduces it;\n"
-	"              markdown: the same for a web page; kv: LKP-tests' stats\n"
-	"              format, a \"name: value\" line a figure (design.function.\n"
-	"              avg_cycles, .stddev, .p99, .interrupted, .diff_pct, ...;\n"
-	"              design.drain.*;\n"
-	"              contention; interruptions; design.invariant.fail: 1 where\n"
-	"              broken); mmtests: a tab-separated row a run mean\n"
-	"              (function, design, config, run, cycles)\n";
+	"  --format F  one of the formats below (default text)\n"
+	"\n"
+	"formats:\n";
 
 const char compare_usage[] =
-	"usage: pcpbench compare [--format text|csv|json|markdown|email] A B [C ...]\n"
+	"usage: pcpbench compare [--format F] A B [C ...]\n"
 	"\n"
 	"Compares saved results (result directories or result.json files: two\n"
 	"kernels, two machines, two builds) of one model. Rows are matched by\n"
@@ -164,19 +155,13 @@ const char compare_usage[] =
 	"results' machines, means and scenario settings is printed first (context\n"
 	"differs: KEY: A | B); a row one result lacks is listed as missing.\n"
 	"\n"
-	"  --format F  text (default): the cover letter's blocks of means, then\n"
-	"              Diff blocks; csv: design,config,function,result,label,\n"
-	"              avg_cycles,stddev,runs,diff_cycles,diff_pct,significant,test,\n"
-	"              ci_level,ci_low_pct,ci_high_pct (raw_ means in a raw one),\n"
-	"              one row a design x config x function x result (result 0,\n"
-	"              the baseline, has no diff); json: the same rows with the\n"
-	"              context differences and missing rows; markdown: tables for a\n"
-	"              web page; email: 72 columns for a cover letter, with the Test\n"
-	"              System block, the method and the commands that reproduce them\n"
-	"\n"
 	"A path that is not a result, a result.json cut short or of another format,\n"
 	"or results of different models: a message naming the file, exit 2, and\n"
-	"nothing on stdout.\n";
+	"nothing on stdout.\n"
+	"\n"
+	"  --format F  one of the formats below (default text)\n"
+	"\n"
+	"formats:\n";
 
 static const char plot_usage_head[] =
 	"usage: pcpbench plot [RESULT ...]\n"

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare's output. Text and email in the cover letter's blocks (seed
- * 000's: a block of means, then "B - A  Diff (cycles)  Diff %"), the mark
- * as mmtests' compare-kernels.sh prints a significant difference
- * (`*-1.35%*`); csv one row a design x config x function x result
- * (write/csv.c); markdown the same blocks as tables; json the compare
- * object itself.
+ * compare's text and cover letter (the formats of format/ that print
+ * them): the cover letter's blocks (seed 000's: a block of means, then
+ * "B - A  Diff (cycles)  Diff %"), the mark as mmtests' compare-kernels.sh
+ * prints a significant difference (`*-1.35%*`); markdown the same blocks
+ * as tables.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 #include "../../measure/stats.h"
 #include "../../schema/schema.h"
 #include "../read/query.h"
-#include "../write/csv.h"
 #include "../write/textout.h"
 #include "compare.h"
 #include "compare_print.h"
@@ -443,50 +441,19 @@ static void print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 		fprintf(out, "```\n");
 }
 
-static int compare_print(FILE *out, json_t *cmp, json_t **results, int format)
+void pcb_compare_print_letter(FILE *out, json_t *cmp, json_t **results, int markdown)
 {
-	char *text = NULL, cycles[256];
-	size_t size = 0;
-	FILE *m;
-
-	switch (format) {
-	case PCB_FORMAT_CSV:
-		pcb_compare_csv(out, cmp);
-		return 0;
-	case PCB_FORMAT_JSON:
-		json_dumpf(cmp, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fprintf(out, "\n");
-		return 0;
-	case PCB_FORMAT_MARKDOWN:
-		print_letter(out, cmp, results, 1);
-		return 0;
-	case PCB_FORMAT_EMAIL:
-		m = open_memstream(&text, &size);
-		if (!m)
-			return -1;
-		print_letter(m, cmp, results, 0);
-		fclose(m);
-		pcb_fold(out, text, PCB_LETTER_WIDTH);
-		free(text);
-		return 0;
-	default:
-		context_lines(out, cmp, 0);
-		fprintf(out, "pcpbench compare: %s model, each result against A, read as A is\n",
-			rj_cmp_model(cmp));
-		fprintf(out, "%s\n", pcb_cycles_text(results[0], cycles, sizeof(cycles)));
-		results_key(out, cmp, 0);
-		print_text(out, cmp, 0);
-		return 0;
-	}
+	print_letter(out, cmp, results, markdown);
 }
 
-int pcb_compare_print(FILE *out, json_t *cmp, json_t **results, int format)
+void pcb_compare_print_text(FILE *out, json_t *cmp, json_t **results)
 {
-	/* JSON escapes control characters itself; every other format is text */
-	FILE *t = format == PCB_FORMAT_JSON ? out : pcb_text_stream(out);
-	int rc = compare_print(t, cmp, results, format);
+	char cycles[256];
 
-	if (t != out)
-		fclose(t);
-	return rc;
+	context_lines(out, cmp, 0);
+	fprintf(out, "pcpbench compare: %s model, each result against A, read as A is\n",
+		rj_cmp_model(cmp));
+	fprintf(out, "%s\n", pcb_cycles_text(results[0], cycles, sizeof(cycles)));
+	results_key(out, cmp, 0);
+	print_text(out, cmp, 0);
 }

@@ -16,19 +16,6 @@
 #include "letter.h"
 #include "tables_fn.h"
 
-int pcb_format_parse(const char *name)
-{
-	static const char *const names[] = {
-		[PCB_FORMAT_TEXT] = "text", [PCB_FORMAT_CSV] = "csv", [PCB_FORMAT_JSON] = "json",
-		[PCB_FORMAT_MARKDOWN] = "markdown", [PCB_FORMAT_EMAIL] = "email",
-	};
-
-	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
-}
-
 static void fold_line(FILE *out, const char *s, size_t len, int width)
 {
 	size_t lead = strspn(s, " "), indent = lead + 2, room = (size_t)width;

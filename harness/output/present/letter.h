@@ -14,17 +14,6 @@
 /* a cover letter's line length */
 #define PCB_LETTER_WIDTH 72
 
-enum pcb_format {
-	PCB_FORMAT_TEXT,
-	PCB_FORMAT_CSV,
-	PCB_FORMAT_JSON,
-	PCB_FORMAT_MARKDOWN,
-	PCB_FORMAT_EMAIL,
-};
-
-/* "text", "csv", ...; -1 for a name that is none of them */
-int pcb_format_parse(const char *name);
-
 /*
  * text with every line longer than width broken at a space (or, with
  * none, at width); a broken line goes on indented two columns more
