@@ -2,7 +2,7 @@
 /*
  * The models and designs this module was built with: Kbuild passes
  * PCB_KMOD_MODELS, PCB_KMOD_MODEL(m) a model, and PCB_KMOD_DESIGNS,
- * PCB_KMOD_DESIGN(m, d) each design kmod/template.sh built (those with a
+ * PCB_KMOD_DESIGN(m, d) each design Kbuild built (BUILD/kmod.mk: those with a
  * kernel meaning).
  */
 #include <linux/string.h>

@@ -348,16 +348,21 @@ static void program_dir(char *dir, size_t len)
 		*slash = 0;
 }
 
-/* make -C SOURCE/kmod OUT=out KDIR=kdir, its output in out.log; 0 or -1 with err */
+/*
+ * make -C SOURCE/kmod OUT=out KDIR=kdir PCB_MK=BUILD/kmod.mk (this build's
+ * models), its output in out.log; 0 or -1 with err
+ */
 static int build(const char *out, const char *kdir, char *err, size_t errlen)
 {
 	char src[PATH_MAX], outarg[PATH_MAX + 8], kdirarg[PATH_MAX + 8], log[PATH_MAX + 8];
+	char mkarg[PATH_MAX + 16];
 	pid_t pid;
 	int status, fd;
 
 	snprintf(src, sizeof(src), "%s/kmod", PCB_SOURCE_DIR);
 	snprintf(outarg, sizeof(outarg), "OUT=%s", out);
 	snprintf(kdirarg, sizeof(kdirarg), "KDIR=%s", kdir);
+	snprintf(mkarg, sizeof(mkarg), "PCB_MK=%s/kmod.mk", PCB_BUILD_DIR);
 	snprintf(log, sizeof(log), "%s.log", out);
 	if (access(src, R_OK) < 0)
 		return FAIL("no module beside the program, and no source to build one (%s: %s)", src,
@@ -370,7 +375,7 @@ static int build(const char *out, const char *kdir, char *err, size_t errlen)
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execlp("make", "make", "-C", src, outarg, kdirarg, (char *)NULL);
+		execlp("make", "make", "-C", src, outarg, kdirarg, mkarg, (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
