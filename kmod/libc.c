@@ -20,7 +20,7 @@
 
 int pcb_libc_errno;
 
-void *calloc(size_t nmemb, size_t size)
+void *pcb_libc_calloc(size_t nmemb, size_t size)
 {
 	return pcb_kvcalloc(nmemb, size);
 }
@@ -30,7 +30,7 @@ void *calloc(size_t nmemb, size_t size)
  * allocator hands out naturally aligned): a kvmalloc() larger by the
  * alignment less a page, page-aligned as any kvmalloc() of more than a
  * page is (the page allocator's, or vmalloc's), the aligned address in it
- * handed out and remembered for free(). A run's set-up makes a few.
+ * handed out and remembered for pcb_libc_free(). A run's set-up makes a few.
  */
 #define PCB_LIBC_OVERALIGNED 8
 
@@ -56,7 +56,7 @@ static void *aligned_area(size_t align, size_t size)
 	return NULL;
 }
 
-void *aligned_alloc(size_t align, size_t size)
+void *pcb_libc_aligned_alloc(size_t align, size_t size)
 {
 	size_t n = size > align ? size : align;
 
@@ -69,7 +69,7 @@ void *aligned_alloc(size_t align, size_t size)
 	return pcb_kvmalloc(roundup_pow_of_two(n));
 }
 
-void free(void *p)
+void pcb_libc_free(void *p)
 {
 	for (int i = 0; p && i < PCB_LIBC_OVERALIGNED; i++)
 		if (overaligned[i].p == p) {
@@ -80,7 +80,7 @@ void free(void *p)
 	pcb_kvfree(p);
 }
 
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
+void *pcb_libc_mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
 {
 	void *p;
 
@@ -97,14 +97,14 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
 	return p;
 }
 
-int munmap(void *addr, size_t len)
+int pcb_libc_munmap(void *addr, size_t len)
 {
 	(void)len;
 	pcb_kvfree(addr);
 	return 0;
 }
 
-const char *strerror(int err)
+const char *pcb_libc_strerror(int err)
 {
 	switch (err) {
 	case ENOMEM:
@@ -118,7 +118,7 @@ const char *strerror(int err)
 	}
 }
 
-long sysconf(int name)
+long pcb_libc_sysconf(int name)
 {
 	if (name != _SC_NPROCESSORS_CONF) {
 		pcb_libc_errno = EINVAL;
@@ -127,7 +127,7 @@ long sysconf(int name)
 	return num_present_cpus();
 }
 
-long syscall(long number, ...)
+long pcb_libc_syscall(long number, ...)
 {
 	(void)number;
 	pcb_libc_errno = ENOSYS;

@@ -11,9 +11,14 @@
 #include "pcb/base.h"
 
 /* kvzalloc(): zeroed, as calloc() hands it out */
-void *calloc(size_t nmemb, size_t size);
+void *pcb_libc_calloc(size_t nmemb, size_t size);
 /* a power-of-two kvmalloc() at least align: kmalloc's are naturally aligned, vmalloc's to a page */
-void *aligned_alloc(size_t align, size_t size);
-void free(void *p);
+void *pcb_libc_aligned_alloc(size_t align, size_t size);
+void pcb_libc_free(void *p);
+
+/* the C library's names, for the models' calls alone: the module defines none of them */
+#define calloc(nmemb, size)		pcb_libc_calloc(nmemb, size)
+#define aligned_alloc(align, size)	pcb_libc_aligned_alloc(align, size)
+#define free(p)				pcb_libc_free(p)
 
 #endif

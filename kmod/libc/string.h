@@ -9,6 +9,7 @@
 
 #include "pcb/base.h"
 
-const char *strerror(int err);
+const char *pcb_libc_strerror(int err);
+#define strerror(err)	pcb_libc_strerror(err)
 
 #endif

@@ -11,10 +11,12 @@
 
 #include "pcb/base.h"
 
-long syscall(long number, ...);
+long pcb_libc_syscall(long number, ...);
+#define syscall(...)	pcb_libc_syscall(__VA_ARGS__)
 
 /* sysconf(_SC_NPROCESSORS_CONF): num_present_cpus(), which SLUB's calculate_order() counts */
 #define _SC_NPROCESSORS_CONF	83
-long sysconf(int name);
+long pcb_libc_sysconf(int name);
+#define sysconf(name)	pcb_libc_sysconf(name)
 
 #endif

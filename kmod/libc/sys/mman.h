@@ -18,8 +18,10 @@
 #define MAP_FAILED	((void *)-1)
 #define MADV_NOHUGEPAGE	15
 
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
-int munmap(void *addr, size_t len);
+void *pcb_libc_mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
+int pcb_libc_munmap(void *addr, size_t len);
+#define mmap(addr, len, prot, flags, fd, off)	pcb_libc_mmap(addr, len, prot, flags, fd, off)
+#define munmap(addr, len)			pcb_libc_munmap(addr, len)
 /* vmalloc()'s pages are never huge: nothing to advise */
 static inline int madvise(void *addr, size_t len, int advice)
 {
