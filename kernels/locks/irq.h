@@ -35,12 +35,11 @@
 #define PCB_IRQ_MODEL 0
 #endif
 
+/* run.irq_model's choices, by value (irq_key.h names them) */
 #define PCB_IRQ_NONE		0
 #define PCB_IRQ_PUSHF_POPF	1
 #define PCB_IRQ_KERNEL		2
 #define PCB_IRQ_MODELS		3
-/* run.irq_model's choices, by value */
-#define PCB_IRQ_MODEL_NAMES { "none", "pushf_popf", "kernel", NULL }
 
 /*
  * What a configuration's line adds for its irq_model: what user mode

@@ -7,12 +7,11 @@
 
 #include "../clear_page.h"
 #include "../locks/irq.h"
-#include "../locks/irq_backend.h"
+#include "../locks/irq_key.h"
 #include "memcg_model.h"
 
 static const char *const workloads[] = { "charge", "kmalloc", "mixed", "multi_memcg", "netperf",
 					 NULL };
-static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 static const char *const accounting[] = { "memcg", "none", "always", "static_key",
 					  "static_key_on", NULL };
 static const char *const eviction[] = { "random", "round_robin", NULL };
@@ -34,8 +33,7 @@ enum {
 const struct pcb_key memcg_keys[KEY_NR] = {
 	[KEY_WORKLOAD] = PCB_KEY_CHOICE_FIELD("run", "workload", "charge", workloads, CFG,
 		workload, "what each worker runs (see workloads)"),
-	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
-		irq_model, "cost of local_irq_save/restore in the lock paths"),
+	[KEY_IRQ_MODEL] = PCB_IRQ_MODEL_KEY(CFG, "the lock paths"),
 	[KEY_ACCOUNTING] = PCB_KEY_CHOICE_FIELD("run", "accounting", "memcg", accounting, CFG,
 		accounting, "seed 003's kernels: memcg (charge the scenario's memcgs), none, "
 		"always, static_key, static_key_on (batch charge workload, root memcg only)"),

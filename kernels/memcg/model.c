@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../locks/irq.h"
+#include "../locks/irq_key.h"
 #include "pcb/model_output.h"
 
 #include "memcg_model.h"
@@ -61,8 +61,6 @@ static const struct pcb_workload_info memcg_workloads[MEMCG_WL_NR] = {
 		"workload.queues receive CPUs); whole charges timed" },
 };
 
-static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
-
 int memcg_finish(void *config, int timing, const struct pcb_scenario *sc,
 		 char *err, size_t errlen);
 void memcg_describe(const void *config, char *buf, size_t len);
@@ -90,7 +88,7 @@ static void memcg_result_json(json_t *dj, const struct pcb_model_figures *f)
 	}
 	/* NR_MEMCG_STOCK of the build: stock.slots, or what the design's kernel fixes */
 	json_object_set_new(dj, "slots", json_integer(memcg_ops(f->variant)->slots));
-	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
+	json_object_set_new(dj, "irq_model", json_string(pcb_irq_model_names[c->irq_model]));
 	if (k->samples) {
 		double min = (double)k->min_raw - f->overhead;
 

@@ -5,11 +5,10 @@
 #include <stdio.h>
 
 #include "../locks/irq.h"
-#include "../locks/irq_backend.h"
+#include "../locks/irq_key.h"
 #include "pcp_model.h"
 
 static const char *const workloads[] = { "pcp_alloc_free", "page_fault", NULL };
-static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 /* enum pcp_lock_placement */
 static const char *const placements[] = { "end", "first_line", "design", NULL };
 static const char *const accounting[] = { "memcg", "none", "always", "static_key", NULL };
@@ -26,8 +25,7 @@ _Static_assert(KEY_NR == PCP_NR_KEYS, "PCP_NR_KEYS counts the keys");
 const struct pcb_key pcp_keys[KEY_NR] = {
 	[KEY_WORKLOAD] = PCB_KEY_CHOICE_FIELD("run", "workload", "pcp_alloc_free", workloads, CFG,
 		workload, "what each worker runs (see workloads)"),
-	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
-		irq_model, "cost of local_irq_save/restore in the lock paths"),
+	[KEY_IRQ_MODEL] = PCB_IRQ_MODEL_KEY(CFG, "the lock paths"),
 	[KEY_LOCK] = PCB_KEY_CHOICE_FIELD("pcp", "lock_placement", "design", placements, CFG,
 		lock_placement, "where struct per_cpu_pages keeps its lock: after the lists, at "
 		"256 bytes (the series), first in a cache-line-aligned struct beside count, high "

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../locks/irq.h"
+#include "../locks/irq_key.h"
 #include "pcb/model_output.h"
 
 #include "pcp_model.h"
@@ -55,8 +55,6 @@ static const struct pcb_workload_info pcp_workloads[PCP_WL_NR] = {
 		"workload.map_pages faults, then the munmap" },
 };
 
-static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
-
 int pcp_finish(void *config, int timing, const struct pcb_scenario *sc, char *err, size_t errlen);
 void pcp_describe(const void *config, char *buf, size_t len);
 void pcp_kernel(void *config, char *note, size_t len);
@@ -79,7 +77,7 @@ static void pcp_result_json(json_t *dj, const struct pcb_model_figures *f)
 			    ops->lock_first ? "first_line" : "end"));
 	if (ops->lock_size)
 		json_object_set_new(dj, "lock_offset", json_integer((json_int_t)ops->lock_offset));
-	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
+	json_object_set_new(dj, "irq_model", json_string(pcb_irq_model_names[c->irq_model]));
 	for (int e = 0; e < PCP_NR_EV; e++)
 		json_object_set_new(ev, pcp_ev_name[e], json_integer((json_int_t)f->ev[e]));
 	json_object_set_new(dj, "events", ev);

@@ -5,11 +5,10 @@
 #include <stdio.h>
 
 #include "../locks/irq.h"
-#include "../locks/irq_backend.h"
+#include "../locks/irq_key.h"
 #include "sheaves_model.h"
 
 static const char *const workloads[] = { "alloc_free", "handoff", NULL };
-static const char *const irq_models[] = PCB_IRQ_MODEL_NAMES;
 static const char *const yesno[] = { "no", "yes", NULL };
 
 #define CFG struct sheaves_config
@@ -23,8 +22,7 @@ _Static_assert(KEY_NR == SHEAVES_NR_KEYS, "SHEAVES_NR_KEYS counts the keys");
 const struct pcb_key sheaves_keys[KEY_NR] = {
 	[KEY_WORKLOAD] = PCB_KEY_CHOICE_FIELD("run", "workload", "alloc_free", workloads, CFG,
 		workload, "what each worker runs (see workloads)"),
-	[KEY_IRQ_MODEL] = PCB_KEY_CHOICE_FIELD("run", "irq_model", "none", irq_models, CFG,
-		irq_model, "cost of local_irq_save/restore in the barn's and list_lock's "
+	[KEY_IRQ_MODEL] = PCB_IRQ_MODEL_KEY(CFG, "the barn's and list_lock's "
 		"spin_lock_irqsave() and kmem_cache_cpu's slow path"),
 	[KEY_HARDENED] = PCB_KEY_CHOICE_FIELD("slab", "freelist_hardened", "yes", yesno, CFG,
 		hardened, "CONFIG_SLAB_FREELIST_HARDENED: free pointers XORed with a random and "

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../locks/irq.h"
+#include "../locks/irq_key.h"
 #include "../template/template.h"
 #include "pcb/model_output.h"
 
@@ -58,8 +58,6 @@ static const struct pcb_workload_info sheaves_workloads[SHEAVES_WL_NR] = {
 		"workers in pairs on two CPUs: one allocates workload.burst objects and hands "
 		"them over, the other frees them (the barn path)" },
 };
-
-static const char *const irq_model_names[] = PCB_IRQ_MODEL_NAMES;
 
 int sheaves_finish(void *config, int timing, const struct pcb_scenario *sc, char *err,
 		   size_t errlen);
@@ -114,7 +112,7 @@ static void sheaves_result_json(json_t *dj, const struct pcb_model_figures *f)
 			    json_integer(ops->cpu_slab ? 0 :
 					 sheaves_capacity_of(size, (unsigned int)c->capacity)));
 	json_object_set_new(dj, "freelist_hardened", json_boolean(c->hardened));
-	json_object_set_new(dj, "irq_model", json_string(irq_model_names[c->irq_model]));
+	json_object_set_new(dj, "irq_model", json_string(pcb_irq_model_names[c->irq_model]));
 	json_object_set_new(dj, "slab", slab_paths_json(f));
 	for (int e = 0; e < SHEAVES_NR_EV; e++)
 		json_object_set_new(ev, sheaves_ev_name[e], json_integer((json_int_t)f->ev[e]));
