@@ -36,6 +36,7 @@
 #include "pcb/model.h"
 #include "pcb/plan.h"
 #include "pcb/preempt.h"
+#include "pcb/sequence.h"
 #include "pcb/worker.h"
 
 /*
@@ -145,7 +146,7 @@ struct pcb_krun {
 	struct pcb_kctr coord_ctr;	/* the coordinator's perf events */
 
 	uint64_t tsc_khz;
-	uint64_t duration_ticks, warmup_ticks;
+	struct pcb_seq seq;		/* the workers' sequence (pcb/sequence.h) */
 
 	/* the phases, and the end of the threads */
 	wait_queue_head_t wq;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The threads of a run (kmod.h), as the harness's are (run/worker.c,
- * run/coordinator.c): a worker bound to its CPU runs the design's loop,
- * warm-up first, between the run's phases; the coordinator, bound to
- * its own, calls the design's drain by plan and times it, with its
- * completion and what it stranded. Each counts its perf events over the
- * timed part (counters.c), waits for kthread_stop() at the end, then
- * gives back what it holds.
+ * The threads of a run (kmod.h): a worker bound to its CPU runs the
+ * design's loop, warm-up first, between the run's phases; the
+ * coordinator, bound to its own, calls the design's drain by plan and
+ * times it, with its completion and what it stranded. What they run is
+ * the sequence the program's threads run too (harness/seam/sequence.c);
+ * what is the kernel's is here: kthreads, their phases, sleeping, the
+ * empty region counted in a histogram, perf events over the timed part
+ * (counters.c). Each waits for kthread_stop() at the end, then gives
+ * back what it holds.
  */
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -126,48 +128,6 @@ static uint64_t overhead_measure(uint32_t *counts, uint64_t n, uint64_t *over)
 	return k ? (sum + k / 2) / k : median;
 }
 
-static void worker_setup(struct pcb_kworker *k)
-{
-	struct pcb_krun *r = k->r;
-	const struct pcb_plan *p = r->plan;
-	struct pcb_worker *w = k->w;
-
-	w->cpu = k->area;
-	w->timing = (enum pcb_timing)p->timing;
-	w->tsc_khz = r->tsc_khz;
-	/* each run its own sequence: seed, CPU and run mixed, as run/worker.c mixes them */
-	w->rng = (p->seed + 1) * 0x9E3779B97F4A7C15ULL ^ ((uint64_t)k->cpu + 1) * 0xBF58476D1CE4E5B9ULL ^
-		 ((uint64_t)p->run + 1) * 0x94D049BB133111EBULL;
-	if (!w->rng)
-		w->rng = 1;
-	k->area->h.dbg = &w->dbg;
-	r->ops.worker_setup(r->shared, w);
-}
-
-/* before the run: fresh figures, and the interruption threshold the warm-up gave */
-static void worker_reset(struct pcb_kworker *k)
-{
-	struct pcb_krun *r = k->r;
-	const struct pcb_plan *p = r->plan;
-	struct pcb_worker *w = k->w;
-	uint64_t period = r->warmup_ticks && w->gaps.checks ? r->warmup_ticks / w->gaps.checks : 0;
-	uint64_t floor = ns_ticks(r, p->gap_floor_ns), periods = p->gap_periods * period;
-
-	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
-	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
-	memset(w->dbg.empty, 0, sizeof(w->dbg.empty));
-	w->dbg.empty_n = w->dbg.empty_over = 0;
-	memset(k->area->ev, 0, sizeof(k->area->ev));
-	memset(k->area->h.cc, 0, sizeof(k->area->h.cc));
-	memset(&w->gaps, 0, sizeof(w->gaps));
-	w->gaps.period = period;
-	w->gaps.threshold = p->gap_threshold_ns ? ns_ticks(r, p->gap_threshold_ns) :
-			    max(floor, periods);
-	w->failed = w->misses = w->ops = 0;
-	w->ops_limit = p->ops;
-	w->dbg.limit = w->gaps.threshold;
-}
-
 int pcb_kworker_fn(void *arg)
 {
 	struct pcb_kworker *k = arg;
@@ -175,28 +135,19 @@ int pcb_kworker_fn(void *arg)
 	struct pcb_worker *w = k->w;
 	uint64_t n = r->plan->overhead_samples;
 
-	worker_setup(k);
+	pcb_seq_worker_setup(&r->seq, &r->ops, r->shared, w, k->area, k->cpu);
 	pcb_kctr_open(&k->ctr, r->plan);
 	pcb_kphase(r, PCB_KPHASE_SET_UP);
 	/* warm-up: also measures an operation's span for the interruption threshold */
-	w->ops_limit = 0;
-	w->gaps.checks = 0;
-	w->gaps.threshold = UINT64_MAX;
-	w->dbg.limit = PCB_NO_LIMIT;
-	w->deadline = pcb_tsc_now() + r->warmup_ticks;
-	if (r->warmup_ticks)
-		r->v->run(w);
-	worker_reset(k);
+	pcb_seq_warm(&r->seq, r->v, w);
+	pcb_seq_reset(&r->seq, w, k->area);
 	/* the empty region, warm, just before the timed part */
 	k->out->ovh_samples = n;
 	w->dbg.overhead = overhead_measure(k->out->ovh_start, n, &k->out->ovh_start_over);
 
 	pcb_kphase(r, PCB_KPHASE_START);
 	pcb_kctr_start(&k->ctr);
-	w->tsc_start = pcb_tsc_now();
-	w->deadline = w->tsc_start + r->duration_ticks;
-	r->v->run(w);
-	w->tsc_end = pcb_tsc_now();
+	pcb_seq_timed(&r->seq, r->v, w);
 	pcb_kctr_stop(&k->ctr, k->out->ctr);
 	/* and again after it: a move says the machine changed under the run */
 	(void)overhead_measure(k->out->ovh_end, n, &k->out->ovh_end_over);
@@ -262,28 +213,6 @@ static void coord_prepare(struct pcb_krun *r)
 	}
 }
 
-/* the workers' drain windows, outside the timed call (for designs without work) */
-static void workers_window(struct pcb_krun *r, bool open)
-{
-	if (r->d->drain.queues_work)
-		return;
-	for (int i = 0; i < r->nr_workers; i++) {
-		if (open)
-			pcb_drain_window_open(r->cpus[i]);
-		else
-			pcb_drain_window_close(r->cpus[i]);
-	}
-}
-
-static uint64_t drainer_waited(const struct pcb_cpu *self)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
-		sum += self->h.cc[i].wait.sum;
-	return sum;
-}
-
 /* until the work queued to every worker ran: the drain's completion */
 static void completion(struct pcb_krun *r, uint64_t t0)
 {
@@ -335,15 +264,15 @@ static void drain_once(struct pcb_krun *r)
 	struct pcb_plan_coord *c = &r->res->coord;
 	uint64_t t0, t1, waited;
 
-	workers_window(r, true);
+	pcb_seq_drain_windows(r->d, r->cpus, r->nr_workers, true);
 	r->wake_ticks = 0;
 	r->wake_timed = pcb_wake_sampled(r->d->drain.queues_work, ++r->nr_drains);
-	waited = drainer_waited(r->self);
+	waited = pcb_seq_lock_waited(r->self);
 	t0 = pcb_tsc_start();
 	r->v->drain_all(r->self, r->target, r->walk, r->nr_online);
 	t1 = pcb_tsc_end();
 	/* a lock's section is far shorter than an interruption: its holder was preempted */
-	if (drainer_waited(r->self) - waited > ns_ticks(r, r->plan->gap_threshold_ns ?
+	if (pcb_seq_lock_waited(r->self) - waited > ns_ticks(r, r->plan->gap_threshold_ns ?
 							 r->plan->gap_threshold_ns :
 							 r->plan->gap_floor_ns))
 		c->waited_preempted++;
@@ -355,23 +284,10 @@ static void drain_once(struct pcb_krun *r)
 		pcb_stat_record(&c->drain, t1 - t0, c->overhead, 1, PCB_NO_LIMIT);
 	}
 	r->wake_timed = false;
-	workers_window(r, false);
+	pcb_seq_drain_windows(r->d, r->cpus, r->nr_workers, false);
 	completion(r, t0);
 	stranded(r);
 	idle_walk(r);
-}
-
-/* one drain a quarter into the warm-up, untimed, as run/coordinator.c's coord_warm() */
-static void coord_warm(struct pcb_krun *r)
-{
-	uint64_t start = pcb_tsc_now();
-
-	if (r->warmup_ticks < ns_ticks(r, 2000000))
-		return;
-	coord_prepare(r);
-	wait_until(r, start + r->warmup_ticks / 4);
-	if (!atomic_load(&pcb_stop_now))
-		drain_once(r);
 }
 
 static void coord_reset(struct pcb_krun *r)
@@ -389,37 +305,36 @@ static void coord_reset(struct pcb_krun *r)
 	r->self->h.remote_drains = 0;
 }
 
-static uint64_t coord_run(struct pcb_krun *r, uint64_t start, uint64_t deadline)
+static void seq_prepare(void *r)
 {
-	const struct pcb_plan *p = r->plan;
-	uint64_t fired = 0, next = start;
-	/* a period past the longest run fires none: its ticks, bounded, cannot wrap */
-	uint64_t gap = p->drain_count ? (deadline - start) / (p->drain_count + 1) :
-		       ns_ticks(r, min_t(uint64_t, p->drain_period_ns, PCB_PLAN_MAX_NS));
-
-	while (gap && gap < deadline - next) {
-		next += gap;
-		if (pcb_tsc_now() >= deadline || (p->drain_count && fired >= p->drain_count) ||
-		    atomic_load(&pcb_stop_now))
-			break;
-		coord_prepare(r);
-		wait_until(r, next);
-		for (uint32_t b = 0; b < p->drain_burst && (!b || pcb_tsc_now() < deadline); b++) {
-			if (b)
-				coord_prepare(r);
-			drain_once(r);
-			fired++;
-			/* a burst, or drains too close to sleep between, yields between two */
-			cond_resched();
-		}
-	}
-	return fired;
+	coord_prepare(r);
 }
+
+static void seq_wait_until(void *r, uint64_t when)
+{
+	wait_until(r, when);
+}
+
+static void seq_drain(void *r)
+{
+	drain_once(r);
+}
+
+static const struct pcb_seq_coord_ops seq_ops = {
+	.prepare = seq_prepare, .wait_until = seq_wait_until, .drain = seq_drain,
+};
 
 int pcb_kcoord_fn(void *arg)
 {
 	struct pcb_krun *r = arg;
+	const struct pcb_plan *p = r->plan;
 	uint32_t *counts = pcb_kvcalloc(PCB_PLAN_OVH_TICKS, sizeof(*counts));
+	/* a period past the longest run fires none: its ticks, bounded, cannot wrap */
+	struct pcb_seq_drains drains = {
+		.period_ticks = p->drain_count ? 0 :
+				ns_ticks(r, min_t(uint64_t, p->drain_period_ns, PCB_PLAN_MAX_NS)),
+		.count = p->drain_count, .burst = p->drain_burst,
+	};
 	uint64_t over, start;
 
 	if (counts)
@@ -427,12 +342,14 @@ int pcb_kcoord_fn(void *arg)
 	pcb_kvfree(counts);
 	pcb_kctr_open(&r->coord_ctr, r->plan);
 	pcb_kphase(r, PCB_KPHASE_SET_UP);
-	coord_warm(r);
+	/* one drain a quarter into the warm-up, untimed, in at least 2 ms of it */
+	pcb_seq_coord_warm(&seq_ops, r, &drains, r->seq.warmup_ticks, ns_ticks(r, 2000000));
 	coord_reset(r);
 	pcb_kphase(r, PCB_KPHASE_START);
 	pcb_kctr_start(&r->coord_ctr);
 	start = pcb_tsc_now();
-	r->res->coord.fired = coord_run(r, start, start + r->duration_ticks);
+	r->res->coord.fired = pcb_seq_coord_run(&seq_ops, r, &drains, start,
+						start + r->seq.duration_ticks);
 	pcb_kctr_stop(&r->coord_ctr, r->res->coord.ctr);
 	pcb_kphase(r, PCB_KPHASE_OVER);
 	pcb_kctr_close(&r->coord_ctr);

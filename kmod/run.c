@@ -356,8 +356,16 @@ int pcb_kmod_run(const struct pcb_plan *p, struct pcb_plan_result *res)
 	r->nr_workers = (int)p->nr_workers;
 	r->nr_cpus = r->nr_workers + (int)p->nr_idle;
 	r->tsc_khz = tsc_khz;
-	r->duration_ticks = p->duration_ns * r->tsc_khz / 1000000;
-	r->warmup_ticks = p->warmup_ns * r->tsc_khz / 1000000;
+	r->seq = (struct pcb_seq){
+		.seed = p->seed, .run = p->run, .timing = (enum pcb_timing)p->timing,
+		.tsc_khz = tsc_khz,
+		.warmup_ticks = p->warmup_ns * tsc_khz / 1000000,
+		.duration_ticks = p->duration_ns * tsc_khz / 1000000,
+		.gap_threshold_ticks = p->gap_threshold_ns * tsc_khz / 1000000,
+		.gap_floor_ticks = p->gap_floor_ns * tsc_khz / 1000000,
+		.gap_periods = p->gap_periods,
+		.ops = p->ops,
+	};
 	init_waitqueue_head(&r->wq);
 	res->tsc_khz = r->tsc_khz;
 	res->nr_workers = p->nr_workers;

@@ -4,7 +4,8 @@
  * scripted timeline; contention counted exactly (another thread holds a
  * stock's lock for a known number of acquisitions); a fixed number of drains
  * fired, after which every stock the design promises to drain is empty, and
- * isolated_skip's isolated stocks still hold their pages.
+ * isolated_skip's isolated stocks still hold their pages; the drain schedule
+ * both backends run (pcb/sequence.h), its arrivals and its exponential.
  */
 #include <math.h>
 #include <pthread.h>
@@ -23,6 +24,7 @@
 #include "../kernels/pcp/pcp_model.h"
 #include "../kernels/sheaves/sheaves_model.h"
 #include "pcb/registry.h"
+#include "pcb/sequence.h"
 
 /* the virtual CPUs fixed_count() asks for */
 #define PCB_COORD_TEST_CPUS 16
@@ -371,6 +373,101 @@ static void fixed_count(const struct pcb_model *m, const struct pcb_design *d, c
 	pcb_topo_destroy(&topo);
 }
 
+/* a coordinator that drains nothing: the arrivals it was asked to wait for */
+struct schedule {
+	uint64_t when[22000];
+	int n, drains, prepared;
+};
+
+static void sched_prepare(void *c)
+{
+	((struct schedule *)c)->prepared++;
+}
+
+static void sched_wait_until(void *c, uint64_t when)
+{
+	struct schedule *s = c;
+
+	if (s->n < (int)(sizeof(s->when) / sizeof(s->when[0])))
+		s->when[s->n] = when;
+	s->n++;
+}
+
+static void sched_drain(void *c)
+{
+	((struct schedule *)c)->drains++;
+}
+
+static const struct pcb_seq_coord_ops sched_ops = {
+	.prepare = sched_prepare, .wait_until = sched_wait_until, .drain = sched_drain,
+};
+
+/*
+ * The schedule, its clock far from the deadline (the waits return at
+ * once): drain.count's arrivals evenly spread, a period's up to the
+ * deadline, bursts, and Poisson arrivals' gaps exponential of the mean
+ */
+static void drain_schedule(void)
+{
+	static struct schedule s;
+	uint64_t start = pcb_tsc_now(), mean = 1ULL << 36, sum = 0, below = 0;
+	struct pcb_seq_drains p = { .count = 25, .burst = 1 };
+	double worst = 0;
+	uint64_t rng = 12345;
+
+	memset(&s, 0, sizeof(s));
+	CHECK(pcb_seq_coord_run(&sched_ops, &s, &p, start, start + 26 * mean) == 25 &&
+	      s.n == 25 && s.drains == 25 && s.prepared == 25, "count: %d arrivals, %d drains",
+	      s.n, s.drains);
+	for (int i = 0; i < s.n && i < 25; i++)
+		CHECK(s.when[i] == start + (uint64_t)(i + 1) * mean, "count: arrival %d at +%lu",
+		      i, (unsigned long)(s.when[i] - start));
+
+	memset(&s, 0, sizeof(s));
+	p = (struct pcb_seq_drains){ .period_ticks = mean, .burst = 3 };
+	CHECK(pcb_seq_coord_run(&sched_ops, &s, &p, start, start + 10 * mean + mean / 2) == 30 &&
+	      s.n == 10 && s.drains == 30 && s.prepared == 30,
+	      "period: %d arrivals, %d drains, %d prepared, want 10, 30, 30", s.n, s.drains,
+	      s.prepared);
+	memset(&s, 0, sizeof(s));
+	p = (struct pcb_seq_drains){ .burst = 1 };
+	CHECK(pcb_seq_coord_run(&sched_ops, &s, &p, start, start + mean) == 0 && s.n == 0,
+	      "no period, no count: %d arrivals", s.n);
+
+	/* -ln(u) in integers, against libm's, on the same draws */
+	for (int i = 0; i < 100000; i++) {
+		uint64_t copy = rng, n = (pcb_rng_next(&copy) >> 11) + 1;
+		double want = -log((double)n / 9007199254740992.0) * 4294967296.0;
+		double got = (double)pcb_seq_exp_ticks(&rng, 1ULL << 32);
+
+		if (fabs(got - want) > worst)
+			worst = fabs(got - want);
+	}
+	/* 2^-28 of a unit, the bound pcb/sequence.h states, in 2^32 ticks a unit, and the floor */
+	CHECK(worst <= 17, "exp: %.1f ticks of 2^32 off libm's -ln(u)", worst);
+	rng = UINT64_MAX;
+	CHECK(pcb_seq_exp_ticks(&rng, UINT64_MAX) <= UINT64_MAX, "exp: a huge mean saturates");
+
+	memset(&s, 0, sizeof(s));
+	p = (struct pcb_seq_drains){ .period_ticks = mean / 1024, .burst = 1, .poisson = true,
+				     .rng = 7 };
+	pcb_seq_coord_run(&sched_ops, &s, &p, start, start + 20000 * (mean / 1024));
+	/* a Poisson count of mean 20000: within 4 of its deviations, 141 */
+	CHECK(s.n > 19400 && s.n < 20600 && s.drains == s.n, "poisson: %d arrivals in 20000 means",
+	      s.n);
+	for (int i = 0; i < s.n && i < 22000; i++) {
+		uint64_t gap = s.when[i] - (i ? s.when[i - 1] : start);
+
+		sum += gap;
+		below += gap < mean / 1024;
+	}
+	/* an exponential's mean, and P(gap < mean) = 1 - 1/e, to a few of their deviations */
+	CHECK(s.n && fabs((double)sum / s.n / (double)(mean / 1024) - 1) < 0.03,
+	      "poisson: mean gap %.4f of the mean", s.n ? (double)sum / s.n / (double)(mean / 1024) : 0);
+	CHECK(s.n && fabs((double)below / s.n - (1 - exp(-1))) < 0.015,
+	      "poisson: %.4f of gaps under the mean, want 0.632", s.n ? (double)below / s.n : 0);
+}
+
 int main(void)
 {
 	struct memcg_config memcg_cfg = { .workload = MEMCG_WL_MULTI_MEMCG, .depth = 3, .memcgs = 2,
@@ -385,6 +482,7 @@ int main(void)
 	scripted_gaps();
 	exact_contention();
 	walk_order();
+	drain_schedule();
 	pcb_clock_calibrate(&clk, 20);
 	/*
 	 * one helper sharing a worker's CPU (the serial path), 12 caches

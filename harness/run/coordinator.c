@@ -5,7 +5,6 @@
  * completion and what it stranded.
  */
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "idle.h"
 #include "pcb/plan.h"
 #include "pcb/registry.h"
+#include "pcb/sequence.h"
 #include "threads.h"
 
 int pcb_coord_setup(struct pcb_coord *c, const struct pcb_coord_args *a, char *err,
@@ -93,29 +93,6 @@ void pcb_coord_reset(struct pcb_coord *c)
 	c->self->h.remote_drains = 0;
 }
 
-/* the workers' drain windows (for the interruption classifier), outside the timed call */
-static void workers_window(struct pcb_coord *c, bool open)
-{
-	if (c->d->drain.queues_work)
-		return;
-	for (int i = 0; i < c->nr_workers; i++) {
-		if (open)
-			pcb_drain_window_open(c->cpus[i]);
-		else
-			pcb_drain_window_close(c->cpus[i]);
-	}
-}
-
-/* ticks the drainer has waited on contended locks, over the run */
-static uint64_t drainer_waited(const struct pcb_coord *c)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < PCB_MAX_CONTENDED_FNS; i++)
-		sum += c->self->h.cc[i].wait.sum;
-	return sum;
-}
-
 /*
  * The idle CPUs' caches as their owners would leave them, for the next
  * drain: called as soon as the last one is over, not just before the next,
@@ -137,10 +114,10 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 	uint64_t t0, t1, waited;
 	bool wake_timed = pcb_wake_sampled(c->d->drain.queues_work, ++c->nr_drains);
 
-	workers_window(c, true);
+	pcb_seq_drain_windows(c->d, c->cpus, c->nr_workers, true);
 	pcb_wake_ticks_take();
 	pcb_wake_time(wake_timed);
-	waited = drainer_waited(c);
+	waited = pcb_seq_lock_waited(c->self);
 	/* a flushing drain's idle CPUs' work: on their helpers, watching before the call */
 	if (c->helpers_serve)
 		pcb_idle_serve(c);
@@ -153,7 +130,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 		pcb_idle_unserve(c);
 
 	/* a lock's section is far shorter than an interruption: its holder was preempted */
-	if (drainer_waited(c) - waited > c->preempt_ticks)
+	if (pcb_seq_lock_waited(c->self) - waited > c->preempt_ticks)
 		c->waited_preempted++;
 
 	/* a drain that timed its wakes is their figure, not the drain's */
@@ -165,7 +142,7 @@ void pcb_coord_drain_once(struct pcb_coord *c)
 				PCB_NO_LIMIT);
 	}
 	pcb_wake_time(false);
-	workers_window(c, false);
+	pcb_seq_drain_windows(c->d, c->cpus, c->nr_workers, false);
 
 	if (c->d->drain.queues_work) {
 		uint64_t timeout = (uint64_t)(c->tsc_hz * PCB_DRAIN_COMPLETION_TIMEOUT_S);
@@ -228,72 +205,61 @@ static void wait_until(uint64_t when, double tsc_hz)
 	}
 }
 
+static void seq_prepare(void *c)
+{
+	coord_prepare(c);
+}
+
+static void seq_wait_until(void *c, uint64_t when)
+{
+	wait_until(when, ((struct pcb_coord *)c)->tsc_hz);
+}
+
+static void seq_drain(void *c)
+{
+	pcb_coord_drain_once(c);
+}
+
+static const struct pcb_seq_coord_ops seq_ops = {
+	.prepare = seq_prepare, .wait_until = seq_wait_until, .drain = seq_drain,
+};
+
+/* plan's arrivals in ticks, its Poisson sequence from seed */
+static struct pcb_seq_drains seq_drains(const struct pcb_coord *c, const struct pcb_coord_plan *p,
+					uint64_t seed)
+{
+	return (struct pcb_seq_drains){
+		.period_ticks = p->count <= 0 && p->rate_hz > 0 ?
+				(uint64_t)(c->tsc_hz / p->rate_hz) : 0,
+		.count = p->count > 0 ? (uint64_t)p->count : 0,
+		.burst = p->burst > 0 ? (uint32_t)p->burst : 0,
+		.poisson = p->poisson,
+		.rng = seed | 1,
+	};
+}
+
 uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
 		       uint64_t start, uint64_t deadline, uint64_t seed)
 {
-	uint64_t fired = 0, next = start, rng = seed | 1;
-	double mean_ticks;
+	struct pcb_seq_drains drains = seq_drains(c, p, seed);
 
 	c->deadline = deadline;
 	pcb_work_set_deadline(deadline);
-	if (p->count > 0)
-		mean_ticks = (double)(deadline - start) / (double)(p->count + 1);
-	else if (p->rate_hz > 0)
-		mean_ticks = c->tsc_hz / p->rate_hz;
-	else
-		return 0;
-
-	for (;;) {
-		double gap = mean_ticks;
-
-		if (p->poisson && p->count <= 0) {
-			double u = (double)(pcb_rng_next(&rng) >> 11) / 9007199254740992.0;
-
-			gap = -log(1.0 - u) * mean_ticks;
-		}
-		/* the schedule and the clock both end at the deadline, however late a drain ran */
-		if (gap >= (double)(deadline - next))
-			break;
-		next += (uint64_t)gap;
-		if (pcb_tsc_now() >= deadline || (p->count > 0 && fired >= (uint64_t)p->count) ||
-		    atomic_load(&pcb_stop_now))
-			break;
-		coord_prepare(c);
-		wait_until(next, c->tsc_hz);
-		/* a burst, too, ends with the run: drains after it are no run's */
-		for (int b = 0; b < p->burst && (b == 0 || pcb_tsc_now() < deadline); b++) {
-			if (b)
-				coord_prepare(c);
-			pcb_coord_drain_once(c);
-			fired++;
-		}
-	}
-	return fired;
+	return pcb_seq_coord_run(&seq_ops, c, &drains, start, deadline);
 }
 
-/*
- * One drain a quarter into the workers' warm-up, untimed (the reset after
- * it drops its figures), as the workers warm their own paths: a run's
- * first drain otherwise meets its code and the lines it walks cold, costs
- * several times the others, and in a short run sets the mean. The rest of
- * the warm-up is for the work it queued, which must not spill into the
- * timed run: under PCB_WARM_DRAIN_MIN_MS of warm-up there is no such drain.
- */
+/* under this much warm-up there is no drain in it (pcb_seq_coord_warm()) */
 #define PCB_WARM_DRAIN_MIN_MS 2
 
 static void coord_warm(struct pcb_coord *c, const struct pcb_coord_plan *p, uint64_t warmup_ticks)
 {
-	uint64_t start = pcb_tsc_now(), end = start + warmup_ticks;
+	struct pcb_seq_drains drains = seq_drains(c, p, 1);
+	uint64_t end = pcb_tsc_now() + warmup_ticks;
 
-	if ((double)warmup_ticks < c->tsc_hz * PCB_WARM_DRAIN_MIN_MS / 1e3 ||
-	    (p->rate_hz <= 0 && p->count <= 0))
-		return;
 	c->deadline = end;
 	pcb_work_set_deadline(end);
-	coord_prepare(c);
-	wait_until(start + warmup_ticks / 4, c->tsc_hz);
-	if (!atomic_load(&pcb_stop_now))
-		pcb_coord_drain_once(c);
+	pcb_seq_coord_warm(&seq_ops, c, &drains, warmup_ticks,
+			   (uint64_t)(c->tsc_hz * PCB_WARM_DRAIN_MIN_MS / 1e3));
 }
 
 /* the coordinator thread: set up once, then one plan of drains per run */
@@ -332,7 +298,7 @@ void *pcb_coord_main(void *arg)
 			set_up = 1;
 		}
 		if (!s->coord_failed)
-			coord_warm(&s->coord, &plan, s->warmup_ticks);
+			coord_warm(&s->coord, &plan, s->seq.warmup_ticks);
 		pcb_coord_reset(&s->coord);
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */
 		if (!s->coord_failed) {
@@ -341,7 +307,7 @@ void *pcb_coord_main(void *arg)
 			pcb_counters_start(&s->coord_pmc);
 			start = pcb_tsc_now();
 			s->fired = pcb_coord_run(&s->coord, &plan, start,
-						 start + s->duration_ticks,
+						 start + s->seq.duration_ticks,
 						 ((uint64_t)sc->seed + 1) * 0x9E3779B97F4A7C15ULL +
 						 (uint64_t)s->run);
 			pcb_counters_stop(&s->coord_pmc, s->coord_ctr);

@@ -318,9 +318,18 @@ static int run_setup(struct run_shared *s, char *err, size_t errlen)
 	s->place = s->ops.stock_place(s->model_shared, s->d);
 	res->target_node = pcb_node_of_addr(s->ops.drain_target(s->model_shared));
 	s->delivery = pick_delivery(sc, s->d, res);
-	s->duration_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->duration_ms / 1e3);
-	s->warmup_ticks = (uint64_t)(s->clk->tsc_hz * (double)sc->warmup_ms / 1e3);
 	s->tsc_hz = s->clk->tsc_hz;
+	s->seq = (struct pcb_seq){
+		.seed = (uint64_t)sc->seed, .run = (uint32_t)s->run,
+		.timing = (enum pcb_timing)sc->timing,
+		.tsc_khz = (uint64_t)(s->tsc_hz / 1e3 + 0.5),
+		.warmup_ticks = (uint64_t)(s->tsc_hz * (double)sc->warmup_ms / 1e3),
+		.duration_ticks = (uint64_t)(s->tsc_hz * (double)sc->duration_ms / 1e3),
+		.gap_threshold_ticks = (uint64_t)(s->tsc_hz * (double)sc->gap_threshold_ns / 1e9),
+		.gap_floor_ticks = (uint64_t)(s->tsc_hz * PCB_GAP_FLOOR_NS / 1e9),
+		.gap_periods = PCB_GAP_PERIODS,
+		.ops = (uint64_t)sc->ops,
+	};
 	s->coord_cpu = -1;
 	if (sc->drain_rate_hz > 0 || sc->drain_count > 0) {
 		s->coord_cpu = pcb_pick_coord_cpu(s->topo, sc, res);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "coordinator.h"
+#include "pcb/sequence.h"
 #include "runner.h"
 #include "work.h"
 
@@ -23,7 +24,7 @@ struct run_shared {
 	struct pcb_stock_place place;	/* where each CPU's stock sits */
 	int run;			/* which run of the design this is */
 	int delivery;			/* enum pcb_delivery in force; -1: no work delivered */
-	uint64_t duration_ticks, warmup_ticks;
+	struct pcb_seq seq;		/* the workers' sequence (pcb/sequence.h) */
 	int stop;			/* set by the main thread before the last barrier */
 	pthread_barrier_t bar;
 	/* the coordinator */

@@ -2,56 +2,16 @@
 /*
  * A worker thread: pinned to its CPU, it allocates and first touches its
  * CPU's area and its worker on the CPU's node, then runs the design's loop
- * once per run between the runner's barriers.
+ * once per run between the runner's barriers: the sequence the kernel
+ * backend's workers run too (pcb/sequence.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cpu_area.h"
+#include "pcb/sequence.h"
 #include "threads.h"
-
-/* the generic part of a worker; the model sets up the rest */
-static void worker_setup(struct thread_ctx *t, struct pcb_worker *w, struct pcb_cpu *cpu)
-{
-	struct run_shared *s = t->shared;
-
-	w->cpu = cpu;
-	w->timing = (enum pcb_timing)s->sc->timing;
-	w->tsc_khz = (uint64_t)(s->tsc_hz / 1e3 + 0.5);
-	/* each run its own sequence: seed, CPU and run mixed */
-	w->rng = ((uint64_t)s->sc->seed + 1) * 0x9E3779B97F4A7C15ULL ^
-		 ((uint64_t)t->cpu + 1) * 0xBF58476D1CE4E5B9ULL ^
-		 ((uint64_t)s->run + 1) * 0x94D049BB133111EBULL;
-	if (!w->rng)
-		w->rng = 1;
-	s->ops.worker_setup(s->model_shared, w);
-}
-
-/* before a run: a fresh empty region and fresh figures */
-static void worker_reset(struct thread_ctx *t, struct pcb_worker *w, struct pcb_cpu *cpu)
-{
-	struct run_shared *s = t->shared;
-	uint64_t period = s->warmup_ticks && w->gaps.checks ? s->warmup_ticks / w->gaps.checks : 0;
-	uint64_t floor = (uint64_t)(s->tsc_hz * PCB_GAP_FLOOR_NS / 1e9);
-	uint64_t periods = PCB_GAP_PERIODS * period;
-
-	memset(w->dbg.stat, 0, sizeof(w->dbg.stat));
-	memset(w->dbg.ctr, 0, sizeof(w->dbg.ctr));
-	memset(w->dbg.empty, 0, sizeof(w->dbg.empty));
-	w->dbg.empty_n = w->dbg.empty_over = 0;
-	memset(cpu->ev, 0, sizeof(cpu->ev));
-	memset(cpu->h.cc, 0, sizeof(cpu->h.cc));
-	memset(&w->gaps, 0, sizeof(w->gaps));
-	w->gaps.period = period;
-	w->gaps.threshold = s->sc->gap_threshold_ns ?
-		(uint64_t)(s->tsc_hz * (double)s->sc->gap_threshold_ns / 1e9) :
-		(floor > periods ? floor : periods);
-	w->failed = w->misses = w->ops = 0;
-	w->ops_limit = (uint64_t)s->sc->ops;
-	/* a timed region longer than an interruption is set aside, not summed */
-	w->dbg.limit = w->gaps.threshold;
-}
 
 /* pinning, allocation and set up; 0 or -1 with t->error */
 static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
@@ -77,7 +37,6 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	cpu = pcb_cpu_area_init(t->area, s->d, v, s->place, t->cpu, t->node,
 				hwloc_bitmap_isset(s->sc->isolated, t->cpu));
 	s->ops.cpu_setup(s->model_shared, s->d, cpu);
-	cpu->h.dbg = &t->w->dbg;
 	if (s->sc->counters.per_call) {
 		t->w->dbg.pmc = &t->pmc;
 		t->w->dbg.pmc_n = t->pmc.n;
@@ -99,7 +58,7 @@ static int worker_start(struct thread_ctx *t, struct pcb_cpu **cpup)
 	}
 	if (v->thread_start)
 		v->thread_start();
-	worker_setup(t, t->w, cpu);
+	pcb_seq_worker_setup(&s->seq, &s->ops, s->model_shared, t->w, cpu, t->cpu);
 	*cpup = cpu;
 	return 0;
 }
@@ -126,14 +85,8 @@ void *pcb_worker_main(void *arg)
 		if (s->stop)
 			break;
 		/* warm-up: also measures an operation's span for the gap threshold */
-		w->ops_limit = 0;
-		w->gaps.checks = 0;
-		w->gaps.threshold = UINT64_MAX;
-		w->dbg.limit = PCB_NO_LIMIT;
-		w->deadline = pcb_tsc_now() + s->warmup_ticks;
-		if (s->warmup_ticks)
-			v->run(w);
-		worker_reset(t, w, cpu);
+		pcb_seq_warm(&s->seq, v, w);
+		pcb_seq_reset(&s->seq, w, cpu);
 
 		/* the empty region, warm, just before the timed part */
 		pcb_overhead_measure(&t->ovh_start, PCB_OVERHEAD_SAMPLES);
@@ -142,10 +95,7 @@ void *pcb_worker_main(void *arg)
 
 		pthread_barrier_wait(&s->bar);	/* every worker starts together */
 		pcb_counters_start(&t->pmc);
-		w->tsc_start = pcb_tsc_now();
-		w->deadline = w->tsc_start + s->duration_ticks;
-		v->run(w);
-		w->tsc_end = pcb_tsc_now();
+		pcb_seq_timed(&s->seq, v, w);
 		pcb_counters_stop(&t->pmc, t->ctr);
 		/* and again after it: a move says the machine changed under the run */
 		pcb_overhead_measure(&t->ovh_end, PCB_OVERHEAD_SAMPLES);
