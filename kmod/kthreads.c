@@ -334,6 +334,7 @@ int pcb_kcoord_fn(void *arg)
 		.period_ticks = p->drain_count ? 0 :
 				ns_ticks(r, min_t(uint64_t, p->drain_period_ns, PCB_PLAN_MAX_NS)),
 		.count = p->drain_count, .burst = p->drain_burst,
+		.poisson = p->drain_poisson, .rng = pcb_seq_drain_rng(p->seed, p->run),
 	};
 	uint64_t over, start;
 

@@ -129,6 +129,8 @@ static int cpus_check(const struct pcb_plan *p, char *msg, size_t len)
 		return FAIL("%llu drains a run: at most %llu", p->drain_count, PCB_PLAN_MAX_DRAINS);
 	if (!p->drain_burst || p->drain_burst > 1024)
 		return FAIL("drain burst %u: 1 to 1024", p->drain_burst);
+	if (p->drain_poisson > 1 || (p->drain_poisson && p->drain_count))
+		return FAIL("drain_poisson %u: 0, or 1 with a period", p->drain_poisson);
 	return 0;
 }
 

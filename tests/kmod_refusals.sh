@@ -113,16 +113,23 @@ fi
 expect_rc 0 "$pcpbench" run --dry-run --backend kernel scenarios/default.scn
 
 # reproduce --backend kernel: a claim naming a design the kernel backend
-# refuses, or of a scenario it refuses whole, is skipped with the refusal
-# as run prints it; the others run (tests/claims/kernel.ini)
+# refuses, or of a scenario it refuses whole (per-call counters, set on
+# every scenario), is skipped with the refusal as run prints it; the others
+# run, Poisson arrivals' too (tests/claims/kernel.ini)
 kclaims=tests/claims/kernel.ini
 expect_rc 0 "$pcpbench" reproduce --dry-run --quick --backend kernel --claims $kclaims
 for want in "beyond-qsbr +functions:qsbr rate_hz=0:consume_stock against" \
 	"beyond-rseq +skipped: rseq: not in the kernel backend: restartable sequences" \
-	"000-contention +skipped: $src/scenarios/contention-seed.scn:26: drain.arrivals: poisson: the kernel backend's" \
-	"scenario contention-seed: not run" \
+	"000-contention +contention:spinlock_cc:\\* against drains:spinlock_cc:count" \
 	"beyond-spinlock +functions:spinlock rate_hz=0:consume_stock against"; do
 	grep -qE -- "^ *$want" "$tmp/out" && ok || bad "reproduce --dry-run: no '$want': $(cat "$tmp/out")"
+done
+expect_rc 0 "$pcpbench" reproduce --dry-run --quick --backend kernel --claims $kclaims \
+	--set counters.events=cycles --set counters.per_call=on
+per_call="skipped: --set counters.per_call: per-call counter reads are not in the kernel backend"
+for want in "scenario beyond: not run" "scenario contention-seed: not run" \
+	"beyond-spinlock +$per_call" "000-contention +$per_call"; do
+	grep -qE -- "^ *$want" "$tmp/out" && ok || bad "reproduce --dry-run, per-call: no '$want': $(cat "$tmp/out")"
 done
 expect_rc 0 "$pcpbench" reproduce --dry-run --quick --claims $kclaims
 grep -q skipped "$tmp/out" && bad "reproduce, userspace: a claim skipped: $(cat "$tmp/out")" || ok

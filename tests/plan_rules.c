@@ -165,7 +165,7 @@ static void fields(struct gen *g)
 		" drain_count=2^64-1", " drain_count=2^32", " drain_burst=0",
 		" drain_count=0 and no period", " nr_workers=0", " worker_cpu=4096",
 		" timing=7", " ops=0 duration_ns=0", " overhead_samples=0", " nr_events=99",
-		" variant_index=4096",
+		" variant_index=4096", " drain_poisson=2", " drain_poisson=1 with drain_count",
 	};
 	static struct pcb_plan p;
 
@@ -184,6 +184,8 @@ static void fields(struct gen *g)
 		case 8: p.overhead_samples = 0; break;
 		case 9: p.nr_events = 99; break;
 		case 10: p.variant_index = 4096; break;
+		case 11: p.coord_cpu = 0; p.drain_period_ns = 1000000; p.drain_poisson = 2; break;
+		case 12: p.coord_cpu = 0; p.drain_count = 1; p.drain_poisson = 1; break;
 		}
 		g->fanswered++;
 		if (!ask(g, &p, NULL, what[i]))

@@ -224,9 +224,9 @@ static const struct pcb_seq_coord_ops seq_ops = {
 	.prepare = seq_prepare, .wait_until = seq_wait_until, .drain = seq_drain,
 };
 
-/* plan's arrivals in ticks, its Poisson sequence from seed */
+/* plan's arrivals in ticks, its Poisson sequence rng */
 static struct pcb_seq_drains seq_drains(const struct pcb_coord *c, const struct pcb_coord_plan *p,
-					uint64_t seed)
+					uint64_t rng)
 {
 	return (struct pcb_seq_drains){
 		.period_ticks = p->count <= 0 && p->rate_hz > 0 ?
@@ -234,14 +234,14 @@ static struct pcb_seq_drains seq_drains(const struct pcb_coord *c, const struct 
 		.count = p->count > 0 ? (uint64_t)p->count : 0,
 		.burst = p->burst > 0 ? (uint32_t)p->burst : 0,
 		.poisson = p->poisson,
-		.rng = seed | 1,
+		.rng = rng,
 	};
 }
 
 uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
-		       uint64_t start, uint64_t deadline, uint64_t seed)
+		       uint64_t start, uint64_t deadline, uint64_t rng)
 {
-	struct pcb_seq_drains drains = seq_drains(c, p, seed);
+	struct pcb_seq_drains drains = seq_drains(c, p, rng);
 
 	c->deadline = deadline;
 	pcb_work_set_deadline(deadline);
@@ -308,8 +308,8 @@ void *pcb_coord_main(void *arg)
 			start = pcb_tsc_now();
 			s->fired = pcb_coord_run(&s->coord, &plan, start,
 						 start + s->seq.duration_ticks,
-						 ((uint64_t)sc->seed + 1) * 0x9E3779B97F4A7C15ULL +
-						 (uint64_t)s->run);
+						 pcb_seq_drain_rng((uint64_t)sc->seed,
+								   (uint32_t)s->run));
 			pcb_counters_stop(&s->coord_pmc, s->coord_ctr);
 		}
 		pthread_barrier_wait(&s->bar);	/* run over */

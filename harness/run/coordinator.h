@@ -160,8 +160,11 @@ void pcb_coord_teardown(struct pcb_coord *c);
 void pcb_coord_reset(struct pcb_coord *c);
 /* one drain, timed, with its completion and stranded pages */
 void pcb_coord_drain_once(struct pcb_coord *c);
-/* drains by plan until the TSC deadline (or count); returns drains fired */
+/*
+ * drains by plan until the TSC deadline (or count), Poisson arrivals drawn
+ * from rng (nonzero: pcb_seq_drain_rng()); returns drains fired
+ */
 uint64_t pcb_coord_run(struct pcb_coord *c, const struct pcb_coord_plan *p,
-		       uint64_t start, uint64_t deadline, uint64_t seed);
+		       uint64_t start, uint64_t deadline, uint64_t rng);
 
 #endif

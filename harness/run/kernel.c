@@ -161,6 +161,7 @@ static int plan_make(struct pcb_plan *p, const struct pcb_topo *topo,
 	p->drain_count = sc->drain_count > 0 ? (uint64_t)sc->drain_count : 0;
 	p->drain_period_ns = p->drain_count ? 0 : (uint64_t)(1e9 / sc->drain_rate_hz);
 	p->drain_burst = (uint32_t)sc->drain_burst;
+	p->drain_poisson = !p->drain_count && sc->drain_poisson;
 	res->drain.active = 1;
 	res->drain.cpu = p->coord_cpu;
 	plan_idle(p, topo, sc, res);

@@ -74,12 +74,6 @@ static int refuse(struct pcb_scenario *sc, char *err, size_t errlen)
 				       "kthreads, whose counters no rdpmc of this process reads");
 		return -1;
 	}
-	if (sc->drain_poisson && (sc->drain_rate_hz > 0 && sc->drain_count <= 0)) {
-		pcb_scenario_key_error(sc, K_DRAIN_ARRIVALS, err, errlen, "poisson: the kernel "
-				       "backend's coordinator fires drains periodically or by "
-				       "drain.count");
-		return -1;
-	}
 	return 0;
 }
 

@@ -20,7 +20,7 @@
 #include "pcb/stat.h"
 #include "pcb/timed.h"
 
-#define PCB_PLAN_VERSION	5
+#define PCB_PLAN_VERSION	6
 
 /* the bounds of a plan: CPUs named, workers, a name, a model's settings */
 #define PCB_PLAN_MAX_CPUS	256
@@ -106,6 +106,7 @@ struct pcb_plan {
 	uint64_t drain_period_ns;	/* between two arrivals, or 0 with drain_count */
 	uint64_t drain_count;		/* > 0: exactly this many a run, evenly spread */
 	uint32_t drain_burst;		/* drains an arrival */
+	uint32_t drain_poisson;		/* 1: arrivals a Poisson process of mean drain_period_ns */
 
 	/* perf events each worker and the coordinator count over the timed part */
 	uint32_t nr_events;

@@ -58,6 +58,12 @@ struct pcb_seq_drains {
 	uint64_t rng;			/* its sequence (poisson) */
 };
 
+/* the coordinator's sequence of run run of scenario.seed seed (poisson) */
+static inline uint64_t pcb_seq_drain_rng(uint64_t seed, uint32_t run)
+{
+	return ((seed + 1) * 0x9E3779B97F4A7C15ULL + run) | 1;
+}
+
 /* what the backend's coordinator c does, once an arrival or a drain */
 struct pcb_seq_coord_ops {
 	/* the caches a drain meets made as their owners leave them */
