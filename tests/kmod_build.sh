@@ -10,8 +10,11 @@
 # image. Without pahole (which that package pulls in), the module's BTF,
 # BPF's description of its types, is left out
 # (CONFIG_DEBUG_INFO_BTF_MODULES= on make's command line): nothing of the
-# build's C is. Skipped (77) where apt does not know them or cannot
-# download them, or make is missing.
+# build's C is. Then the tests' module of the throwaway vmstat model alone
+# (PCB_TESTS_MK, BUILD/kmod-tests.mk, PCB_MODELS=vmstat): declared by its
+# folder, it builds against the same headers without a warning, its
+# registration and designs linked in. Skipped (77) where apt does not
+# know them or cannot download them, or make is missing.
 #
 # usage: kmod_build.sh SOURCE_ROOT
 set -u
@@ -56,4 +59,16 @@ fi
 if grep -i 'warning:' "$tmp/make.log"; then bad "the module's build against $rel warns"; else ok; fi
 vm=$(strings "$tmp/kmod/pcpbench.ko" | sed -n 's/^vermagic=//p' | head -n 1)
 [ "${vm%% *}" = "$rel-cloud-amd64" ] && ok || bad "the module's vermagic is '$vm', not $rel-cloud-amd64's"
+
+tests_mk=${PCB_TESTS_MK:-$src/build/kmod-tests.mk}
+if make -C "$src/kmod" OUT="$tmp/kmod-vmstat" KDIR="$kdir" PCB_MK="$tests_mk" PCB_MODELS=vmstat \
+	"${nobtf[@]}" >"$tmp/make-vmstat.log" 2>&1; then
+	ok
+else
+	bad "the vmstat module does not build: $(tail -n 20 "$tmp/make-vmstat.log")"
+fi
+if grep -i 'warning:' "$tmp/make-vmstat.log"; then bad "the vmstat module's build warns"; else ok; fi
+syms=$(nm "$tmp/kmod-vmstat/pcpbench.ko" 2>/dev/null |
+	grep -cE ' R (vmstat_model_run|vmstat_design_local_lock|vmstat_design_spinlock)$')
+[ "$syms" = 3 ] && ok || bad "the vmstat module has $syms of vmstat_model_run and its two designs"
 summary kmod-build

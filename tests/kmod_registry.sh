@@ -10,13 +10,17 @@
 # module registers no design the program lacks; each design is built in
 # every variant kmod.mk lists for it, and each model's run sources are
 # those kmod.mk names. That they are all its runs need, the module's link
-# shows (kmod-build).
+# shows (kmod-build). Then the tests' module (BUILD/kmod-tests.mk): the
+# same and the throwaway vmstat model, declared by its folder alone
+# (tests/models/vmstat/meson.build), registered with its every design;
+# every source and header both modules name is a file of the tree.
 #
-# usage: kmod_registry.sh PCPBENCH SOURCE_ROOT KMOD_MK
+# usage: kmod_registry.sh PCPBENCH SOURCE_ROOT KMOD_MK KMOD_TESTS_MK
 set -u
 pcpbench=$(realpath "$1")
 src=$(realpath "$2")
 mk=$(realpath "$3")
+tests_mk=$(realpath "$4")
 . "$(dirname "$0")/lib.sh"
 
 command -v make >/dev/null || { echo "kmod-registry: skipped: no make"; exit 77; }
@@ -29,6 +33,7 @@ pcb-print:
 	$(info registry $(CFLAGS_k-registry.o))
 	$(info objects $(pcpbench-y))
 	$(foreach g,$(pcb_gen),$(info source $(g) $(pcb_gen_src_$(g))))
+	$(foreach o,$(filter v-%,$(pcpbench-y)),$(info cflags $(o) $(CFLAGS_$(o))))
 	@:
 MK
 expect_rc 0 env -u PCB_MODELS make -s -f "$tmp/print.mk" PCB_SRC="$src" PCB_MK="$mk" \
@@ -95,6 +100,43 @@ for b in bad:
     print(b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+# every file a module of either list names is there: its sources, its
+# designs' headers, its variants' (the folders kmod.mk gives each model)
+files() {
+	python3 - "$1" <<'PY'
+import os, re, sys
+for l in open(sys.argv[1]).read().split("\n"):
+    paths = l.split()[2:3] if l.startswith("source ") else re.findall(r"'\"([^\"]+)\"'", l)
+    for p in paths:
+        if not os.path.isfile(p):
+            print("%s: no file %s" % (l.split()[1], p))
+PY
+}
+files "$tmp/kbuild" >"$tmp/nofile"
+[ -s "$tmp/nofile" ] && bad "kmod.mk: $(head -n 5 "$tmp/nofile")" || ok
+expect_rc 0 env -u PCB_MODELS make -s -f "$tmp/print.mk" PCB_SRC="$src" PCB_MK="$tests_mk" \
+	obj="$tmp/obj" pcb-print
+files "$tmp/out" >"$tmp/nofile"
+[ -s "$tmp/nofile" ] && bad "kmod-tests.mk: $(head -n 5 "$tmp/nofile")" || ok
+grep -q '^cflags v-vmstat-' "$tmp/out" && ok || bad "kmod-tests.mk: no vmstat design built"
+python3 - "$tmp/out" "$tmp/kbuild" "$src/tests/models/vmstat/designs.def" <<'PY' &&
+import re, sys
+tests, base = (open(f).read() for f in sys.argv[1:3])
+
+def registry(text):
+    reg = next(l for l in text.split("\n") if l.startswith("registry "))
+    return (re.findall(r"PCB_KMOD_MODEL\((\w+)\)", reg),
+            set(re.findall(r"PCB_KMOD_DESIGN\((\w+),(\w+)\)", reg)))
+
+want = set(("vmstat", d) for d in re.findall(r"^PCB_DESIGN\((\w+)\)", open(sys.argv[3]).read(), re.M))
+models, designs = registry(tests)
+bmodels, bdesigns = registry(base)
+print("kmod-tests.mk: models %s, vmstat's designs %s" %
+      (models, sorted(d for m, d in designs if m == "vmstat")))
+sys.exit(0 if want and models == bmodels + ["vmstat"] and designs == bdesigns | want else 1)
+PY
+	ok || bad "kmod-tests.mk: not the program's models and vmstat with its designs"
+
 [ "$(grep -c '' "$tmp/missing")" -lt "$(grep -c '^    [a-z]' "$tmp/list")" ] && ok ||
 	bad "the module has none of the program's designs"
 

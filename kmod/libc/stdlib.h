@@ -3,7 +3,8 @@
  * <stdlib.h> in the kernel backend: the allocations the models' set-up
  * makes (a run's shared state, its memcg tree, a zone's bitmaps), over
  * the kernel's allocators, in process context (kmod/libc.c). Hot paths
- * allocate nothing.
+ * allocate nothing; labs() is the kernel's abs(), which mm/vmstat.c's
+ * threshold tests call.
  */
 #ifndef PCB_KMOD_LIBC_STDLIB_H
 #define PCB_KMOD_LIBC_STDLIB_H
@@ -20,5 +21,6 @@ void pcb_libc_free(void *p);
 #define calloc(nmemb, size)		pcb_libc_calloc(nmemb, size)
 #define aligned_alloc(align, size)	pcb_libc_aligned_alloc(align, size)
 #define free(p)				pcb_libc_free(p)
+#define labs(x)				abs(x)
 
 #endif

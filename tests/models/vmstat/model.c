@@ -2,7 +2,8 @@
 /*
  * The vmstat model as the harness knows it: one struct pcb_model, built
  * and tortured by the tests alone. Its designs are listed in designs.def,
- * its variants in variants.def, its operations in vmstat.c. It has no
+ * its variants in variants.def, its operations in vmstat.c (which
+ * pcpbench.ko builds too, from BUILD/kmod-tests.mk). It has no
  * keys, adds nothing to the output and has no bare loop to calibrate:
  * the harness's defaults stand for them, and for what it need not do
  * (check keys, free its shared state, count pages stranded).
@@ -23,20 +24,6 @@ static const struct pcb_design *const vmstat_designs[] = {
 #undef PCB_DESIGN
 	NULL,
 };
-
-#define PCB_AXIS PCB_AXIS_ENTRY
-static const struct pcb_axis vmstat_axes[] = {
-#include "variants.def"
-};
-#undef PCB_AXIS
-
-/* variant[] of a design, by variants.def: the irq_model (any design) */
-static int vmstat_variant_index(const void *config, const struct pcb_design *d)
-{
-	long value[] = { ((const struct vmstat_config *)config)->irq_model };
-
-	return pcb_variant_index(vmstat_axes, PCB_NR_AXES(vmstat_axes), value);
-}
 
 static void vmstat_describe(const void *config, char *buf, size_t len)
 {
@@ -64,14 +51,5 @@ const struct pcb_model vmstat_model = {
 	.drain_name = "vmstat_shepherd",
 	.invariant_name = "count invariant",
 	.config = { .size = sizeof(struct vmstat_config), .describe = vmstat_describe },
-	.ops = {
-		.variant_index = vmstat_variant_index,
-		.setup = vmstat_setup,
-		.cpu_setup = vmstat_cpu_setup,
-		.worker_size = sizeof(struct vmstat_worker),
-		.worker_setup = vmstat_worker_setup,
-		.drain_target = vmstat_drain_target,
-		.check = vmstat_check,
-		.cache_empty = vmstat_cache_empty,
-	},
+	.ops = VMSTAT_MODEL_OPS,
 };

@@ -1,14 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vmstat model's own operations (vmstat.h), which its registration
- * (model.c) points to: the shared zone and each CPU's and worker's part
- * of it, and the count invariant.
+ * (model.c) and the module's (vmstat_model_run) point to: the shared zone
+ * and each CPU's and worker's part of it, and the count invariant.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "template/template.h"
 #include "vmstat.h"
+
+#define PCB_AXIS PCB_AXIS_ENTRY
+static const struct pcb_axis vmstat_axes[] = {
+#include "variants.def"
+};
+#undef PCB_AXIS
+
+/* variant[] of a design, by variants.def: the irq_model (any design) */
+int vmstat_variant_index(const void *config, const struct pcb_design *d)
+{
+	long value[] = { ((const struct vmstat_config *)config)->irq_model };
+
+	return pcb_variant_index(vmstat_axes, PCB_NR_AXES(vmstat_axes), value);
+}
 
 static const struct vmstat_ops *vmstat_ops(const struct pcb_variant *v)
 {
@@ -103,3 +118,12 @@ bool vmstat_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cp
 			return false;
 	return true;
 }
+
+const struct pcb_model_ops vmstat_model_ops = VMSTAT_MODEL_OPS;
+
+/* the module's: no keys, so no rules; a plan's settings are the struct */
+const struct pcb_model_run vmstat_model_run = {
+	.name = "vmstat",
+	.ops = &vmstat_model_ops,
+	.config_size = sizeof(struct vmstat_config),
+};

@@ -75,11 +75,26 @@ static inline struct vmstat_cpu *vmstat_cpu(struct pcb_cpu *cpu)
 extern const struct pcb_model vmstat_model;
 
 /* its operations (vmstat.c) */
+int vmstat_variant_index(const void *config, const struct pcb_design *d);
 void *vmstat_setup(const struct pcb_model_setup *ms, char *err, size_t errlen);
 void vmstat_cpu_setup(void *shared, const struct pcb_design *d, struct pcb_cpu *cpu);
 void vmstat_worker_setup(void *shared, struct pcb_worker *w);
 void *vmstat_drain_target(void *shared);
 int vmstat_check(const struct pcb_quiescent *q, char *msg, size_t len);
 bool vmstat_cache_empty(void *shared, const struct pcb_variant *v, struct pcb_cpu *cpu);
+
+/* its operations, for its registration (model.c) and the module's */
+#define VMSTAT_MODEL_OPS {						\
+	.variant_index = vmstat_variant_index,				\
+	.setup = vmstat_setup,						\
+	.cpu_setup = vmstat_cpu_setup,					\
+	.worker_size = sizeof(struct vmstat_worker),			\
+	.worker_setup = vmstat_worker_setup,				\
+	.drain_target = vmstat_drain_target,				\
+	.check = vmstat_check,						\
+	.cache_empty = vmstat_cache_empty,				\
+}
+extern const struct pcb_model_ops vmstat_model_ops;
+extern const struct pcb_model_run vmstat_model_run;
 
 #endif

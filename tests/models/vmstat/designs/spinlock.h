@@ -17,7 +17,8 @@
 
 typedef spinlock_t vmstat_lock_t;
 
-#define vmstat_lock_init(cpu, pzstats) ((void)(cpu), spin_lock_init(&(pzstats)->lock))
+#define vmstat_lock_init(cpu, pzstats) \
+	do { (void)(cpu); spin_lock_init(&(pzstats)->lock); } while (0)
 /* counted under the kernel function the macro expands in (__func__) */
 #define vmstat_lock(this, pzstats) spin_lock_irqsave(this, &(pzstats)->lock, __func__)
 #define vmstat_unlock(this, pzstats, flags) spin_unlock_irqrestore(this, &(pzstats)->lock, flags)
