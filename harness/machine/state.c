@@ -17,7 +17,7 @@
 
 #include "state.h"
 #include "state_read.h"
-#include "topo.h"
+#include "cpulist.h"
 
 /* what each setting does to a figure; docs/measurement.md says the same */
 static const struct {

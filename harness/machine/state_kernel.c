@@ -13,7 +13,7 @@
 #include "aslr.h"
 #include "state.h"
 #include "state_read.h"
-#include "topo.h"
+#include "cpulist.h"
 
 /* a CPU list of the kernel's command line into set ("all" is every CPU); -1 with why */
 static int cmdline_list(const char *v, hwloc_bitmap_t set, char *why, size_t len)

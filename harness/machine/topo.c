@@ -255,61 +255,14 @@ char *pcb_cpuset_string(hwloc_const_bitmap_t set)
 	return hwloc_bitmap_list_asprintf(&s, set) < 0 ? NULL : s;
 }
 
-/* a decimal number at s, *end past it: 0, or -1 where none is; ULONG_MAX past that */
-static int parse_number(const char *s, const char **end, unsigned long *v)
-{
-	char *e;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &e, 10);
-	if (errno)
-		*v = ULONG_MAX;
-	*end = e;
-	return 0;
-}
-
 static int parse_uint(const char *s, const char **end, unsigned int *out)
 {
 	unsigned long v;
 
-	if (parse_number(s, end, &v) < 0 || v > 1u << 20)
+	if (pcb_cpu_number(s, end, &v) < 0 || v > 1u << 20)
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
-}
-
-int pcb_cpulist_parse(const char *text, hwloc_bitmap_t set, char *why, size_t len)
-{
-	const char *s = text;
-
-	hwloc_bitmap_zero(set);
-	while (*s) {
-		unsigned long a, b;
-
-		if (parse_number(s, &s, &a) < 0)
-			goto bad;
-		b = a;
-		if (*s == '-' && (parse_number(s + 1, &s, &b) < 0 || b < a))
-			goto bad;
-		if (b >= PCB_CPU_MAX) {
-			hwloc_bitmap_zero(set);
-			snprintf(why, len, "CPU %lu is past the %d a kernel can have (NR_CPUS)", b,
-				 PCB_CPU_MAX);
-			return -1;
-		}
-		hwloc_bitmap_set_range(set, (unsigned int)a, (int)b);
-		if (*s == ',' && s[1])
-			s++;
-		else if (*s)
-			goto bad;
-	}
-	return 0;
-bad:
-	hwloc_bitmap_zero(set);
-	snprintf(why, len, "not a CPU list");
-	return -1;
 }
 
 /*

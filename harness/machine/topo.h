@@ -15,6 +15,8 @@
 
 #include <hwloc.h>
 
+#include "cpulist.h"
+
 struct pcb_topo_cpu {
 	unsigned int os;	/* OS index */
 	int core;		/* logical index of its core */
@@ -59,19 +61,6 @@ void pcb_topo_destroy(struct pcb_topo *t);
  */
 int pcb_cpuset_parse(const struct pcb_topo *t, const char *expr, hwloc_bitmap_t out,
 		     char *err, size_t errlen);
-/*
- * CPU lists read from a file are refused past the most CPUs a kernel can
- * have (CONFIG_NR_CPUS's largest, x86_64's MAXSMP): a list of
- * "0-2147483647" is a quarter of a GiB as a bitmap, every time it is read
- */
-#define PCB_CPU_MAX 8192
-
-/*
- * a kernel's CPU list ("0-3,8", as bitmap_parselist() prints one) into
- * set: 0, or -1 with why (set empty) for what is not one or names a CPU
- * past PCB_CPU_MAX; an empty text is the empty set
- */
-int pcb_cpulist_parse(const char *text, hwloc_bitmap_t set, char *why, size_t len);
 /* "sysfs" (/sys/devices/system/cpu/isolated), "none", or a CPU list */
 int pcb_topo_set_isolated(struct pcb_topo *t, const char *expr, char *err, size_t errlen);
 
