@@ -18,30 +18,6 @@
 /* how long the runner waits for queued work to finish before it checks */
 #define PCB_QUIESCE_TIMEOUT_S	0.75
 
-/* a housekeeping CPU without a worker, else a housekeeping one, else the first */
-int pcb_pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
-		       struct pcb_design_result *res)
-{
-	hwloc_bitmap_t hk = hwloc_bitmap_alloc(), free_hk = hwloc_bitmap_alloc();
-	int cpu;
-
-	hwloc_bitmap_andnot(hk, topo->all, sc->isolated);
-	hwloc_bitmap_andnot(free_hk, hk, sc->workers);
-	if (sc->drain_cpu >= 0)
-		cpu = sc->drain_cpu;
-	else if (!hwloc_bitmap_iszero(free_hk))
-		cpu = hwloc_bitmap_first(free_hk);
-	else if (!hwloc_bitmap_iszero(hk))
-		cpu = hwloc_bitmap_first(hk);
-	else
-		cpu = hwloc_bitmap_first(topo->all);
-	if (hwloc_bitmap_isset(sc->workers, (unsigned int)cpu))
-		res->drain.shares_cpu = 1;
-	hwloc_bitmap_free(hk);
-	hwloc_bitmap_free(free_hk);
-	return cpu;
-}
-
 /* whether a worker runs on cpu's core (an SMT sibling of cpu, or cpu) */
 static int core_has_worker(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 			   unsigned int cpu)

@@ -65,7 +65,7 @@ struct thread_ctx {
 	struct pcb_counter_value ctr[PCB_MAX_EVENTS];	/* this run's counts */
 };
 
-/* the coordinator's CPU: a housekeeping one without a worker, if any (runner.c) */
+/* the coordinator's CPU: a housekeeping one without a worker, if any (coordinator.c) */
 int pcb_pick_coord_cpu(const struct pcb_topo *topo, const struct pcb_scenario *sc,
 		       struct pcb_design_result *res);
 /* a run of res's design in the kernel backend's module (kernel.c), as pcb_run_design() */
