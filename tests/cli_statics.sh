@@ -1,7 +1,7 @@
 #!/bin/bash
-# cli/ keeps no mutable static storage: a command's state is in its own
-# struct and a session's in struct session, so no object of the command
-# line's library has a symbol in a writable data section (.data, .bss,
+# cli/ and session/ keep no mutable static storage: a command's state is
+# in its own struct and a session's in struct session, so no object of
+# the command line's library has a symbol in a writable data section (.data, .bss,
 # their thread-local kin, a common symbol). Read-only data (.rodata, and
 # .data.rel.ro, which holds tables of pointers) is what it may have.
 set -u
@@ -33,12 +33,12 @@ NF >= 2 {
 END { print objects > "/dev/stderr" }
 ' "$tmp/symbols" >"$tmp/writable" 2>"$tmp/objects"
 
-sources=$(ls "$src"/harness/cli/*.c | wc -l)
+sources=$(ls "$src"/harness/cli/*.c "$src"/harness/session/*.c | wc -l)
 objects=$(cat "$tmp/objects")
 [ "$objects" -eq "$sources" ] && ok ||
-	bad "$lib holds $objects objects, harness/cli/ $sources sources"
+	bad "$lib holds $objects objects, harness/cli/ and session/ $sources sources"
 if [ -s "$tmp/writable" ]; then
-	bad "mutable static storage in cli/ (a command's state goes in its struct):"
+	bad "mutable static storage in cli/ or session/ (a command's state goes in its struct):"
 	cat "$tmp/writable" >&2
 else
 	ok

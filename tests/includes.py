@@ -9,7 +9,8 @@ as the compiler resolves it (the including file's folder, then the include
 path its build gives it) and checked:
 
   - no folder of the harness includes one above it, in the order
-    cli -> output -> run -> {measure, scenario, machine, schema} -> seam;
+    cli -> session -> output -> run -> {measure, scenario, machine, schema}
+    -> seam;
     folders of one level include one another without a cycle;
   - the model interface (harness/seam/, and harness/model.h and
     model_output.h, the names output/ and cli/ include it by) includes
@@ -37,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-LEVEL = {'cli': 5, 'output': 4, 'run': 3, 'measure': 2, 'scenario': 2, 'machine': 2,
+LEVEL = {'cli': 6, 'session': 5, 'output': 4, 'run': 3, 'measure': 2, 'scenario': 2, 'machine': 2,
          'schema': 2, 'seam': 1}
 # the interface's headers a hot path includes, and the system headers base.h may
 HOT = {'base.h', 'cpu.h', 'preempt.h', 'work.h', 'clock.h', 'pmc.h', 'stat.h', 'timed.h', 'gaps.h',

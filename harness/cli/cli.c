@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What every command shares: the program's name, the usage error, the
- * look for --help, and the topology every command that places CPUs
- * loads.
+ * What every command shares: the look for --help, and the topology every
+ * command that places CPUs loads (the program's name and the usage
+ * error are the session's, session/exit.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,20 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-
-const char *const prog = "pcpbench";
-
-void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(EXIT_USAGE);
-}
 
 /* whether argv has opt before any "--" */
 static int has_option(int argc, char **argv, const char *opt)

@@ -10,15 +10,11 @@
 #include <stdio.h>
 
 #include "../machine/topo.h"
+#include "../session/exit.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
-/* SIGINT or SIGTERM ended plot: the temporary directories removed, a shell's status */
-#define EXIT_INTERRUPTED 130
 /* ms of TSC calibration against CLOCK_MONOTONIC_RAW before a run */
 #define CALIBRATE_MS 200
 
-extern const char *const prog;
 extern const char run_usage[], report_usage[], info_usage[], list_usage[], cpus_usage[],
 	compare_usage[], reproduce_usage[], check_usage[];
 /* the usages that name what the models declare */
@@ -26,7 +22,6 @@ void main_help(FILE *out);
 void plot_help(FILE *out);
 void calibrate_help(FILE *out);
 
-void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* whether argv asks for help (-h, --help before any "--") */
 int asks_help(int argc, char **argv);
 /* prints usage and returns 1 when argv asks for help */
@@ -72,7 +67,5 @@ int cmd_check(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* plot --compare FILE.csv [--out DIR] (plot_compare.c): the exit status */
 int plot_compare(const char *file, const char *out);
-/* a temporary directory of plot's removed, or the user told what is left */
-void plot_remove_tmp(const char *dir);
 
 #endif

@@ -24,7 +24,7 @@
 #include "../output/write/csv.h"
 #include "../schema/schema.h"
 #include "cli.h"
-#include "session.h"
+#include "../session/session.h"
 
 #define MAX_TARGETS 4096
 #define MAX_ROOTS 64
@@ -207,12 +207,6 @@ static void add_argument(struct plot_job *job, const char *arg)
 	job->nr_roots++;
 }
 
-void plot_remove_tmp(const char *dir)
-{
-	if (session_remove_tree(dir) < 0)
-		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
-}
-
 /* tmp (complete) becomes final; what final held goes */
 static int swap_in(const char *tmp, const char *final, char *err, size_t errlen)
 {
@@ -290,7 +284,7 @@ static int plot_target(const struct pcb_plot_env *env, struct target *t)
 		/* interrupted, gnuplot may have been too: the old plots/ stays as it was */
 		if (!session_interrupted())
 			fprintf(stderr, "%s: %s: %s\n", prog, t->dir, err);
-		plot_remove_tmp(tmp);
+		session_remove_tmp(tmp);
 		return -1;
 	}
 	printf("%s/index.html:", final);

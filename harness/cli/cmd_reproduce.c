@@ -26,7 +26,7 @@
 #include "../schema/schema.h"
 #include "cli.h"
 #include "reproduce.h"
-#include "session.h"
+#include "../session/session.h"
 
 /* scenarios/seeds.ini, from here or from the data directory, into path */
 /* the seeds' claims: of the models (seeds.ini), or of the kernel's own code (seeds-kernel.ini) */

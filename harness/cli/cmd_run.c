@@ -18,9 +18,9 @@
 #include "../output/result.h"
 #include "../run/runner.h"
 #include "cli.h"
-#include "groups.h"
-#include "nodes.h"
-#include "session.h"
+#include "../session/groups.h"
+#include "../session/nodes.h"
+#include "../session/session.h"
 
 /* one configuration's plan; a step of a [sweep] (swept) says its time is the step's */
 static void print_plan(const struct pcb_topo *topo, const struct pcb_scenario *sc, int swept)

@@ -18,7 +18,7 @@
 #include "../output/plot/plot.h"
 #include "../output/write/csv.h"
 #include "cli.h"
-#include "session.h"
+#include "../session/session.h"
 
 /* compare's CSV read and checked, or exit 2 naming the file and line */
 static struct pcb_csv *load_compare(const char *file)
@@ -119,7 +119,7 @@ static int draw_compare(struct pcb_plot_env *env, struct pcb_csv *csv, const cha
 	}
 	if (!rc)
 		rc = move_figures(set, tmp, dir);
-	plot_remove_tmp(tmp);
+	session_remove_tmp(tmp);
 	free(set);
 	return rc;
 }

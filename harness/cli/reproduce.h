@@ -13,7 +13,7 @@
 #include "../measure/realop.h"
 #include "../output/read/interval.h"
 #include "../scenario/claims.h"
-#include "groups.h"
+#include "../session/groups.h"
 
 /* a scenario the claims name, loaded once, and where its result went */
 struct repro_scn {

@@ -18,7 +18,7 @@
 #include "../output/result.h"
 #include "../schema/schema.h"
 #include "reproduce.h"
-#include "session.h"
+#include "../session/session.h"
 
 /* the table's width */
 #define PCB_REPRO_WIDTH 100

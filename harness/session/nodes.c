@@ -11,7 +11,7 @@
 #include "../output/read/load.h"
 #include "../output/result.h"
 #include "../output/write/csv.h"
-#include "cli.h"
+#include "exit.h"
 #include "nodes.h"
 #include "session.h"
 

@@ -38,6 +38,8 @@ int session_interrupted(void);
 
 /* dir and everything under it (symbolic links not followed); -1 if any stays */
 int session_remove_tree(const char *dir);
+/* a temporary directory of the session's removed, or said to be left for the user */
+void session_remove_tmp(const char *dir);
 /* create DIR (and parents) and check it can take a result; -1 with err */
 int session_prepare_out(const char *dir, char *err, size_t errlen);
 /* the bad settings of the machine a session warns of, at most */

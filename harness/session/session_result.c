@@ -19,7 +19,7 @@
 #include "../output/write/json_context.h"
 #include "../output/write/textout.h"
 #include "../schema/schema.h"
-#include "cli.h"
+#include "exit.h"
 #include "session_run.h"
 
 /* each bad setting once a session, however many scenarios it runs */

@@ -13,7 +13,7 @@
 #include "../output/write/json_context.h"
 #include "../run/runner.h"
 #include "../schema/schema.h"
-#include "cli.h"
+#include "exit.h"
 #include "session_run.h"
 
 static void progress_line(struct progress *p, const struct pcb_design *d, int run, int runs,

@@ -24,7 +24,7 @@
 #include "../output/result.h"
 #include "../run/kernel.h"
 #include "../run/runner.h"
-#include "cli.h"
+#include "exit.h"
 #include "session.h"
 
 /* SIGINT and SIGTERM caught by handler, each blocked while the other's runs */
@@ -96,6 +96,12 @@ int session_remove_tree(const char *dir)
 	failed |= errno != 0;
 	fts_close(fts);
 	return failed ? -1 : 0;
+}
+
+void session_remove_tmp(const char *dir)
+{
+	if (session_remove_tree(dir) < 0)
+		fprintf(stderr, "%s: could not remove %s (remove it by hand)\n", prog, dir);
 }
 
 /*
