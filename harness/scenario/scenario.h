@@ -197,9 +197,8 @@ void pcb_scenario_set_value(struct pcb_scenario *sc, int key, const char *value,
 			    const char *opt);
 /*
  * run.backend = kernel: what the kernel backend cannot run refused (a
- * design with no kernel meaning, per-call counters, Poisson arrivals),
- * what has no meaning there changed and said in sc->backend_note; -1
- * with err. run.backend = instrumented: the booted kernel's instrument
+ * design with no kernel meaning, per-call counters), what has no meaning
+ * there changed and said in sc->backend_note; -1 with err. run.backend = instrumented: the booted kernel's instrument
  * found (sc->instr) and its own design made the scenario's one, the same
  * said (backend.c)
  */
