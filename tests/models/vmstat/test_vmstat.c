@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The vmstat model's torture (tests/torture.h): every design in every
+ * The vmstat model's torture (tests/unit/torture.h): every design in every
  * variant, workers updating counters while another thread folds every
  * CPU's differences, the count invariant checked at each quiescent point;
  * then the check is shown to catch a count lost and one counted twice.
