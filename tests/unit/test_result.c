@@ -156,104 +156,136 @@ static void check_drains(json_t *ctx, const struct pcb_scenario *sc,
 	dr->active = 0;
 }
 
-int main(void)
+/* the hand-made scenario every case reads */
+static const char unit_scn[] =
+	"[scenario]\nname = unit\ndescription = hand-made figures\n"
+	"[run]\ndesigns = local_lock, spinlock\ntiming = batch\nruns = 3\n"
+	"[cpus]\nworkers = 1\n";
+
+/* its result, built from hand-made figures, and the tables printed of it */
+struct fixture {
+	struct pcb_topo topo;
+	struct pcb_scenario sc;
+	struct pcb_design_result res[2];
+	json_t *ctx, *result;
+	char *tables, *raw_tables;	/* tables_of(), raw_tables_of() */
+};
+
+static void fixture_make(struct fixture *f)
 {
-	static const char text[] =
-		"[scenario]\nname = unit\ndescription = hand-made figures\n"
-		"[run]\ndesigns = local_lock, spinlock\ntiming = batch\nruns = 3\n"
-		"[cpus]\nworkers = 1\n";
 	const double ll_consume[] = { 50, 52, 54 }, ll_refill[] = { 65, 65, 65 };
 	const double sl_consume[] = { 60, 62, 64 }, sl_refill[] = { 65.2, 64.8, 65.0 };
-	struct pcb_design_result res[2];
-	struct pcb_scenario sc;
-	struct pcb_topo topo;
 	struct pcb_clock clk = { .tsc_hz = 2.6e9, .step = 2, .overhead = { 30.0, 31.0 } };
-	char err[512], dir[PATH_MAX], path[PATH_MAX], tmpl[] = "/tmp/pcpbench-test-XXXXXX";
-	json_t *ctx, *result, *back, *fj;
-	char *t1, *t2, *t3;
+	char err[512];
+
+	CHECK(pcb_topo_load(&f->topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
+	CHECK(pcb_scenario_load_text(&f->sc, "unit.scn", unit_scn, err, sizeof(err)) == 0, "%s",
+	      err);
+	CHECK(pcb_scenario_finish(&f->sc, &f->topo, err, sizeof(err)) == 0, "%s", err);
+	fill(&f->res[0], pcb_design_find(f->sc.model, "local_lock"), &f->sc, ll_consume,
+	     ll_refill, 3);
+	fill(&f->res[1], pcb_design_find(f->sc.model, "spinlock"), &f->sc, sl_consume,
+	     sl_refill, 3);
+
+	f->ctx = pcb_result_context(&f->topo, &clk, "pcpbench run unit.scn",
+				    "2026-01-01T00:00:00Z");
+	json_object_set_new(f->ctx, "complete", json_true());
+	f->result = pcb_result_build(f->ctx, &f->sc, f->res, 2);
+	f->tables = tables_of(f->result);
+	f->raw_tables = raw_tables_of(f->result);
+}
+
+static void fixture_free(struct fixture *f)
+{
+	free(f->tables);
+	free(f->raw_tables);
+	json_decref(f->result);
+	json_decref(f->ctx);
+	for (int d = 0; d < 2; d++)
+		pcb_design_result_free(&f->res[d]);
+	pcb_scenario_free(&f->sc);
+	pcb_topo_destroy(&f->topo);
+}
+
+/* the fields result.json promises */
+static void fields(const struct fixture *f)
+{
+	static const char *const context_keys[] = {
+		"host", "cpu_model", "cpus", "numa_nodes", "tsc_hz", "tsc_step",
+		"timer_overhead", "kernel", "version", "command", "started", "complete",
+	};
+	static const char *const fn_keys[] = {
+		"design", "function", "timing", "avg_cycles", "stddev", "calls", "p50",
+		"p99", "p999", "max", "runs",
+	};
+	json_t *result = f->result;
+	json_t *c = json_object_get(result, "context");
+	json_t *s = json_object_get(result, "scenario");
+	json_t *fj;
 	size_t i;
 
-	CHECK(pcb_topo_load(&topo, "numa:2 core:2 pu:1", err, sizeof(err)) == 0, "%s", err);
-	CHECK(pcb_scenario_load_text(&sc, "unit.scn", text, err, sizeof(err)) == 0, "%s", err);
-	CHECK(pcb_scenario_finish(&sc, &topo, err, sizeof(err)) == 0, "%s", err);
-	fill(&res[0], pcb_design_find(sc.model, "local_lock"), &sc, ll_consume, ll_refill, 3);
-	fill(&res[1], pcb_design_find(sc.model, "spinlock"), &sc, sl_consume, sl_refill, 3);
+	for (i = 0; i < sizeof(context_keys) / sizeof(context_keys[0]); i++)
+		CHECK(json_object_get(c, context_keys[i]), "context.%s", context_keys[i]);
+	CHECK(json_is_true(json_object_get(c, "complete")), "complete");
+	CHECK(!strcmp(json_string_value(json_object_get(s, "name")), "unit"), "name");
+	CHECK(!strcmp(json_string_value(json_object_get(s, "text")), unit_scn), "full text");
+	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(s, "settings"),
+							 "run.runs")), "3"), "settings");
+	CHECK(json_array_size(json_object_get(result, "functions")) ==
+	      2 * (size_t)(f->sc.model->nr_fn - 1), "rows");
+	json_array_foreach(json_object_get(result, "functions"), i, fj)
+		for (size_t k = 0; k < sizeof(fn_keys) / sizeof(fn_keys[0]); k++)
+			CHECK(json_object_get(fj, fn_keys[k]), "functions[%zu].%s", i, fn_keys[k]);
+	fj = json_array_get(json_object_get(result, "functions"), 0);
+	CHECK(!strcmp(json_string_value(json_object_get(fj, "function")), "consume_stock"), "order");
+	CHECK_NEAR(json_number_value(json_object_get(fj, "avg_cycles")), 52.0, 1e-9);
+	CHECK_NEAR(json_number_value(json_object_get(fj, "stddev")), 2.0, 1e-9);
+	CHECK(json_integer_value(json_object_get(fj, "calls")) == 300, "calls summed");
+	CHECK(json_integer_value(json_object_get(fj, "p50")) == 50, "p50");
+	CHECK(json_integer_value(json_object_get(fj, "p99")) == 96, "p99");
+	CHECK(json_array_size(json_object_get(fj, "runs")) == 3, "runs");
+}
 
-	ctx = pcb_result_context(&topo, &clk, "pcpbench run unit.scn", "2026-01-01T00:00:00Z");
-	json_object_set_new(ctx, "complete", json_true());
-	result = pcb_result_build(ctx, &sc, res, 2);
+/*
+ * The noise gate on the same figures: consume_stock's 50, 52, 54 spread
+ * by 2 / 52 = 3.846% (unstable, above the default 3%), spinlock's 60,
+ * 62, 64 by 2 / 62 = 3.226% (unstable); refill_stock's 65, 65, 65 by
+ * nothing and 65.2, 64.8, 65.0 by 0.2 / 65 = 0.3077% (stable). The 95%
+ * half-width of 50, 52, 54: 4.303 x 2 / sqrt(3) = 4.9688, 9.555% of 52.
+ */
+static void noise_gate(const struct fixture *f)
+{
+	json_t *fns = json_object_get(f->result, "functions");
+	json_t *ll = json_array_get(fns, 0), *llr = json_array_get(fns, 1);
+	json_t *sl = find_row(fns, "spinlock", "consume_stock");
+	json_t *slr = find_row(fns, "spinlock", "refill_stock");
 
-	/* the fields result.json promises */
-	{
-		static const char *const context_keys[] = {
-			"host", "cpu_model", "cpus", "numa_nodes", "tsc_hz", "tsc_step",
-			"timer_overhead", "kernel", "version", "command", "started", "complete",
-		};
-		static const char *const fn_keys[] = {
-			"design", "function", "timing", "avg_cycles", "stddev", "calls", "p50",
-			"p99", "p999", "max", "runs",
-		};
-		json_t *c = json_object_get(result, "context");
-		json_t *s = json_object_get(result, "scenario");
+	CHECK_NEAR(json_number_value(json_object_get(ll, "cv_pct")), 100.0 * 2 / 52, 1e-9);
+	CHECK(json_is_true(json_object_get(ll, "unstable")), "50, 52, 54 unstable");
+	CHECK_NEAR(json_number_value(json_object_get(ll, "ci95_pct")),
+		   100 * 4.303 * 2 / sqrt(3) / 52, 1e-9);
+	CHECK_NEAR(json_number_value(json_object_get(llr, "cv_pct")), 0, 1e-12);
+	CHECK(json_is_false(json_object_get(llr, "unstable")), "65 x 3 stable");
+	CHECK(sl && json_is_true(json_object_get(sl, "unstable")), "60, 62, 64 unstable");
+	CHECK_NEAR(json_number_value(json_object_get(sl, "cv_pct")), 100.0 * 2 / 62, 1e-9);
+	CHECK(slr && json_is_false(json_object_get(slr, "unstable")), "0.31%% stable");
+	CHECK_NEAR(json_number_value(json_object_get(slr, "cv_pct")), 100.0 * 0.2 / 65, 1e-9);
+	CHECK(!json_object_get(json_array_get(json_object_get(f->result, "designs"), 0),
+			       "runs_target_met"), "no runs_target_met without run.runs = auto");
+}
 
-		for (i = 0; i < sizeof(context_keys) / sizeof(context_keys[0]); i++)
-			CHECK(json_object_get(c, context_keys[i]), "context.%s", context_keys[i]);
-		CHECK(json_is_true(json_object_get(c, "complete")), "complete");
-		CHECK(!strcmp(json_string_value(json_object_get(s, "name")), "unit"), "name");
-		CHECK(!strcmp(json_string_value(json_object_get(s, "text")), text), "full text");
-		CHECK(!strcmp(json_string_value(json_object_get(json_object_get(s, "settings"),
-								 "run.runs")), "3"), "settings");
-		CHECK(json_array_size(json_object_get(result, "functions")) ==
-		      2 * (size_t)(sc.model->nr_fn - 1), "rows");
-		json_array_foreach(json_object_get(result, "functions"), i, fj)
-			for (size_t k = 0; k < sizeof(fn_keys) / sizeof(fn_keys[0]); k++)
-				CHECK(json_object_get(fj, fn_keys[k]), "functions[%zu].%s", i, fn_keys[k]);
-		fj = json_array_get(json_object_get(result, "functions"), 0);
-		CHECK(!strcmp(json_string_value(json_object_get(fj, "function")), "consume_stock"), "order");
-		CHECK_NEAR(json_number_value(json_object_get(fj, "avg_cycles")), 52.0, 1e-9);
-		CHECK_NEAR(json_number_value(json_object_get(fj, "stddev")), 2.0, 1e-9);
-		CHECK(json_integer_value(json_object_get(fj, "calls")) == 300, "calls summed");
-		CHECK(json_integer_value(json_object_get(fj, "p50")) == 50, "p50");
-		CHECK(json_integer_value(json_object_get(fj, "p99")) == 96, "p99");
-		CHECK(json_array_size(json_object_get(fj, "runs")) == 3, "runs");
-	}
+/* the tables, line by line where the figures are */
+static void tables(const struct fixture *f)
+{
+	const char *t = f->tables;
 
-	/*
-	 * The noise gate on the same figures: consume_stock's 50, 52, 54 spread
-	 * by 2 / 52 = 3.846% (unstable, above the default 3%), spinlock's 60,
-	 * 62, 64 by 2 / 62 = 3.226% (unstable); refill_stock's 65, 65, 65 by
-	 * nothing and 65.2, 64.8, 65.0 by 0.2 / 65 = 0.3077% (stable). The 95%
-	 * half-width of 50, 52, 54: 4.303 x 2 / sqrt(3) = 4.9688, 9.555% of 52.
-	 */
-	{
-		json_t *fns = json_object_get(result, "functions");
-		json_t *ll = json_array_get(fns, 0), *llr = json_array_get(fns, 1);
-		json_t *sl = find_row(fns, "spinlock", "consume_stock");
-		json_t *slr = find_row(fns, "spinlock", "refill_stock");
-
-		CHECK_NEAR(json_number_value(json_object_get(ll, "cv_pct")), 100.0 * 2 / 52, 1e-9);
-		CHECK(json_is_true(json_object_get(ll, "unstable")), "50, 52, 54 unstable");
-		CHECK_NEAR(json_number_value(json_object_get(ll, "ci95_pct")),
-			   100 * 4.303 * 2 / sqrt(3) / 52, 1e-9);
-		CHECK_NEAR(json_number_value(json_object_get(llr, "cv_pct")), 0, 1e-12);
-		CHECK(json_is_false(json_object_get(llr, "unstable")), "65 x 3 stable");
-		CHECK(sl && json_is_true(json_object_get(sl, "unstable")), "60, 62, 64 unstable");
-		CHECK_NEAR(json_number_value(json_object_get(sl, "cv_pct")), 100.0 * 2 / 62, 1e-9);
-		CHECK(slr && json_is_false(json_object_get(slr, "unstable")), "0.31%% stable");
-		CHECK_NEAR(json_number_value(json_object_get(slr, "cv_pct")), 100.0 * 0.2 / 65, 1e-9);
-		CHECK(!json_object_get(json_array_get(json_object_get(result, "designs"), 0),
-				       "runs_target_met"), "no runs_target_met without run.runs = auto");
-	}
-
-	/* the tables, line by line where the figures are */
-	t1 = tables_of(result);
-	CHECK(strstr(t1, "local_lock              Avg cycles      STDDEV          Call Count\n"
-			 "consume_stock:          52.00           2.00!           300\n"
-			 "refill_stock:           65.00           0.00            303\n"), "%s", t1);
-	CHECK(strstr(t1, "spinlock                Avg cycles      STDDEV          Call Count\n"
-			 "consume_stock:          62.00           2.00!           300\n"), "%s", t1);
-	CHECK(strstr(t1, "! unstable: the run means' coefficient of variation is above "
-			 "run.max_cv (3%)"), "%s", t1);
+	CHECK(strstr(t, "local_lock              Avg cycles      STDDEV          Call Count\n"
+			"consume_stock:          52.00           2.00!           300\n"
+			"refill_stock:           65.00           0.00            303\n"), "%s", t);
+	CHECK(strstr(t, "spinlock                Avg cycles      STDDEV          Call Count\n"
+			"consume_stock:          62.00           2.00!           300\n"), "%s", t);
+	CHECK(strstr(t, "! unstable: the run means' coefficient of variation is above "
+			"run.max_cv (3%)"), "%s", t);
 	/*
 	 * 10 cycles over a spread of 2 in 3 runs: t = 6.12, 4 df, p = 0.0036,
 	 * below 0.05 / 8 (Holm's first step): marked, its interval at 99.375%;
@@ -264,93 +296,105 @@ int main(void)
 	 * over 65 x 3, 2 df, t = 11.769: [-2.09, 2.09]. geomean of 62/52 and
 	 * seven ratios of 1: (62/52)^(1/8) - 1 = 2.22%.
 	 */
-	CHECK(strstr(t1, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
-			 "consume_stock:          10.00           19.23*          [2.50, 39.26]\n"
-			 "refill_stock:           0.00            0.00            [-2.09, 2.09]\n"),
-	      "%s", t1);
-	CHECK(strstr(t1, "try_charge_memcg:       0.00            0.00            [-2.09, 2.09]\n"
-			 "geomean:                -               2.22\n"), "%s", t1);
-	CHECK(strstr(t1, "* the difference is significant: Welch's test on the run means, Holm's "
-			 "step-down over the 8\n  differences above"), "footnote: %s", t1);
+	CHECK(strstr(t, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
+			"consume_stock:          10.00           19.23*          [2.50, 39.26]\n"
+			"refill_stock:           0.00            0.00            [-2.09, 2.09]\n"),
+	      "%s", t);
+	CHECK(strstr(t, "try_charge_memcg:       0.00            0.00            [-2.09, 2.09]\n"
+			"geomean:                -               2.22\n"), "%s", t);
+	CHECK(strstr(t, "* the difference is significant: Welch's test on the run means, Holm's "
+			"step-down over the 8\n  differences above"), "footnote: %s", t);
 	/* the levels, 1 - 0.05 / 7 and 1 - 0.05 / 8, wherever the legend's lines break */
-	CHECK(strstr(t1, "(99.29%") && strstr(t1, "99.38%)"), "the levels: %s", t1);
-	CHECK(strstr(t1, "consume_stock:          50        96        100       100\n"), "percentiles");
-	CHECK(strstr(t1, "timing: batch"), "timing mode named");
-	CHECK(strstr(t1, "(30.0 cycles of empty region subtracted per batch)"), "%s", t1);
-	CHECK(strstr(t1, "cycles: TSC cycles at 2600.0 MHz (step 2); means net"), "%s", t1);
+	CHECK(strstr(t, "(99.29%") && strstr(t, "99.38%)"), "the levels: %s", t);
+	CHECK(strstr(t, "consume_stock:          50        96        100       100\n"), "percentiles");
+	CHECK(strstr(t, "timing: batch"), "timing mode named");
+	CHECK(strstr(t, "(30.0 cycles of empty region subtracted per batch)"), "%s", t);
+	CHECK(strstr(t, "cycles: TSC cycles at 2600.0 MHz (step 2); means net"), "%s", t);
 	/* the run whose empty region moved by 3 ticks, more than the 2-tick step */
-	CHECK(strstr(t1, "local_lock: in 1 run(s) of a worker the empty timed region moved"),
-	      "overhead note: %s", t1);
+	CHECK(strstr(t, "local_lock: in 1 run(s) of a worker the empty timed region moved"),
+	      "overhead note: %s", t);
+}
 
-	/* raw: the timer included, as the seed's instrumentation read it (run --raw) */
-	t3 = raw_tables_of(result);
-	CHECK(strstr(t3, "local_lock              Raw cycles      STDDEV          Call Count\n"
-			 "consume_stock:          82.00           2.00!           300\n"), "%s", t3);
-	CHECK(strstr(t3, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
-			 "consume_stock:          10.00           12.20*          ["), "%s", t3);
-	CHECK(strstr(t3, "cycles of empty region included, not subtracted"), "%s", t3);
-	CHECK(strstr(t3, "means raw: the timer's empty region in them"), "%s", t3);
+/* raw: the timer included, as the seed's instrumentation read it (run --raw) */
+static void raw_tables(const struct fixture *f)
+{
+	const char *t = f->raw_tables;
+
+	CHECK(strstr(t, "local_lock              Raw cycles      STDDEV          Call Count\n"
+			"consume_stock:          82.00           2.00!           300\n"), "%s", t);
+	CHECK(strstr(t, "spinlock - local_lock   Diff (cycles)   Diff %          CI (Holm)\n"
+			"consume_stock:          10.00           12.20*          ["), "%s", t);
+	CHECK(strstr(t, "cycles of empty region included, not subtracted"), "%s", t);
+	CHECK(strstr(t, "means raw: the timer's empty region in them"), "%s", t);
 	{
-		json_t *o = json_object_get(json_array_get(json_object_get(result, "designs"), 0),
+		json_t *o = json_object_get(json_array_get(json_object_get(f->result, "designs"), 0),
 					    "overhead_ticks");
 
 		CHECK(json_array_size(o) == 3 &&
 		      json_number_value(json_object_get(json_array_get(o, 1), "end")) == 33,
 		      "overhead_ticks per run and worker");
 	}
+}
 
-	/* written, read back, printed again: the same tables */
+/*
+ * written, read back, printed again: the same tables; an unwritable place
+ * leaves nothing behind and says why
+ */
+static void written(const struct fixture *f)
+{
+	char err[512], dir[PATH_MAX], path[PATH_MAX], tmpl[] = "/tmp/pcpbench-test-XXXXXX";
+	char file[PATH_MAX + 32], cmd[PATH_MAX + 16], saved[8192] = "";
+	json_error_t jerr;
+	json_t *back;
+	char *t;
+	FILE *in;
+	size_t n;
+
 	CHECK(mkdtemp(tmpl) != NULL, "mkdtemp");
 	snprintf(dir, sizeof(dir), "%s/results", tmpl);
-	CHECK(pcb_result_write(result, dir, path, sizeof(path), err, sizeof(err)) == 0, "%s", err);
-	{
-		char file[PATH_MAX + 32];
-		json_error_t jerr;
-		FILE *f;
-		char saved[8192] = "";
-		size_t n;
+	CHECK(pcb_result_write(f->result, dir, path, sizeof(path), err, sizeof(err)) == 0, "%s",
+	      err);
+	snprintf(file, sizeof(file), "%s/result.json", path);
+	back = json_load_file(file, 0, &jerr);
+	CHECK(back != NULL, "%s", jerr.text);
+	t = back ? tables_of(back) : strdup("");
+	CHECK(!strcmp(f->tables, t), "report differs:\n%s\n---\n%s", f->tables, t);
+	free(t);
+	t = back ? raw_tables_of(back) : strdup("");
+	CHECK(!strcmp(f->raw_tables, t), "raw report differs:\n%s\n---\n%s", f->raw_tables, t);
+	free(t);
+	json_decref(back);
+	snprintf(file, sizeof(file), "%s/tables.txt", path);
+	in = fopen(file, "r");
+	CHECK(in != NULL, "tables.txt");
+	n = in ? fread(saved, 1, sizeof(saved) - 1, in) : 0;
+	saved[n] = 0;
+	if (in)
+		fclose(in);
+	CHECK(!strcmp(saved, f->tables), "tables.txt differs");
+	snprintf(file, sizeof(file), "%s/functions.csv", path);
+	CHECK(access(file, R_OK) == 0, "functions.csv");
+	snprintf(file, sizeof(file), "%s/runs.csv", path);
+	CHECK(access(file, R_OK) == 0, "runs.csv");
 
-		snprintf(file, sizeof(file), "%s/result.json", path);
-		back = json_load_file(file, 0, &jerr);
-		CHECK(back != NULL, "%s", jerr.text);
-		t2 = back ? tables_of(back) : strdup("");
-		CHECK(!strcmp(t1, t2), "report differs:\n%s\n---\n%s", t1, t2);
-		free(t2);
-		t2 = back ? raw_tables_of(back) : strdup("");
-		CHECK(!strcmp(t3, t2), "raw report differs:\n%s\n---\n%s", t3, t2);
-		snprintf(file, sizeof(file), "%s/tables.txt", path);
-		f = fopen(file, "r");
-		CHECK(f != NULL, "tables.txt");
-		n = f ? fread(saved, 1, sizeof(saved) - 1, f) : 0;
-		saved[n] = 0;
-		if (f)
-			fclose(f);
-		CHECK(!strcmp(saved, t1), "tables.txt differs");
-		snprintf(file, sizeof(file), "%s/functions.csv", path);
-		CHECK(access(file, R_OK) == 0, "functions.csv");
-		snprintf(file, sizeof(file), "%s/runs.csv", path);
-		CHECK(access(file, R_OK) == 0, "runs.csv");
-		free(t2);
-		json_decref(back);
-	}
-	/* an unwritable place leaves nothing behind and says why */
-	CHECK(pcb_result_write(result, "/proc/pcpbench-cannot-be-here", path, sizeof(path), err,
-			       sizeof(err)) < 0 && strstr(err, "/proc/pcpbench-cannot-be-here"), "%s", err);
+	CHECK(pcb_result_write(f->result, "/proc/pcpbench-cannot-be-here", path, sizeof(path), err,
+			       sizeof(err)) < 0 && strstr(err, "/proc/pcpbench-cannot-be-here"),
+	      "%s", err);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	CHECK(system(cmd) == 0, "cleanup");
+}
 
-	free(t1);
-	free(t3);
-	check_drains(ctx, &sc, res);
-	json_decref(result);
-	json_decref(ctx);
-	for (int d = 0; d < 2; d++)
-		pcb_design_result_free(&res[d]);
-	pcb_scenario_free(&sc);
-	pcb_topo_destroy(&topo);
-	{
-		char cmd[PATH_MAX + 16];
+int main(void)
+{
+	static struct fixture f;
 
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
-		CHECK(system(cmd) == 0, "cleanup");
-	}
+	fixture_make(&f);
+	fields(&f);
+	noise_gate(&f);
+	tables(&f);
+	raw_tables(&f);
+	written(&f);
+	check_drains(f.ctx, &f.sc, f.res);
+	fixture_free(&f);
 	return check_summary();
 }
