@@ -64,7 +64,11 @@ names another qemu-system-x86_64.
 
 A guest whose init is not up after 120 s (with --timeout 240 or more;
 PCPBENCH_VM_BOOT_LIMIT sets the seconds) is stuck in its boot: it is
-stopped, its console's last lines printed, and booted once more.
+stopped, its console's last lines printed, and booted once more. So is
+one whose kernel panicked before its init ran: under QEMU's TCG a vCPU
+can run code another is patching (text_poke_bp()'s int3, met after the
+patch is done), which hardware makes safe. Twice is a failure.
+PCPBENCH_VM_APPEND adds to the kernel's command line (the tests').
 
 The guest's kernel command line says how it was booted (pcb.accel=kvm or
 tcg), as pcpbench's results record it.
@@ -468,6 +472,7 @@ done
 # one was seen stuck), which nothing pcpbench measures needs
 append="console=ttyS0 panic=-1 quiet cryptomgr.notests pcb.accel=$accel pcb.timeout=$((timeout > 60 ? timeout - 30 : timeout / 2))"
 [ "$isolate" = none ] || append+=" isolcpus=$isolate nohz_full=$isolate"
+[ -z "${PCPBENCH_VM_APPEND:-}" ] || append+=" $PCPBENCH_VM_APPEND"
 if [ "$uml" = 1 ]; then
 	# UML's console on the host's stdout (the console log), its initramfs
 	# and results disk host files, its own files (uml_dir) in the work
@@ -543,9 +548,18 @@ boot_guest() {
 	watch=
 	[ ! -e "$work/timed_out" ] || qrc=124
 }
+# boot_died: the guest's kernel panicked before its init was up
+boot_died() {
+	[ "$qrc" -ne 124 ] && ! grep -q 'pcpbench-vm: up after' "$work/console.log" &&
+		grep -q 'Kernel panic' "$work/console.log"
+}
 start=$(date +%s)
 boot_guest
-if [ -e "$work/stuck_boot" ]; then
+if boot_died; then
+	echo "vm: the guest's kernel panicked before its init ran; its console's last lines:" >&2
+	tail -n 40 "$work/console.log" >&2
+fi
+if [ -e "$work/stuck_boot" ] || boot_died; then
 	echo "vm: booting the guest once more" >&2
 	truncate -s 0 "$work/out.img"
 	truncate -s 512M "$work/out.img"

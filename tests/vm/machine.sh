@@ -1,7 +1,8 @@
 #!/bin/bash
 # The rig and the machine it makes: scripts/vm.sh's refusals (bad
 # options, no qemu, a kernel that does not boot, a guest past its
-# timeout, none leaving a qemu behind); then one guest whose info, check
+# timeout, none leaving a qemu behind; a boot stuck or panicking before
+# its init ran booted once more); then one guest whose info, check
 # and cpus read four nodes, CPUs 6-7 isolated and nohz_full, and call the
 # machine emulated, check untrustworthy; its command's status comes back.
 . "$(dirname "$0")/lib.sh"
@@ -42,6 +43,15 @@ expect_rc 125 env PCPBENCH_VM_BOOT_LIMIT=1 TMPDIR="$tmp/vmtmp" "$vm" --pcpbench 
 	grep -q "the guest did not boot: .* before its init ran" "$tmp/err" && ok ||
 	bad "a boot stuck twice: $(cat "$tmp/err")"
 expect_rc 2 env PCPBENCH_VM_BOOT_LIMIT=soon "$vm" --pcpbench "$pcpbench" -- true
+# a kernel that panics before its init ran (here: no init to run) is booted
+# once more, its console said; panicking again, it did not boot
+expect_rc 125 env PCPBENCH_VM_APPEND="rdinit=/pcb-none init=/pcb-none" TMPDIR="$tmp/vmtmp" \
+	"$vm" --pcpbench "$pcpbench" --timeout 60 -- true
+[ "$(grep -c "the guest's kernel panicked before its init ran; its console's last lines:" \
+	"$tmp/err")" = 1 ] && [ "$(grep -c 'Kernel panic' "$tmp/err")" = 2 ] &&
+	grep -q "booting the guest once more" "$tmp/err" &&
+	grep -q "the guest did not boot: .* before its init ran" "$tmp/err" && ok ||
+	bad "a boot that panics twice: $(cat "$tmp/err")"
 
 # a guest that runs past its timeout is stopped; nothing of it is left.
 # Which stops it depends on how fast it boots: its own watchdog (10 s
