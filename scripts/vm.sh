@@ -555,11 +555,14 @@ boot_died() {
 }
 start=$(date +%s)
 boot_guest
-if boot_died; then
+again=0
+[ ! -e "$work/stuck_boot" ] || again=1
+if [ "$again" = 0 ] && boot_died; then
 	echo "vm: the guest's kernel panicked before its init ran; its console's last lines:" >&2
 	tail -n 40 "$work/console.log" >&2
+	again=1
 fi
-if [ -e "$work/stuck_boot" ] || boot_died; then
+if [ "$again" = 1 ]; then
 	echo "vm: booting the guest once more" >&2
 	truncate -s 0 "$work/out.img"
 	truncate -s 512M "$work/out.img"
